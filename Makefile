@@ -1,0 +1,32 @@
+# The README's commands. `make demo` and `make test` install what they need first.
+.PHONY: demo test setup setup-dev lint test-rust test-python clean
+
+CARGO := PATH="$(HOME)/.cargo/bin:$(PATH)" cargo
+VENV := .venv/bin
+
+demo: setup
+	$(VENV)/layerbench ladder --json ladder.json
+
+test: setup-dev lint test-rust test-python
+
+setup:
+	bash scripts/setup.sh runtime
+
+setup-dev:
+	bash scripts/setup.sh dev
+
+lint:
+	cd load && $(CARGO) fmt --check
+	cd load && $(CARGO) clippy --quiet --locked --all-targets -- -D warnings
+	$(VENV)/ruff check .
+	$(VENV)/ruff format --check .
+	$(VENV)/mypy
+
+test-rust:
+	cd load && $(CARGO) test --quiet --locked
+
+test-python:
+	$(VENV)/pytest
+
+clean:
+	rm -rf .venv load/target ladder.json

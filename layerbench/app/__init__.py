@@ -1,0 +1,1 @@
+"""The reference application: a WSGI service whose endpoints are the ladder's rungs."""

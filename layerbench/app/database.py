@@ -1,0 +1,45 @@
+"""Connections to the embedded SQLite database, opened lazily and never shared across a fork.
+
+Servers import the application once and may fork workers afterwards (gunicorn ``--preload``,
+mod_wsgi's ``WSGIImportScript``): a connection or pool opened before the fork must not be used
+after it, so each is keyed by the process id that opened it.
+"""
+
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.orm import Session
+
+
+class Database:
+    def __init__(self, path: Path) -> None:
+        self._path = path
+        self._local = threading.local()
+        self._engine: Engine | None = None
+        self._engine_pid = 0
+        self._engine_lock = threading.Lock()
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's DB-API connection (the ``db-raw`` rung)."""
+        pid = os.getpid()
+        if getattr(self._local, "pid", None) != pid:
+            self._local.connection = sqlite3.connect(self._path)
+            self._local.pid = pid
+        connection: sqlite3.Connection = self._local.connection
+        return connection
+
+    def session(self) -> Session:
+        """A new ORM session on this process's engine (the ``orm`` and ``template`` rungs)."""
+        return Session(self._process_engine())
+
+    def _process_engine(self) -> Engine:
+        pid = os.getpid()
+        if self._engine is None or self._engine_pid != pid:
+            with self._engine_lock:
+                if self._engine is None or self._engine_pid != pid:
+                    self._engine = create_engine(f"sqlite:///{self._path}")
+                    self._engine_pid = pid
+        return self._engine

@@ -1,0 +1,1 @@
+"""The command line: one function per subcommand; the work is done in the library."""

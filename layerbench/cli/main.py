@@ -1,0 +1,54 @@
+"""``layerbench``: parse the command line, run one subcommand, and turn errors into messages.
+
+This is the one place where an error becomes a message and an exit code:
+
+    0    done                        2    usage error (argparse)
+    1    an error, or a rung failed  130  interrupted (Ctrl-C or SIGTERM)
+"""
+
+import argparse
+import signal
+import sys
+from collections.abc import Sequence
+from types import FrameType
+
+from layerbench import __version__
+from layerbench.cli import ladder_cmd
+from layerbench.errors import LayerbenchError
+
+EXIT_ERROR = 1
+EXIT_INTERRUPTED = 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="layerbench",
+        description="What each layer of a Python web stack costs, measured on this machine.",
+    )
+    parser.add_argument("--version", action="version", version=f"layerbench {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    ladder_cmd.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    sys.exit(run(argv))
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        exit_code: int = args.handler(args)
+    except KeyboardInterrupt:
+        print("layerbench: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except LayerbenchError as error:
+        print(f"layerbench: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    return exit_code
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM takes the same orderly way out as Ctrl-C: children stopped, results kept."""
+    raise KeyboardInterrupt

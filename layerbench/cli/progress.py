@@ -1,0 +1,46 @@
+"""Live progress of a ladder run on stderr, one line per rung."""
+
+from typing import TextIO
+
+from layerbench.lab.cpu_layout import CpuLayout
+from layerbench.lab.options import LadderOptions
+from layerbench.lab.results import RungResult, RungStatus
+from layerbench.lab.rungs import Rung, Stack
+
+
+class LadderProgress:
+    def __init__(self, options: LadderOptions, layout: CpuLayout, stream: TextIO) -> None:
+        self.options = options
+        self.layout = layout
+        self.stream = stream
+        self._rung_open = False
+
+    def begin(self) -> None:
+        options = self.options
+        keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
+        self._say(
+            f"layerbench ladder: {len(options.rungs)} rungs, c={options.concurrency}, "
+            f"{keep_alive}, {options.warmup_s:g} s warm-up + {options.duration_s:g} s measured "
+            f"per rung; {self.layout.describe()}"
+        )
+
+    def stack_starting(self, stack: Stack) -> None:
+        self._say(f"starting {stack.value}")
+
+    def rung_starting(self, rung: Rung) -> None:
+        self.stream.write(f"  {rung.name:<10} {rung.layer} … ")
+        self.stream.flush()
+        self._rung_open = True
+
+    def rung_finished(self, result: RungResult) -> None:
+        if not self._rung_open:
+            self.stream.write(f"  {result.rung:<10} ")
+        self._rung_open = False
+        if result.status is RungStatus.OK and result.requests_per_s is not None:
+            self._say(f"{result.requests_per_s:,.0f} req/s")
+        else:
+            self._say(f"{result.status.value}: {result.message}")
+
+    def _say(self, line: str) -> None:
+        self.stream.write(line + "\n")
+        self.stream.flush()

@@ -1,0 +1,1 @@
+"""The lab: plans trials, verifies, warms up, measures, and records the results."""

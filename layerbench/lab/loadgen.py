@@ -1,0 +1,138 @@
+"""The load generator as the lab uses it: a pinned subprocess that hands back JSON.
+
+The JSON's contract is ``load/schema/load-result.schema.json`` (its ``version`` is checked
+here); this module reads the fields the lab needs and keeps the whole document with them.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from layerbench.errors import LoadGeneratorError
+from layerbench.servers.process import ManagedProcess
+
+BINARY = "layerbench-load"
+BINARY_VARIABLE = "LAYERBENCH_LOAD"
+SCHEMA_VERSION = 1
+EXIT_NO_RESPONSE = 1
+# Beyond the planned duration: start-up, connection set-up, the report, a slow last request.
+OVERRUN_ALLOWANCE_S = 30.0
+
+
+def find_load_generator() -> Path:
+    """$LAYERBENCH_LOAD, else the binary installed beside this Python (.venv/bin), else PATH."""
+    candidates = [os.environ.get(BINARY_VARIABLE), str(Path(sys.executable).parent / BINARY)]
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    found = shutil.which(BINARY)
+    if found is None:
+        raise LoadGeneratorError(f"{BINARY} is not built; build it with: make demo")
+    return Path(found)
+
+
+@dataclass(frozen=True)
+class LoadSpec:
+    concurrency: int
+    duration_s: float
+    warmup_s: float
+    keep_alive: bool = True
+    timeout_s: float = 30.0
+    threads: int = 1
+
+    def argv(self, binary: Path, url: str, json_path: Path) -> list[str]:
+        argv = [
+            str(binary),
+            "-q",
+            "-c",
+            str(self.concurrency),
+            "-t",
+            f"{self.duration_s:g}",
+            "--warmup",
+            f"{self.warmup_s:g}",
+            "-s",
+            f"{self.timeout_s:g}",
+            "--threads",
+            str(self.threads),
+            "--json",
+            str(json_path),
+        ]
+        if self.keep_alive:
+            argv.append("-k")
+        return [*argv, url]
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    requests_completed: int
+    requests_failed: int
+    non_2xx_responses: int
+    elapsed_s: float
+    requests_per_s: float
+    latency_us: dict[str, float]
+    client_cpu_s: float
+    document: dict[str, Any]
+
+    @property
+    def errors(self) -> int:
+        return self.requests_failed + self.non_2xx_responses
+
+    @classmethod
+    def from_document(cls, document: dict[str, Any]) -> "LoadResult":
+        if document.get("version") != SCHEMA_VERSION:
+            raise LoadGeneratorError(
+                f"{BINARY} wrote JSON version {document.get('version')!r}, this layerbench reads "
+                f"version {SCHEMA_VERSION}; rebuild both with: make demo"
+            )
+        try:
+            cpu = document["client_cpu_s"]
+            return cls(
+                requests_completed=document["requests_completed"],
+                requests_failed=document["requests_failed"],
+                non_2xx_responses=document["non_2xx_responses"],
+                elapsed_s=document["elapsed_s"],
+                requests_per_s=document["requests_per_s"],
+                latency_us=dict(document["latency_us"]),
+                client_cpu_s=cpu["user"] + cpu["system"],
+                document=document,
+            )
+        except (KeyError, TypeError) as error:
+            raise LoadGeneratorError(f"{BINARY} wrote JSON without {error}") from None
+
+
+def run_load(
+    *,
+    binary: Path,
+    url: str,
+    spec: LoadSpec,
+    workdir: Path,
+    label: str,
+    cpus: frozenset[int] | None = None,
+) -> LoadResult:
+    json_path = workdir / f"load-{label}.json"
+    log_path = workdir / f"load-{label}.log"
+    argv = spec.argv(binary, url, json_path)
+    process = ManagedProcess(BINARY, argv, log_path=log_path, cpus=cpus)
+    with process:
+        try:
+            returncode = process.wait(spec.warmup_s + spec.duration_s + OVERRUN_ALLOWANCE_S)
+        except subprocess.TimeoutExpired:
+            raise LoadGeneratorError(
+                f"{BINARY} did not finish in time against {url}; its log: {process.log_tail()}"
+            ) from None
+    if returncode == EXIT_NO_RESPONSE:
+        raise LoadGeneratorError(process.log_tail(lines=1) or f"no response from {url}")
+    if returncode != 0:
+        raise LoadGeneratorError(
+            f"{BINARY} failed with exit status {returncode}: {process.log_tail(lines=3)}"
+        )
+    try:
+        document = json.loads(json_path.read_text())
+    except (OSError, ValueError) as error:
+        raise LoadGeneratorError(f"{BINARY} wrote no readable JSON: {error}") from None
+    return LoadResult.from_document(document)

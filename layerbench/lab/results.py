@@ -1,0 +1,102 @@
+"""What a ladder run produced: plain structures, every figure with its unit in its name.
+
+``LADDER_JSON_VERSION`` is the version of the document ``to_dict`` produces; bump it, and say
+what changed here, whenever a field changes meaning or goes away.
+
+    1: the walking skeleton's ladder (rungs with req/s, latency, errors, the raw load result)
+"""
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from layerbench.lab.loadgen import LoadResult
+
+LADDER_JSON_VERSION = 1
+
+
+class RungStatus(Enum):
+    OK = "ok"
+    ERROR = "error"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class RungResult:
+    rung: str
+    server: str
+    status: RungStatus
+    url: str | None = None
+    message: str | None = None
+    load: LoadResult | None = None
+
+    @property
+    def requests_per_s(self) -> float | None:
+        return self.load.requests_per_s if self.load else None
+
+    @property
+    def ms_per_request(self) -> float | None:
+        """ab's "time per request, mean across all concurrent requests": 1000 / (req/s)."""
+        rate = self.requests_per_s
+        return 1000.0 / rate if rate else None
+
+    def latency_ms(self, percentile: str) -> float | None:
+        return self.load.latency_us[percentile] / 1000.0 if self.load else None
+
+
+@dataclass
+class LadderResult:
+    options: dict[str, Any]
+    conditions: dict[str, Any]
+    started_at: str
+    rungs: list[RungResult] = field(default_factory=list)
+    finished_at: str | None = None
+    interrupted: bool = False
+
+    @property
+    def failed(self) -> bool:
+        return any(rung.status is RungStatus.ERROR for rung in self.rungs)
+
+    def change_vs_above(self) -> list[float | None]:
+        """Per rung, its req/s relative to the nearest measured rung above it, as a signed
+        fraction: -0.23 is the seed's "23 %" hit. None for the first measured rung."""
+        changes: list[float | None] = []
+        above: float | None = None
+        for rung in self.rungs:
+            rate = rung.requests_per_s
+            changes.append(rate / above - 1.0 if rate is not None and above else None)
+            if rate is not None:
+                above = rate
+        return changes
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": LADDER_JSON_VERSION,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "interrupted": self.interrupted,
+            "options": self.options,
+            "conditions": self.conditions,
+            "rungs": [
+                _rung_dict(rung, change)
+                for rung, change in zip(self.rungs, self.change_vs_above(), strict=True)
+            ],
+        }
+
+
+def _rung_dict(rung: RungResult, change: float | None) -> dict[str, Any]:
+    return {
+        "rung": rung.rung,
+        "server": rung.server,
+        "status": rung.status.value,
+        "url": rung.url,
+        "message": rung.message,
+        "requests_per_s": rung.requests_per_s,
+        "change_vs_above": change,
+        "ms_per_request": rung.ms_per_request,
+        "latency_p50_ms": rung.latency_ms("p50"),
+        "latency_p99_ms": rung.latency_ms("p99"),
+        "errors": rung.load.errors if rung.load else None,
+        "client_cpu_s": rung.load.client_cpu_s if rung.load else None,
+        "load": rung.load.document if rung.load else None,
+    }

@@ -1,0 +1,1 @@
+"""Exporters: every output format is one function over the same results."""

@@ -1,0 +1,1 @@
+"""Server adapters: run the application (or a static file) under one server, ready or failed."""

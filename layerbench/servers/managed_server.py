@@ -1,0 +1,126 @@
+"""What every server adapter shares: a generated config in a work directory, a process group,
+a readiness probe with a deadline, and a stop that takes the whole tree down."""
+
+import http.client
+import time
+from abc import ABC, abstractmethod
+from pathlib import Path
+from types import TracebackType
+
+from layerbench.errors import ServerDiedError, ServerStartError
+from layerbench.servers.http_probe import http_get
+from layerbench.servers.ports import LOOPBACK, ensure_port_free
+from layerbench.servers.process import ManagedProcess
+
+START_TIMEOUT_S = 20.0
+
+
+class ManagedServer(ABC):
+    name: str
+    ready_path = "/"
+
+    def __init__(
+        self,
+        workdir: Path,
+        port: int,
+        cpus: frozenset[int] | None = None,
+        host: str = LOOPBACK,
+        start_timeout_s: float = START_TIMEOUT_S,
+    ) -> None:
+        self.workdir = workdir
+        self.host = host
+        self.port = port
+        self.cpus = cpus
+        self.start_timeout_s = start_timeout_s
+        self._process: ManagedProcess | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @abstractmethod
+    def version(self) -> str:
+        """The server's version, recorded with every result."""
+
+    @abstractmethod
+    def command(self) -> list[str]:
+        """The argv that runs the server in the foreground."""
+
+    def environment(self) -> dict[str, str] | None:
+        """The server's environment; None inherits ours."""
+        return None
+
+    def prepare(self) -> None:  # noqa: B027 (optional hook, empty by default)
+        """Write configuration and content into ``self.workdir`` before the start."""
+
+    def start(self) -> "ManagedServer":
+        ensure_port_free(self.host, self.port)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.prepare()
+        log_path = self.workdir / f"{self.name}.log"
+        self._process = ManagedProcess(
+            self.name, self.command(), log_path=log_path, env=self.environment(), cpus=self.cpus
+        )
+        self._process.start()
+        try:
+            self._wait_until_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def stop(self) -> None:
+        if self._process is not None:
+            self._process.stop()
+
+    def check_alive(self) -> None:
+        """Raise ServerDiedError when the server has exited."""
+        process = self._require_process()
+        returncode = process.returncode()
+        if returncode is not None:
+            raise ServerDiedError(self.name, returncode, process.log_tail())
+
+    def log_tail(self) -> str:
+        return self._require_process().log_tail()
+
+    def _wait_until_ready(self) -> None:
+        process = self._require_process()
+        url = self.base_url + self.ready_path
+        deadline = time.monotonic() + self.start_timeout_s
+        last_error = "no attempt made"
+        while time.monotonic() < deadline:
+            returncode = process.returncode()
+            if returncode is not None:
+                raise ServerStartError(
+                    self.name, f"it exited with status {returncode}", process.log_tail()
+                )
+            try:
+                response = http_get(url, timeout_s=1.0)
+            except (OSError, http.client.HTTPException) as error:
+                last_error = str(error) or type(error).__name__
+            else:
+                if response.status == 200:
+                    return
+                last_error = f"HTTP {response.status}"
+            time.sleep(0.05)
+        raise ServerStartError(
+            self.name,
+            f"no answer at {url} within {self.start_timeout_s:.0f} s (last: {last_error})",
+            process.log_tail(),
+        )
+
+    def _require_process(self) -> ManagedProcess:
+        if self._process is None:
+            raise RuntimeError(f"{self.name} was not started")
+        return self._process
+
+    def __enter__(self) -> "ManagedServer":
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()

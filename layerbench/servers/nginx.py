@@ -1,0 +1,107 @@
+"""nginx serving static files from a generated config: the ladder's top rung and anchor."""
+
+import os
+import subprocess
+from pathlib import Path
+
+from layerbench.servers.binaries import find_program
+from layerbench.servers.managed_server import ManagedServer
+
+APT_PACKAGE = "nginx"
+TEMP_DIRS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+# Started as root, nginx's workers need a user to drop to; they only read the docroot.
+UNPRIVILEGED_USER = "nobody nogroup"
+
+
+class NginxStatic(ManagedServer):
+    name = "nginx"
+
+    def __init__(
+        self,
+        workdir: Path,
+        port: int,
+        files: dict[str, bytes],
+        workers: int = 1,
+        cpus: frozenset[int] | None = None,
+    ) -> None:
+        super().__init__(workdir, port, cpus)
+        self.binary = find_program("nginx", APT_PACKAGE)
+        self.files = files
+        self.workers = workers
+        self.ready_path = "/" + next(iter(files))
+
+    @property
+    def docroot(self) -> Path:
+        return self.workdir / "htdocs"
+
+    @property
+    def config_path(self) -> Path:
+        return self.workdir / "nginx.conf"
+
+    def version(self) -> str:
+        completed = subprocess.run(
+            [str(self.binary), "-v"], capture_output=True, text=True, check=False
+        )
+        return completed.stderr.strip().removeprefix("nginx version: ")
+
+    def prepare(self) -> None:
+        self.docroot.mkdir(parents=True, exist_ok=True)
+        for name, content in self.files.items():
+            (self.docroot / name).write_bytes(content)
+            (self.docroot / name).chmod(0o644)
+        for directory in (self.workdir, self.docroot):
+            directory.chmod(0o755)
+        for name in TEMP_DIRS:
+            (self.workdir / "temp" / name).mkdir(parents=True, exist_ok=True)
+        self.config_path.write_text(render_config(self, run_as_root=os.geteuid() == 0))
+
+    def command(self) -> list[str]:
+        return [
+            str(self.binary),
+            "-p",
+            str(self.workdir),
+            "-c",
+            str(self.config_path),
+            "-e",
+            "stderr",
+        ]
+
+
+def render_config(server: NginxStatic, run_as_root: bool) -> str:
+    user_line = f"user {UNPRIVILEGED_USER};" if run_as_root else ""
+    temp_paths = "\n".join(
+        f"    {name}_temp_path {server.workdir / 'temp' / name};" for name in TEMP_DIRS
+    )
+    return f"""\
+daemon off;
+master_process on;
+worker_processes {server.workers};
+pid {server.workdir / "nginx.pid"};
+error_log stderr warn;
+{user_line}
+
+events {{
+    worker_connections 16384;
+}}
+
+http {{
+    access_log off;
+{temp_paths}
+    types {{
+        text/plain txt;
+        text/html html;
+    }}
+    default_type application/octet-stream;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_timeout 65;
+    keepalive_requests 100000000;
+
+    server {{
+        listen {server.host}:{server.port};
+        root {server.docroot};
+        location / {{
+        }}
+    }}
+}}
+"""

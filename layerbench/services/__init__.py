@@ -1,0 +1,1 @@
+"""Backing services the application runs against, created by the tool and removed afterwards."""

@@ -1,0 +1,65 @@
+"""Shared fixtures. Tests that need a real server binary ask for it through ``require_program``:
+missing, the test is skipped with the apt package to install, or fails under
+LAYERBENCH_REQUIRE_SERVICES=1 (CI), where every service must be there."""
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from layerbench.errors import LayerbenchError, MissingBinaryError
+from layerbench.lab.loadgen import find_load_generator
+from layerbench.servers.binaries import find_program
+from layerbench.services.sqlite import create_seeded_database
+
+REQUIRE_SERVICES = os.environ.get("LAYERBENCH_REQUIRE_SERVICES") == "1"
+
+
+def missing(reason: str) -> None:
+    if REQUIRE_SERVICES:
+        pytest.fail(f"{reason} (LAYERBENCH_REQUIRE_SERVICES=1: a missing service is a failure)")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def require_program() -> Callable[[str, str], Path]:
+    def require(program: str, apt_package: str) -> Path:
+        try:
+            return find_program(program, apt_package)
+        except MissingBinaryError as error:
+            missing(str(error))
+            raise AssertionError("unreachable") from error
+
+    return require
+
+
+@pytest.fixture
+def nginx_binary(require_program: Callable[[str, str], Path]) -> Path:
+    return require_program("nginx", "nginx")
+
+
+@pytest.fixture(scope="session")
+def load_binary() -> Path:
+    try:
+        return find_load_generator()
+    except LayerbenchError as error:
+        missing(str(error))
+        raise AssertionError("unreachable") from error
+
+
+@pytest.fixture
+def seeded_db(tmp_path: Path) -> Path:
+    return create_seeded_database(tmp_path)
+
+
+@pytest.fixture
+def workdir() -> Iterator[Path]:
+    """A work directory that servers dropping privileges (nginx started as root) can reach, as
+    the ladder makes its own: traversable by all, listable by its owner only."""
+    path = Path(tempfile.mkdtemp(prefix="layerbench-test-"))
+    path.chmod(0o711)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

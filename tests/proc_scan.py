@@ -1,0 +1,35 @@
+"""Reading /proc to find processes a test started, without trusting the code under test."""
+
+import os
+from pathlib import Path
+
+
+def processes_mentioning(marker: str) -> list[int]:
+    """Live processes whose command line contains ``marker`` (a unique temporary path)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ")
+            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmdline and state != "Z":
+            found.append(int(entry))
+    return found
+
+
+def group_members(group: int) -> list[int]:
+    """Live processes in process group ``group``."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            members.append(int(entry))
+    return members

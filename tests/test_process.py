@@ -1,0 +1,54 @@
+"""Children never outlive us: the whole process group goes, grandchildren included."""
+
+import os
+import socket
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from layerbench.errors import PortInUseError
+from layerbench.servers.ports import LOOPBACK, ensure_port_free, free_port
+from layerbench.servers.process import ManagedProcess
+from tests.proc_scan import group_members
+
+
+def test_stop_ends_the_whole_group_even_when_the_leader_ignores_sigterm(tmp_path: Path) -> None:
+    script = "trap '' TERM; sleep 60 & sleep 60 & echo started; wait"
+    process = ManagedProcess("sh", ["sh", "-c", script], log_path=tmp_path / "log")
+    process.start()
+    deadline = time.monotonic() + 10
+    while "started" not in process.log_tail() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(group_members(process.pid)) == 3
+    process.stop(grace_s=0.5)
+    assert group_members(process.pid) == []
+    assert process.returncode() is not None
+
+
+def test_child_runs_on_the_cpus_it_was_given(tmp_path: Path) -> None:
+    cpus = frozenset({min(os.sched_getaffinity(0))})
+    code = "import os; print(sorted(os.sched_getaffinity(0)))"
+    with ManagedProcess(
+        "py", [sys.executable, "-c", code], log_path=tmp_path / "log", cpus=cpus
+    ) as p:
+        p.wait(10)
+        assert p.log_tail() == str(sorted(cpus))
+
+
+def test_log_tail_keeps_the_last_lines(tmp_path: Path) -> None:
+    code = "for i in range(100): print(i)"
+    with ManagedProcess("py", [sys.executable, "-c", code], log_path=tmp_path / "log") as p:
+        p.wait(10)
+        assert p.log_tail(lines=3) == "97\n98\n99"
+
+
+def test_a_listening_port_is_reported_in_use() -> None:
+    with socket.socket() as listener:
+        listener.bind((LOOPBACK, 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        with pytest.raises(PortInUseError, match=f"port {port} on {LOOPBACK} is already in use"):
+            ensure_port_free(LOOPBACK, port)
+    ensure_port_free(LOOPBACK, free_port())

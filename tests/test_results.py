@@ -1,0 +1,75 @@
+"""The ladder's derived figures and its table, on results built by hand."""
+
+from typing import Any
+
+from layerbench.lab.loadgen import LoadResult
+from layerbench.lab.results import LADDER_JSON_VERSION, LadderResult, RungResult, RungStatus
+from layerbench.report.ladder_table import format_ladder_table
+
+
+def load(requests_per_s: float) -> LoadResult:
+    latency = {"p50": 1500, "p99": 4000, "mean": 1600.0}
+    return LoadResult(
+        requests_completed=int(requests_per_s * 8),
+        requests_failed=1,
+        non_2xx_responses=2,
+        elapsed_s=8.0,
+        requests_per_s=requests_per_s,
+        latency_us=latency,
+        client_cpu_s=0.5,
+        document={"version": 1},
+    )
+
+
+def seed_table() -> LadderResult:
+    """The seed's figures: hello.txt 9700, python string 7500, memcached 2100."""
+    result = LadderResult(options={}, conditions={}, started_at="2026-11-22T00:00:00+00:00")
+    result.rungs = [
+        RungResult("static", "nginx", RungStatus.OK, load=load(9700)),
+        RungResult("string", "gunicorn", RungStatus.OK, load=load(7500)),
+        RungResult("broken", "gunicorn", RungStatus.ERROR, message="rung broken: wrong body"),
+        RungResult("cache", "gunicorn", RungStatus.OK, load=load(2100)),
+        RungResult("absent", "x", RungStatus.SKIPPED, message="x is not installed"),
+    ]
+    return result
+
+
+def test_change_is_relative_to_the_nearest_measured_rung_above() -> None:
+    changes = seed_table().change_vs_above()
+    assert changes[0] is None
+    assert changes[1] is not None and round(changes[1], 3) == round(7500 / 9700 - 1, 3)
+    assert changes[2] is None
+    assert changes[3] is not None and round(changes[3], 2) == -0.72  # the seed's "72 %"
+    assert changes[4] is None
+
+
+def test_failed_when_any_rung_failed_but_not_when_one_was_skipped() -> None:
+    result = seed_table()
+    assert result.failed
+    result.rungs = [rung for rung in result.rungs if rung.rung != "broken"]
+    assert not result.failed
+
+
+def test_json_document_carries_version_figures_and_reasons() -> None:
+    document: dict[str, Any] = seed_table().to_dict()
+    assert document["version"] == LADDER_JSON_VERSION
+    string = document["rungs"][1]
+    assert string["requests_per_s"] == 7500
+    assert round(string["ms_per_request"], 4) == round(1000 / 7500, 4)
+    assert string["latency_p50_ms"] == 1.5
+    assert string["errors"] == 3
+    assert document["rungs"][2]["status"] == "error"
+    assert document["rungs"][2]["message"] == "rung broken: wrong body"
+
+
+def test_table_shows_rates_changes_and_why_rungs_were_not_measured() -> None:
+    table = format_ladder_table(seed_table())
+    lines = table.splitlines()
+    assert lines[0].split() == [
+        "rung", "server", "req/s", "vs", "above", "ms/req", "p50", "ms", "p99", "ms", "errors"
+    ]  # fmt: skip
+    assert lines[1].split()[:4] == ["static", "nginx", "9,700", "—"]
+    assert lines[2].split()[:5] == ["string", "gunicorn", "7,500", "-23", "%"]
+    assert lines[4].split()[:5] == ["cache", "gunicorn", "2,100", "-72", "%"]
+    assert "  broken: rung broken: wrong body" in lines
+    assert "  absent: x is not installed" in lines
