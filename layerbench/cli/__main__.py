@@ -1,0 +1,3 @@
+from layerbench.cli.main import main
+
+main()

@@ -1,0 +1,66 @@
+"""Run a command as a child subreaper, interrupt it, and list what it left behind.
+
+    python -m tests.reaper WAIT_FOR_TEXT TIMEOUT_S -- COMMAND...
+
+Starts COMMAND with stderr piped, waits until its stderr shows WAIT_FOR_TEXT, sends it SIGINT
+(as a terminal's Ctrl-C would), waits for it to exit, and prints one JSON line: its exit code,
+its stderr, and the pids of any descendants still alive. Being a subreaper, this process adopts
+every orphan of COMMAND, so a leftover cannot hide by being re-parented to init.
+"""
+
+import ctypes
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def main() -> None:
+    wait_for, timeout_s = sys.argv[1], float(sys.argv[2])
+    command = sys.argv[sys.argv.index("--") + 1 :]
+    ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    assert child.stderr is not None
+    stderr = ""
+    deadline = time.monotonic() + timeout_s
+    os.set_blocking(child.stderr.fileno(), False)
+    while wait_for not in stderr and time.monotonic() < deadline and child.poll() is None:
+        stderr += child.stderr.read() or ""
+        time.sleep(0.05)
+    seen = wait_for in stderr
+    child.send_signal(signal.SIGINT)
+    try:
+        child.wait(30)
+    except subprocess.TimeoutExpired:
+        child.kill()
+    time.sleep(0.2)
+    os.set_blocking(child.stderr.fileno(), True)
+    stderr += child.stderr.read()
+    leftovers = children_of(os.getpid())
+    for pid in leftovers:
+        os.kill(pid, signal.SIGKILL)
+    for _ in leftovers:
+        os.waitpid(-1, 0)
+    print(json.dumps({"seen": seen, "exit": child.returncode, "stderr": stderr, "left": leftovers}))
+
+
+if __name__ == "__main__":
+    main()

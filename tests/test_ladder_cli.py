@@ -1,0 +1,201 @@
+"""``layerbench ladder`` end to end: real gunicorn, real nginx, the real load generator."""
+
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from layerbench.lab import ladder as ladder_module
+from layerbench.lab.cpu_layout import plan_cpu_layout
+from layerbench.lab.ladder import Ladder
+from layerbench.lab.options import LadderOptions
+from layerbench.lab.results import LadderResult, RungResult, RungStatus
+from layerbench.lab.rungs import Rung, Stack
+from layerbench.servers.ports import LOOPBACK
+from tests.proc_scan import processes_mentioning
+
+LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
+SHORT = ["-d", "1", "--warmup", "0.3"]
+
+
+def layerbench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*LAYERBENCH, *args], capture_output=True, text=True, cwd=cwd, timeout=120, check=False
+    )
+
+
+def test_ladder_measures_every_rung_and_writes_json(
+    tmp_path: Path, nginx_binary: Path, load_binary: Path
+) -> None:
+    completed = layerbench("ladder", *SHORT, "--json", "out.json", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    table = completed.stdout.splitlines()
+    assert [line.split()[0] for line in table[1:]] == [
+        "static", "string", "cache", "db-raw", "orm", "template"
+    ]  # fmt: skip
+    assert "Traceback" not in completed.stderr
+    document = json.loads((tmp_path / "out.json").read_text())
+    assert document["version"] == 1
+    assert not document["interrupted"]
+    for rung in document["rungs"]:
+        assert rung["status"] == "ok", rung
+        assert rung["requests_per_s"] > 0
+        assert rung["errors"] == 0
+        assert rung["load"]["requests_completed"] > 0
+    assert document["conditions"]["server_versions"]["nginx"].startswith("nginx/")
+    assert set(document["conditions"]["load_commands"]) == {r["rung"] for r in document["rungs"]}
+
+
+def test_port_in_use_is_one_line_and_nonzero(tmp_path: Path, load_binary: Path) -> None:
+    with socket.socket() as listener:
+        listener.bind((LOOPBACK, 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        completed = layerbench(
+            "ladder", *SHORT, "--rungs", "string", "--port", str(port), cwd=tmp_path
+        )
+    assert completed.returncode == 1
+    assert f"port {port} on 127.0.0.1 is already in use" in completed.stderr
+    assert "Traceback" not in completed.stderr
+    document = json.loads((tmp_path / "ladder.json").read_text())
+    assert document["rungs"][0]["status"] == "error"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rungs", "nope"], "unknown rung nope"),
+        (["-c", "0"], "concurrency must be at least 1"),
+        (["--json", "/nonexistent/dir/out.json"], "cannot write results"),
+    ],
+)
+def test_wrong_options_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    completed = layerbench("ladder", *args, cwd=tmp_path)
+    assert completed.returncode == 1
+    assert completed.stderr.startswith("layerbench: error: ")
+    assert message in completed.stderr
+    assert len(completed.stderr.splitlines()) == 1
+
+
+def test_ctrl_c_mid_run_keeps_finished_rungs_and_leaves_no_process(
+    tmp_path: Path, load_binary: Path
+) -> None:
+    command = [*LAYERBENCH, "ladder", "-d", "3", "--warmup", "0.2", "--rungs", "string,cache,orm"]
+    reaper = subprocess.run(
+        [sys.executable, "-m", "tests.reaper", "cache ", "60", "--", *command],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)},
+    )
+    report = json.loads(reaper.stdout)
+    assert report["seen"], report
+    assert report["exit"] == 130
+    assert "layerbench: interrupted" in report["stderr"]
+    assert "Traceback" not in report["stderr"]
+    assert report["left"] == []
+    document = json.loads((tmp_path / "ladder.json").read_text())
+    assert document["interrupted"]
+    assert [rung["rung"] for rung in document["rungs"]] == ["string"]
+    assert document["rungs"][0]["status"] == "ok"
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.started: list[str] = []
+
+    def stack_starting(self, stack: Stack) -> None:
+        pass
+
+    def rung_starting(self, rung: Rung) -> None:
+        self.started.append(rung.name)
+
+    def rung_finished(self, result: RungResult) -> None:
+        pass
+
+
+def run_ladder(workdir: Path, load_binary: Path, rungs: tuple[str, ...]) -> LadderResult:
+    result = LadderResult(
+        options={}, conditions={"server_versions": {}, "load_commands": {}}, started_at=""
+    )
+    options = LadderOptions(duration_s=1.0, warmup_s=0.2, rungs=rungs)
+    Ladder(
+        options=options,
+        layout=plan_cpu_layout(),
+        load_binary=load_binary,
+        workdir=workdir,
+        result=result,
+        observer=Recorder(),
+    ).run()
+    return result
+
+
+def test_a_rung_with_a_wrong_body_is_an_error_and_the_others_are_measured(
+    workdir: Path, load_binary: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_seed = ladder_module.create_seeded_database
+
+    def seed_wrong_row(directory: Path) -> Path:
+        path = real_seed(directory)
+        with sqlite3.connect(path) as connection:
+            connection.execute("UPDATE hello SET value = 'Goodbye'")
+        connection.close()
+        return path
+
+    monkeypatch.setattr(ladder_module, "create_seeded_database", seed_wrong_row)
+    result = run_ladder(workdir, load_binary, ("string", "db-raw", "orm"))
+    statuses = {rung.rung: rung.status for rung in result.rungs}
+    assert statuses == {
+        "string": RungStatus.OK,
+        "db-raw": RungStatus.ERROR,
+        "orm": RungStatus.ERROR,
+    }
+    message = result.rungs[1].message or ""
+    assert "rung db-raw" in message and "b'Goodbye'" in message and "b'Hello world!'" in message
+    assert result.failed
+
+
+def test_a_server_that_dies_mid_run_fails_the_rest_and_leaves_nothing(
+    workdir: Path, load_binary: Path
+) -> None:
+    def kill_gunicorn_soon() -> None:
+        time.sleep(0.6)
+        for pid in processes_mentioning(str(workdir)):
+            if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                os.kill(pid, signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_gunicorn_soon)
+
+    class KillDuringCache(Recorder):
+        def rung_starting(self, rung: Rung) -> None:
+            super().rung_starting(rung)
+            if rung.name == "cache":
+                killer.start()
+
+    result = LadderResult(
+        options={}, conditions={"server_versions": {}, "load_commands": {}}, started_at=""
+    )
+    Ladder(
+        options=LadderOptions(duration_s=1.5, warmup_s=0.1, rungs=("string", "cache", "orm")),
+        layout=plan_cpu_layout(),
+        load_binary=load_binary,
+        workdir=workdir,
+        result=result,
+        observer=KillDuringCache(),
+    ).run()
+    killer.join()
+    statuses: dict[str, Any] = {rung.rung: rung.status for rung in result.rungs}
+    assert statuses == {"string": RungStatus.OK, "cache": RungStatus.ERROR, "orm": RungStatus.ERROR}
+    assert "gunicorn exited unexpectedly" in (result.rungs[1].message or "")
+    assert processes_mentioning(str(workdir)) == []
