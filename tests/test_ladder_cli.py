@@ -199,3 +199,16 @@ def test_a_server_that_dies_mid_run_fails_the_rest_and_leaves_nothing(
     assert statuses == {"string": RungStatus.OK, "cache": RungStatus.ERROR, "orm": RungStatus.ERROR}
     assert "gunicorn exited unexpectedly" in (result.rungs[1].message or "")
     assert processes_mentioning(str(workdir)) == []
+
+
+def test_without_nginx_the_static_rung_is_skipped_naming_the_package(
+    workdir: Path, load_binary: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(workdir))  # a machine where nginx is not installed
+    monkeypatch.setattr("layerbench.servers.binaries.SYSTEM_DIRS", ())
+    result = run_ladder(workdir, load_binary, ("static", "string"))
+    static, string = result.rungs
+    assert static.status is RungStatus.SKIPPED
+    assert static.message == "nginx is not installed; install it with: apt-get install nginx"
+    assert string.status is RungStatus.OK
+    assert not result.failed

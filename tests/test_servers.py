@@ -11,6 +11,7 @@ from layerbench.lab.verify import verify_rung
 from layerbench.servers.binaries import find_program
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.http_probe import http_get
+from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import NginxStatic
 from layerbench.servers.ports import LOOPBACK, free_port
 from tests.proc_scan import processes_mentioning
@@ -66,3 +67,23 @@ def test_nginx_serves_the_static_file_from_a_generated_config(
 def test_missing_program_names_the_package() -> None:
     with pytest.raises(MissingBinaryError, match="apt-get install some-package"):
         find_program("layerbench-no-such-program", "some-package")
+
+
+class SilentServer(ManagedServer):
+    """A 'server' that runs but never answers: the readiness deadline must catch it."""
+
+    name = "silent"
+
+    def version(self) -> str:
+        return "0"
+
+    def command(self) -> list[str]:
+        return ["sh", "-c", "echo booting; echo still booting; exec sleep 60"]
+
+
+def test_server_that_never_answers_times_out_with_its_log(workdir: Path) -> None:
+    server = SilentServer(workdir, free_port(), start_timeout_s=0.5)
+    with pytest.raises(ServerStartError, match=r"no answer at .* within") as caught:
+        server.start()
+    assert caught.value.log_tail == "booting\nstill booting"
+    assert "still booting" in str(caught.value)

@@ -1,0 +1,132 @@
+"""layerbench-load against wrk, on the same nginx, interleaved, in one run.
+
+    .venv/bin/python bench/loadgen_vs_wrk.py [--duration 10] [--pairs 3] [--connections 50]
+
+nginx (one worker) serves a 13-byte file pinned to the first CPU; each client is pinned to the
+last CPU and run in turn, wrk then ours, PAIRS times. For each run: requests per second and the
+client's CPU-seconds per 100,000 requests (user + system, from the kernel's accounting of the
+reaped child). Prints every run, the medians, and ours as a ratio to wrk (the anchor).
+"""
+
+import argparse
+import json
+import os
+import re
+import resource
+import statistics
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from layerbench.lab.loadgen import find_load_generator
+from layerbench.servers.binaries import find_program
+from layerbench.servers.nginx import NginxStatic
+from layerbench.servers.ports import free_port
+from layerbench.servers.process import ManagedProcess
+
+
+@dataclass(frozen=True)
+class Run:
+    tool: str
+    requests: int
+    requests_per_s: float
+    cpu_s: float
+
+    @property
+    def cpu_s_per_100k(self) -> float:
+        return self.cpu_s / self.requests * 100_000
+
+
+def run_client(name: str, argv: list[str], workdir: Path, cpus: frozenset[int]) -> str:
+    """Run one client to completion; return its output. Its CPU lands in RUSAGE_CHILDREN."""
+    log = workdir / f"{name}.out"
+    log.unlink(missing_ok=True)
+    with ManagedProcess(name, argv, log_path=log, cpus=cpus) as process:
+        process.wait(600)
+    return log.read_text()
+
+
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_wrk(
+    wrk: Path, url: str, args: argparse.Namespace, workdir: Path, cpus: frozenset[int]
+) -> Run:
+    before = cpu_of_children()
+    argv = [str(wrk), "-t1", f"-c{args.connections}", f"-d{args.duration}s", url]
+    output = run_client("wrk", argv, workdir, cpus)
+    cpu = cpu_of_children() - before
+    match = re.search(r"(\d+) requests in", output)
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    if not match or not rate:
+        sys.exit(f"bench: could not read wrk's output:\n{output}")
+    return Run("wrk", int(match.group(1)), float(rate.group(1)), cpu)
+
+
+def run_ours(
+    binary: Path, url: str, args: argparse.Namespace, workdir: Path, cpus: frozenset[int]
+) -> Run:
+    before = cpu_of_children()
+    json_path = workdir / "ours.json"
+    argv = [str(binary), "-q", "-k", "-c", str(args.connections), "-t", str(args.duration)]
+    run_client("layerbench-load", [*argv, "--json", str(json_path), url], workdir, cpus)
+    cpu = cpu_of_children() - before
+    document = json.loads(json_path.read_text())
+    return Run("ours", document["requests_completed"], document["requests_per_s"], cpu)
+
+
+def describe(requests_per_s: float, cpu_s_per_100k: float) -> str:
+    return f"{requests_per_s:>10,.0f} req/s  {cpu_s_per_100k:6.3f} CPU-s/100k req"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("--connections", type=int, default=50)
+    args = parser.parse_args()
+    cpus = sorted(os.sched_getaffinity(0))
+    server_cpus, client_cpus = frozenset(cpus[:1]), frozenset(cpus[-1:])
+    wrk = find_program("wrk", "wrk")
+    ours = find_load_generator()
+    runs: list[Run] = []
+    with tempfile.TemporaryDirectory(prefix="layerbench-bench-") as directory:
+        workdir = Path(directory)
+        workdir.chmod(0o711)
+        nginx = NginxStatic(
+            workdir / "nginx", free_port(), {"hello.txt": b"Hello World!\n"}, cpus=server_cpus
+        )
+        with nginx:
+            url = nginx.base_url + "/hello.txt"
+            print(
+                f"nginx {nginx.version()} on CPU {min(server_cpus)}, "
+                f"clients on CPU {min(client_cpus)}, c={args.connections}, keep-alive, "
+                f"{args.duration} s per run, {args.pairs} pairs"
+            )
+            for _ in range(args.pairs):
+                for run in (
+                    run_wrk(wrk, url, args, workdir, client_cpus),
+                    run_ours(ours, url, args, workdir, client_cpus),
+                ):
+                    runs.append(run)
+                    print(f"  {run.tool:<5} {describe(run.requests_per_s, run.cpu_s_per_100k)}")
+    medians = {
+        tool: (
+            statistics.median(r.requests_per_s for r in runs if r.tool == tool),
+            statistics.median(r.cpu_s_per_100k for r in runs if r.tool == tool),
+        )
+        for tool in ("wrk", "ours")
+    }
+    for tool, (rate, cpu) in medians.items():
+        print(f"median {tool:<5} {describe(rate, cpu)}")
+    print(
+        f"ours / wrk: req/s x{medians['ours'][0] / medians['wrk'][0]:.3f}, "
+        f"CPU per request x{medians['ours'][1] / medians['wrk'][1]:.3f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
