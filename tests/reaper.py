@@ -37,23 +37,31 @@ def main() -> None:
     wait_for, timeout_s = sys.argv[1], float(sys.argv[2])
     command = sys.argv[sys.argv.index("--") + 1 :]
     ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    child = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(command, stderr=subprocess.PIPE)
     assert child.stderr is not None
-    stderr = ""
+    stderr_fd = child.stderr.fileno()
+    received = b""
     deadline = time.monotonic() + timeout_s
-    os.set_blocking(child.stderr.fileno(), False)
-    while wait_for not in stderr and time.monotonic() < deadline and child.poll() is None:
-        stderr += child.stderr.read() or ""
+    os.set_blocking(stderr_fd, False)
+    while wait_for.encode() not in received and time.monotonic() < deadline:
+        try:
+            chunk = os.read(stderr_fd, 65536)
+        except BlockingIOError:
+            chunk = None
+        if chunk == b"":
+            break
+        received += chunk or b""
         time.sleep(0.05)
-    seen = wait_for in stderr
+    seen = wait_for.encode() in received
     child.send_signal(signal.SIGINT)
     try:
         child.wait(30)
     except subprocess.TimeoutExpired:
         child.kill()
     time.sleep(0.2)
-    os.set_blocking(child.stderr.fileno(), True)
-    stderr += child.stderr.read()
+    os.set_blocking(stderr_fd, True)
+    received += child.stderr.read()
+    stderr = received.decode(errors="replace")
     leftovers = children_of(os.getpid())
     for pid in leftovers:
         os.kill(pid, signal.SIGKILL)

@@ -40,7 +40,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--no-keep-alive", action="store_true", help="a new connection for every request"
     )
-    parser.add_argument("--workers", type=int, default=1, help="gunicorn worker processes (1)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (2)")
     parser.add_argument("--rungs", default=",".join(RUNG_NAMES), help="comma-separated rungs (all)")
     parser.add_argument(
         "--port", type=int, help="loopback port for the application server (a free one)"

@@ -13,7 +13,7 @@ class LadderOptions:
     duration_s: float = 8.0
     warmup_s: float = 2.0
     keep_alive: bool = True
-    workers: int = 1
+    workers: int = 2
     rungs: tuple[str, ...] = RUNG_NAMES
     pin: bool = True
     port: int | None = None

@@ -1,0 +1,338 @@
+//! One connection's state machine: connect, write the request, read the response.
+//!
+//! [`Connection::advance`] does what the socket's readiness allows and reports how the
+//! request ended, if it did; the worker decides what comes next (the schedule, the stats).
+//! Sockets are edge-triggered: `readable`/`writable` remember an event until an operation
+//! returns `WouldBlock`.
+
+use std::io::{self, Read, Write};
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use mio::net::TcpStream;
+use mio::{Interest, Registry, Token};
+
+use crate::http::response::{ParseError, Progress, ResponseParser};
+use crate::stats::recorder::FailureClass;
+use crate::sys::errno;
+
+/// Where a connection is in its request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// No request in flight: the schedule had none to give.
+    Idle,
+    /// Waiting before the next request after a connect failure.
+    Backoff {
+        until: Instant,
+    },
+    Connecting,
+    Writing {
+        written: usize,
+    },
+    Reading,
+}
+
+/// Why a request failed.
+#[derive(Debug)]
+pub enum Cause {
+    Io(io::Error),
+    /// No response within `-s` seconds.
+    Timeout,
+    /// The server closed the connection before the response was complete.
+    Closed,
+    Malformed(ParseError),
+}
+
+impl Cause {
+    /// The `errors_by_kind` key.
+    pub fn kind(&self) -> String {
+        match self {
+            Cause::Io(error) => errno::name(error),
+            Cause::Timeout => "timeout".to_string(),
+            Cause::Closed => "connection_closed".to_string(),
+            Cause::Malformed(_) => "malformed_response".to_string(),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Cause::Io(error) => errno::describe(error),
+            Cause::Timeout => "no complete response within the timeout (timeout)".to_string(),
+            Cause::Closed => {
+                "connection closed before the response was complete (connection_closed)".to_string()
+            }
+            Cause::Malformed(error) => format!("{error} (malformed_response)"),
+        }
+    }
+}
+
+/// How a request ended.
+#[derive(Debug)]
+pub enum Outcome {
+    Response {
+        status: u16,
+        wire_bytes: u64,
+        body_bytes: u64,
+        /// The server keeps the connection open and nothing unexpected followed the response.
+        reusable: bool,
+        server: Option<String>,
+    },
+    Failed {
+        class: FailureClass,
+        cause: Cause,
+        received_bytes: u64,
+    },
+    /// A reused connection was closed by the server before any byte of the response:
+    /// the request is to be sent again on a new connection.
+    Stale,
+}
+
+#[derive(Debug)]
+pub struct Connection {
+    token: Token,
+    stream: Option<TcpStream>,
+    pub phase: Phase,
+    parser: ResponseParser,
+    /// When the current request started (its connect included).
+    pub started: Instant,
+    /// When the current request times out.
+    pub deadline: Instant,
+    /// The socket has carried a complete response before the current request.
+    reused: bool,
+    /// The current request was already sent again after a stale connection.
+    retried: bool,
+    received: u64,
+    readable: bool,
+    writable: bool,
+}
+
+impl Connection {
+    pub fn new(token: Token, now: Instant) -> Connection {
+        Connection {
+            token,
+            stream: None,
+            phase: Phase::Idle,
+            parser: ResponseParser::default(),
+            started: now,
+            deadline: now,
+            reused: false,
+            retried: false,
+            received: 0,
+            readable: false,
+            writable: false,
+        }
+    }
+
+    /// Starts a request at `now`, on the open socket if there is one.
+    pub fn begin(
+        &mut self,
+        now: Instant,
+        deadline: Instant,
+        capture_server: bool,
+        registry: &Registry,
+        address: SocketAddr,
+    ) -> Option<Outcome> {
+        self.started = now;
+        self.deadline = deadline;
+        self.retried = false;
+        self.parser.reset(capture_server);
+        self.received = 0;
+        if self.stream.is_some() {
+            self.reused = true;
+            self.phase = Phase::Writing { written: 0 };
+            return None;
+        }
+        self.connect(registry, address)
+    }
+
+    /// Sends the current request again on a new connection (after [`Outcome::Stale`]).
+    pub fn retry(&mut self, registry: &Registry, address: SocketAddr) -> Option<Outcome> {
+        self.close();
+        self.retried = true;
+        let capture_server = self.parser.capturing_server();
+        self.parser.reset(capture_server);
+        self.received = 0;
+        self.connect(registry, address)
+    }
+
+    fn connect(&mut self, registry: &Registry, address: SocketAddr) -> Option<Outcome> {
+        self.reused = false;
+        self.readable = false;
+        self.writable = false;
+        let opened = TcpStream::connect(address).and_then(|mut stream| {
+            stream.set_nodelay(true)?;
+            registry.register(
+                &mut stream,
+                self.token,
+                Interest::READABLE | Interest::WRITABLE,
+            )?;
+            Ok(stream)
+        });
+        match opened {
+            Ok(stream) => {
+                self.stream = Some(stream);
+                self.phase = Phase::Connecting;
+                None
+            }
+            Err(error) => Some(self.fail(FailureClass::Connect, Cause::Io(error))),
+        }
+    }
+
+    pub fn close(&mut self) {
+        self.stream = None;
+        self.reused = false;
+    }
+
+    pub fn idle(&mut self) {
+        self.phase = Phase::Idle;
+    }
+
+    pub fn back_off(&mut self, until: Instant) {
+        self.close();
+        self.phase = Phase::Backoff { until };
+    }
+
+    /// Notes a readiness event for the socket.
+    pub fn on_event(&mut self, readable: bool, writable: bool) {
+        self.readable |= readable;
+        self.writable |= writable;
+    }
+
+    /// The request timed out.
+    pub fn time_out(&mut self) -> Outcome {
+        let class = match self.phase {
+            Phase::Connecting => FailureClass::Connect,
+            _ => FailureClass::Receive,
+        };
+        self.fail(class, Cause::Timeout)
+    }
+
+    fn fail(&mut self, class: FailureClass, cause: Cause) -> Outcome {
+        self.close();
+        self.phase = Phase::Idle;
+        Outcome::Failed {
+            class,
+            cause,
+            received_bytes: self.received,
+        }
+    }
+
+    /// A reused connection that broke before the first byte of the response: retry it once.
+    fn stale_or(&mut self, class: FailureClass, cause: Cause) -> Outcome {
+        if self.reused && !self.retried && self.received == 0 {
+            return Outcome::Stale;
+        }
+        self.fail(class, cause)
+    }
+
+    /// Makes what progress readiness allows; `Some` when the request has ended.
+    pub fn advance(&mut self, request: &[u8], buffer: &mut [u8]) -> Option<Outcome> {
+        loop {
+            match self.phase {
+                Phase::Idle | Phase::Backoff { .. } => return None,
+                Phase::Connecting => {
+                    if !self.writable {
+                        return None;
+                    }
+                    if let Err(outcome) = self.check_connected() {
+                        return outcome;
+                    }
+                    self.phase = Phase::Writing { written: 0 };
+                }
+                Phase::Writing { written } => {
+                    if !self.writable {
+                        return None;
+                    }
+                    let stream = self.stream.as_mut()?;
+                    match stream.write(&request[written..]) {
+                        Ok(n) if written + n == request.len() => self.phase = Phase::Reading,
+                        Ok(n) => {
+                            self.phase = Phase::Writing {
+                                written: written + n,
+                            }
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.writable = false,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Some(self.stale_or(FailureClass::Receive, Cause::Io(e))),
+                    }
+                }
+                Phase::Reading => {
+                    if !self.readable {
+                        return None;
+                    }
+                    return self.read(buffer);
+                }
+            }
+        }
+    }
+
+    /// `Err(None)`: not connected yet; `Err(Some(_))`: the connect failed.
+    fn check_connected(&mut self) -> Result<(), Option<Outcome>> {
+        let stream = self.stream.as_ref().ok_or(None)?;
+        let error = match stream.take_error() {
+            Ok(Some(error)) | Err(error) => error,
+            Ok(None) => match stream.peer_addr() {
+                Ok(_) => return Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::NotConnected => {
+                    self.writable = false;
+                    return Err(None);
+                }
+                Err(error) => error,
+            },
+        };
+        Err(Some(self.fail(FailureClass::Connect, Cause::Io(error))))
+    }
+
+    fn read(&mut self, buffer: &mut [u8]) -> Option<Outcome> {
+        loop {
+            let stream = self.stream.as_mut()?;
+            let n = match stream.read(buffer) {
+                Ok(0) => return Some(self.on_eof()),
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.readable = false;
+                    return None;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Some(self.stale_or(FailureClass::Receive, Cause::Io(e))),
+            };
+            self.received += n as u64;
+            match self.parser.feed(&buffer[..n]) {
+                Ok(Progress::Partial) => {}
+                Ok(Progress::Complete { consumed }) => {
+                    // Bytes beyond the response were not asked for: do not trust the
+                    // connection with the next request. No read until `WouldBlock` after a
+                    // complete response: the next response can only arrive after the next
+                    // request, and its arrival is a new edge (epoll), so one syscall less.
+                    self.readable = false;
+                    let reusable = consumed == n && self.parser.head().keeps_alive();
+                    return Some(self.complete(reusable));
+                }
+                Err(error) => {
+                    return Some(self.fail(FailureClass::Exceptions, Cause::Malformed(error)));
+                }
+            }
+        }
+    }
+
+    fn on_eof(&mut self) -> Outcome {
+        if self.parser.finish().is_ok() {
+            return self.complete(false);
+        }
+        self.stale_or(FailureClass::Receive, Cause::Closed)
+    }
+
+    fn complete(&mut self, reusable: bool) -> Outcome {
+        self.phase = Phase::Idle;
+        if !reusable {
+            self.close();
+        }
+        Outcome::Response {
+            status: self.parser.head().status,
+            wire_bytes: self.parser.wire_bytes(),
+            body_bytes: self.parser.body_bytes(),
+            reusable,
+            server: self.parser.take_server(),
+        }
+    }
+}

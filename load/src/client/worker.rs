@@ -1,0 +1,280 @@
+//! One thread's event loop: its own epoll instance, connections, schedule and recorder.
+//! Nothing is shared with other threads on the hot path: the stop flag is read once per
+//! loop iteration, and the Document Length once per thread.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use mio::{Events, Poll, Token};
+
+use super::connection::{Connection, Outcome, Phase};
+use super::schedule::ClosedLoop;
+use crate::stats::recorder::{FailureClass, Recorder, ResponseRecord};
+use crate::sys::signals;
+
+/// Longest wait for events, so that a stop request is seen promptly.
+const MAX_WAIT: Duration = Duration::from_millis(50);
+/// Pause after a failed connect, so that a dead server does not spin the CPU.
+const CONNECT_BACKOFF: Duration = Duration::from_millis(10);
+/// One read buffer per thread, reused for every read.
+const READ_BUFFER_BYTES: usize = 64 * 1024;
+
+/// What every thread of a run shares, read-only (the Document Length is set once).
+#[derive(Debug)]
+pub struct Shared {
+    pub address: SocketAddr,
+    pub request: Vec<u8>,
+    pub keep_alive: bool,
+    pub timeout: Duration,
+    /// Body length of the first 2xx response of the run, whichever thread saw it.
+    pub document_length: OnceLock<u64>,
+}
+
+/// What a thread hands back when its loop ends.
+#[derive(Debug)]
+pub struct ThreadResult {
+    pub recorder: Recorder,
+    /// Responses received, the warm-up's included.
+    pub responses_seen: u64,
+    /// When the thread's first response arrived, with its `Server` header.
+    pub first_response: Option<(Instant, Option<String>)>,
+    /// The thread's first failure, described for the user.
+    pub first_error: Option<(Instant, String)>,
+    pub ended: Instant,
+}
+
+pub struct Worker<'a> {
+    shared: &'a Shared,
+    poll: Poll,
+    connections: Vec<Connection>,
+    schedule: ClosedLoop,
+    recorder: Recorder,
+    buffer: Vec<u8>,
+    /// This thread's copy of the Document Length, once known.
+    document_length: Option<u64>,
+    /// The earliest request deadline or back-off end, when one may be due.
+    next_timer: Option<Instant>,
+    responses_seen: u64,
+    first_response: Option<(Instant, Option<String>)>,
+    first_error: Option<(Instant, String)>,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(shared: &'a Shared, connections: usize, schedule: ClosedLoop) -> io::Result<Self> {
+        let now = Instant::now();
+        Ok(Worker {
+            shared,
+            poll: Poll::new()?,
+            connections: (0..connections)
+                .map(|i| Connection::new(Token(i), now))
+                .collect(),
+            schedule,
+            recorder: Recorder::default(),
+            buffer: vec![0; READ_BUFFER_BYTES],
+            document_length: None,
+            next_timer: None,
+            responses_seen: 0,
+            first_response: None,
+            first_error: None,
+        })
+    }
+
+    pub fn run(mut self) -> io::Result<ThreadResult> {
+        let now = Instant::now();
+        self.schedule.tick(now);
+        for i in 0..self.connections.len() {
+            let started = self.start(i, now);
+            self.drive(i, started);
+        }
+        let mut events = Events::with_capacity(self.connections.len().clamp(16, 1024));
+        loop {
+            let now = Instant::now();
+            self.schedule.tick(now);
+            if signals::stop_requested() || self.schedule.finished(now) {
+                break;
+            }
+            match self.poll.poll(&mut events, Some(self.wait(now))) {
+                Ok(()) => {}
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            }
+            let now = Instant::now();
+            self.schedule.tick(now);
+            for event in events.iter() {
+                let i = event.token().0;
+                let error = event.is_error();
+                self.connections[i].on_event(
+                    event.is_readable() || event.is_read_closed() || error,
+                    event.is_writable() || event.is_write_closed() || error,
+                );
+                self.drive(i, None);
+            }
+            if self.next_timer.is_some_and(|due| now >= due) {
+                self.fire_timers(now);
+            }
+        }
+        Ok(ThreadResult {
+            recorder: self.recorder,
+            responses_seen: self.responses_seen,
+            first_response: self.first_response,
+            first_error: self.first_error,
+            ended: Instant::now(),
+        })
+    }
+
+    /// How long to wait for events: until the next timer, the deadline, or `MAX_WAIT`.
+    fn wait(&self, now: Instant) -> Duration {
+        let mut wake = now + MAX_WAIT;
+        if let Some(due) = self.next_timer {
+            wake = wake.min(due);
+        }
+        if let Some(deadline) = self.schedule.deadline() {
+            wake = wake.min(deadline);
+        }
+        wake.saturating_duration_since(now)
+    }
+
+    fn arm(&mut self, due: Instant) {
+        self.next_timer = Some(self.next_timer.map_or(due, |next| next.min(due)));
+    }
+
+    /// Advances connection `i` until it waits for the socket, settling each request that
+    /// ends (`outcome` is one that has already ended).
+    fn drive(&mut self, i: usize, mut outcome: Option<Outcome>) {
+        loop {
+            let ended = match outcome.take() {
+                Some(ended) => ended,
+                None => match self.connections[i].advance(&self.shared.request, &mut self.buffer) {
+                    Some(ended) => ended,
+                    None => return,
+                },
+            };
+            outcome = self.settle(i, ended, Instant::now());
+        }
+    }
+
+    /// Starts the next request on connection `i`, if the schedule has one.
+    fn start(&mut self, i: usize, now: Instant) -> Option<Outcome> {
+        let connection = &mut self.connections[i];
+        if !self.schedule.may_start(now) {
+            connection.close();
+            connection.idle();
+            return None;
+        }
+        self.schedule.start();
+        let deadline = now + self.shared.timeout;
+        let capture_server = self.first_response.is_none();
+        let outcome = connection.begin(
+            now,
+            deadline,
+            capture_server,
+            self.poll.registry(),
+            self.shared.address,
+        );
+        self.arm(deadline);
+        outcome
+    }
+
+    /// Records how a request ended and sets up what the connection does next; returns an
+    /// outcome when that next step ended at once (a connect refused on the spot).
+    fn settle(&mut self, i: usize, outcome: Outcome, now: Instant) -> Option<Outcome> {
+        match outcome {
+            Outcome::Stale => {
+                if self.schedule.measuring() {
+                    self.recorder.stale_retries += 1;
+                }
+                self.connections[i].retry(self.poll.registry(), self.shared.address)
+            }
+            Outcome::Response {
+                status,
+                wire_bytes,
+                body_bytes,
+                reusable,
+                server,
+            } => {
+                self.responses_seen += 1;
+                if self.first_response.is_none() {
+                    self.first_response = Some((now, server));
+                }
+                let connection = &mut self.connections[i];
+                let latency = now.saturating_duration_since(connection.started);
+                let kept_alive = reusable && self.shared.keep_alive;
+                if !kept_alive {
+                    connection.close();
+                }
+                let length_mismatch =
+                    (200..300).contains(&status) && !self.matches_document_length(body_bytes);
+                if self.schedule.end(now) {
+                    self.recorder.record_response(&ResponseRecord {
+                        latency_us: u64::try_from(latency.as_micros()).unwrap_or(u64::MAX),
+                        status,
+                        wire_bytes,
+                        body_bytes,
+                        kept_alive,
+                        length_mismatch,
+                    });
+                }
+                self.start(i, now)
+            }
+            Outcome::Failed {
+                class,
+                cause,
+                received_bytes,
+            } => {
+                if self.first_error.is_none() {
+                    let description = format!("{}: {}", class.label(), cause.describe());
+                    self.first_error = Some((now, description));
+                }
+                if self.schedule.end(now) {
+                    self.recorder.record_failure(class, &cause.kind());
+                    self.recorder.record_received(received_bytes);
+                }
+                if class == FailureClass::Connect {
+                    let until = now + CONNECT_BACKOFF;
+                    self.connections[i].back_off(until);
+                    self.arm(until);
+                    None
+                } else {
+                    self.start(i, now)
+                }
+            }
+        }
+    }
+
+    /// ab's Document Length: the first 2xx body length of the run; true when `body` matches.
+    fn matches_document_length(&mut self, body: u64) -> bool {
+        let shared = &self.shared.document_length;
+        let reference = *self
+            .document_length
+            .get_or_insert_with(|| *shared.get_or_init(|| body));
+        reference == body
+    }
+
+    /// Times out overdue requests and ends due back-offs; finds the next timer.
+    fn fire_timers(&mut self, now: Instant) {
+        self.next_timer = None;
+        for i in 0..self.connections.len() {
+            let connection = &mut self.connections[i];
+            match connection.phase {
+                Phase::Idle => {}
+                Phase::Backoff { until } if now >= until => {
+                    connection.idle();
+                    let started = self.start(i, now);
+                    self.drive(i, started);
+                }
+                Phase::Backoff { until } => self.arm(until),
+                Phase::Connecting | Phase::Writing { .. } | Phase::Reading => {
+                    if now >= connection.deadline {
+                        let timed_out = connection.time_out();
+                        self.drive(i, Some(timed_out));
+                    } else {
+                        let deadline = connection.deadline;
+                        self.arm(deadline);
+                    }
+                }
+            }
+        }
+    }
+}

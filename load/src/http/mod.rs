@@ -1,0 +1,4 @@
+//! HTTP/1.1 on the wire: the request we send (built once) and the responses we parse.
+
+pub mod request;
+pub mod response;

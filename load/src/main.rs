@@ -1,0 +1,68 @@
+//! `layerbench-load`: an HTTP/1.1 load generator with ApacheBench's flags and report.
+//!
+//! Options → plan → run → results → exporters; this file only ties them together and turns
+//! an error into a message and an exit status (clap exits with 2 on bad arguments).
+
+mod cli;
+mod client;
+mod error;
+mod http;
+mod plan;
+mod report;
+mod results;
+mod stats;
+mod sys;
+mod url;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use cli::{Cli, Options};
+use error::Error;
+use plan::Plan;
+use results::Results;
+
+fn main() -> ExitCode {
+    let options = Cli::parse().into_options();
+    match run(&options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("layerbench-load: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(options: &Options) -> Result<(), Error> {
+    sys::signals::install().map_err(Error::Signals)?;
+    sys::limits::raise_open_files(options.concurrency as u64 + 64);
+    let plan = Plan::new(options)?;
+    let output = client::run(&plan).map_err(Error::EventLoop)?;
+    let (user, system) = sys::rusage::cpu_times();
+    let results = Results::new(output, user.as_secs_f64(), system.as_secs_f64());
+    // Both exporters run even if one fails (a closed stdout must not lose the JSON file).
+    let json = match &options.json {
+        Some(target) => report::json::write(target, options, &results),
+        None => Ok(()),
+    };
+    let text = if options.text_report {
+        let mut stdout = io::stdout().lock();
+        report::text::write(&mut stdout, options, &results)
+            .and_then(|()| stdout.flush())
+            .map_err(Error::Stdout)
+    } else {
+        Ok(())
+    };
+    json.and(text)?;
+    if results.responses_seen == 0 {
+        return Err(Error::NoResponse {
+            target: format!("{}:{}", options.url.host, options.url.port),
+            first_error: results
+                .first_error
+                .unwrap_or_else(|| "no request completed".to_string()),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,111 @@
+//! Options → plan: the resolved address, the serialized request, and each thread's share.
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::time::Duration;
+
+use crate::cli::Options;
+use crate::error::Error;
+use crate::http::request;
+
+/// One thread's part of the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Share {
+    pub connections: usize,
+    /// Its part of `-n`, in proportion to its connections; `None` = no count limit.
+    pub requests: Option<u64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub address: SocketAddr,
+    pub request: Vec<u8>,
+    pub keep_alive: bool,
+    pub timeout: Duration,
+    pub warmup: Duration,
+    pub duration: Option<Duration>,
+    pub shares: Vec<Share>,
+}
+
+impl Plan {
+    pub fn new(options: &Options) -> Result<Plan, Error> {
+        let url = &options.url;
+        let unresolved = |source| Error::Resolve {
+            host: url.host.clone(),
+            port: url.port,
+            source,
+        };
+        let address = (url.host.as_str(), url.port)
+            .to_socket_addrs()
+            .map_err(unresolved)?
+            .next()
+            .ok_or_else(|| unresolved(std::io::Error::other("no address found")))?;
+        Ok(Plan {
+            address,
+            request: request::build_get(url, options.keep_alive),
+            keep_alive: options.keep_alive,
+            timeout: options.timeout,
+            warmup: options.warmup,
+            duration: options.duration,
+            shares: shares(options.concurrency, options.threads, options.requests),
+        })
+    }
+}
+
+/// Connections dealt out as evenly as possible, requests in proportion to connections.
+pub fn shares(connections: usize, threads: usize, requests: Option<u64>) -> Vec<Share> {
+    let threads = threads.clamp(1, connections.max(1));
+    let mut before = 0u128;
+    (0..threads)
+        .map(|i| {
+            let mine = connections / threads + usize::from(i < connections % threads);
+            let requests = requests.map(|n| {
+                let n = u128::from(n);
+                let total = connections as u128;
+                let after = before + mine as u128;
+                let share = n * after / total - n * before / total;
+                u64::try_from(share).unwrap_or(u64::MAX)
+            });
+            before += mine as u128;
+            Share {
+                connections: mine,
+                requests,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn even_split() {
+        let s = shares(10, 2, Some(1000));
+        assert_eq!(
+            s,
+            vec![
+                Share {
+                    connections: 5,
+                    requests: Some(500)
+                };
+                2
+            ]
+        );
+    }
+
+    #[test]
+    fn uneven_split_adds_up() {
+        for (c, t, n) in [(7, 3, 100), (3, 3, 1), (5, 2, 7), (1000, 7, 12345)] {
+            let s = shares(c, t, Some(n));
+            assert_eq!(s.iter().map(|x| x.connections).sum::<usize>(), c);
+            assert_eq!(s.iter().filter_map(|x| x.requests).sum::<u64>(), n);
+        }
+        assert_eq!(
+            shares(7, 3, None)[0],
+            Share {
+                connections: 3,
+                requests: None
+            }
+        );
+    }
+}

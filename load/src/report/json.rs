@@ -1,0 +1,237 @@
+//! The JSON document: the contract described by `schema/load-result.schema.json`.
+//!
+//! History of `version`: 1, the first.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::cli::{JsonTarget, Options};
+use crate::error::Error;
+use crate::results::Results;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Serialize)]
+pub struct Document<'a> {
+    pub version: u32,
+    pub generator: Generator,
+    pub options: OptionsDocument<'a>,
+    pub server_software: Option<&'a str>,
+    pub document_length_bytes: Option<u64>,
+    pub elapsed_s: f64,
+    pub requests_completed: u64,
+    pub requests_failed: u64,
+    pub non_2xx_responses: u64,
+    pub keep_alive_requests: u64,
+    pub stale_connection_retries: u64,
+    pub failures: FailuresDocument,
+    pub status_counts: BTreeMap<String, u64>,
+    pub errors_by_kind: &'a BTreeMap<String, u64>,
+    pub total_transferred_bytes: u64,
+    pub html_transferred_bytes: u64,
+    pub requests_per_s: f64,
+    pub transfer_rate_bytes_per_s: f64,
+    pub latency_us: LatencyDocument,
+    pub client_cpu_s: CpuDocument,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Generator {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+pub struct OptionsDocument<'a> {
+    pub url: &'a str,
+    pub method: &'static str,
+    pub concurrency: usize,
+    pub threads: usize,
+    pub keep_alive: bool,
+    pub requests: Option<u64>,
+    pub duration_s: Option<f64>,
+    pub warmup_s: f64,
+    pub timeout_s: f64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct FailuresDocument {
+    pub connect: u64,
+    pub receive: u64,
+    pub length: u64,
+    pub exceptions: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LatencyDocument {
+    pub min: u64,
+    pub mean: f64,
+    pub stdev: f64,
+    pub max: u64,
+    pub p50: u64,
+    pub p66: u64,
+    pub p75: u64,
+    pub p80: u64,
+    pub p90: u64,
+    pub p95: u64,
+    pub p98: u64,
+    pub p99: u64,
+    pub p99_9: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct CpuDocument {
+    pub user: f64,
+    pub system: f64,
+}
+
+/// JSON has no NaN or infinity.
+fn finite(value: f64) -> f64 {
+    if value.is_finite() { value } else { 0.0 }
+}
+
+impl<'a> Document<'a> {
+    pub fn new(options: &'a Options, results: &'a Results) -> Document<'a> {
+        let l = &results.latency_us;
+        let f = &results.failures;
+        Document {
+            version: SCHEMA_VERSION,
+            generator: Generator {
+                name: env!("CARGO_PKG_NAME"),
+                version: env!("CARGO_PKG_VERSION"),
+            },
+            options: OptionsDocument {
+                url: &options.url.text,
+                method: "GET",
+                concurrency: options.concurrency,
+                threads: options.threads,
+                keep_alive: options.keep_alive,
+                requests: options.requests,
+                duration_s: options.duration.map(|d| d.as_secs_f64()),
+                warmup_s: options.warmup.as_secs_f64(),
+                timeout_s: options.timeout.as_secs_f64(),
+            },
+            server_software: results.server_software.as_deref(),
+            document_length_bytes: results.document_length_bytes,
+            elapsed_s: finite(results.elapsed_s),
+            requests_completed: results.requests_completed,
+            requests_failed: results.requests_failed(),
+            non_2xx_responses: results.non_2xx_responses,
+            keep_alive_requests: results.keep_alive_requests,
+            stale_connection_retries: results.stale_connection_retries,
+            failures: FailuresDocument {
+                connect: f.connect,
+                receive: f.receive,
+                length: f.length,
+                exceptions: f.exceptions,
+            },
+            status_counts: results
+                .status_counts
+                .iter()
+                .map(|(status, count)| (status.to_string(), *count))
+                .collect(),
+            errors_by_kind: &results.errors_by_kind,
+            total_transferred_bytes: results.total_transferred_bytes,
+            html_transferred_bytes: results.html_transferred_bytes,
+            requests_per_s: finite(results.requests_per_s()),
+            transfer_rate_bytes_per_s: finite(results.transfer_rate_bytes_per_s()),
+            latency_us: LatencyDocument {
+                min: l.min,
+                mean: finite(l.mean),
+                stdev: finite(l.stdev),
+                max: l.max,
+                p50: l.p50,
+                p66: l.p66,
+                p75: l.p75,
+                p80: l.p80,
+                p90: l.p90,
+                p95: l.p95,
+                p98: l.p98,
+                p99: l.p99,
+                p99_9: l.p99_9,
+            },
+            client_cpu_s: CpuDocument {
+                user: finite(results.client_cpu_user_s),
+                system: finite(results.client_cpu_system_s),
+            },
+        }
+    }
+}
+
+/// Writes the document, pretty-printed, to stdout or to a file (whole or not at all: it is
+/// written beside the file and renamed over it).
+pub fn write(target: &JsonTarget, options: &Options, results: &Results) -> Result<(), Error> {
+    let document = Document::new(options, results);
+    let mut text = serde_json::to_vec_pretty(&document).expect("the document serializes");
+    text.push(b'\n');
+    match target {
+        JsonTarget::Stdout => io::stdout().lock().write_all(&text).map_err(Error::Stdout),
+        JsonTarget::File(path) => {
+            let partial = format!("{path}.partial");
+            fs::write(&partial, &text)
+                .and_then(|()| fs::rename(&partial, path))
+                .map_err(|source| {
+                    let _ = fs::remove_file(&partial);
+                    Error::WriteJson {
+                        path: path.clone(),
+                        source,
+                    }
+                })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::text::tests::sample;
+
+    #[test]
+    fn field_names_and_order() {
+        let (options, results) = sample();
+        let value = serde_json::to_value(Document::new(&options, &results)).unwrap();
+        let keys: Vec<&str> = value
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        // serde_json's map is sorted unless preserve_order: compare as sets.
+        let mut expected = vec![
+            "version",
+            "generator",
+            "options",
+            "server_software",
+            "document_length_bytes",
+            "elapsed_s",
+            "requests_completed",
+            "requests_failed",
+            "non_2xx_responses",
+            "keep_alive_requests",
+            "stale_connection_retries",
+            "failures",
+            "status_counts",
+            "errors_by_kind",
+            "total_transferred_bytes",
+            "html_transferred_bytes",
+            "requests_per_s",
+            "transfer_rate_bytes_per_s",
+            "latency_us",
+            "client_cpu_s",
+        ];
+        expected.sort_unstable();
+        let mut keys = keys;
+        keys.sort_unstable();
+        assert_eq!(keys, expected);
+        assert_eq!(value["version"], 1);
+        assert_eq!(value["status_counts"]["500"], 2);
+        assert_eq!(value["options"]["requests"], 1000);
+        assert_eq!(value["options"]["duration_s"], serde_json::Value::Null);
+        assert_eq!(value["requests_per_s"], 2000.0);
+        assert_eq!(value["latency_us"]["p99_9"], 9000);
+        assert_eq!(value["requests_failed"], 1);
+    }
+}

@@ -1,0 +1,4 @@
+//! Exporters: each writes the same [`crate::results::Results`] in one format.
+
+pub mod json;
+pub mod text;

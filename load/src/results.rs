@@ -1,0 +1,82 @@
+//! The results of a run: plain figures, each with its unit in its name, that every
+//! exporter (text, JSON) reads.
+
+use std::collections::BTreeMap;
+
+use crate::client::RunOutput;
+use crate::stats::latency::LatencySummary;
+use crate::stats::recorder::Failures;
+
+#[derive(Debug, Clone)]
+pub struct Results {
+    /// `Server` header of the first response.
+    pub server_software: Option<String>,
+    /// Body length of the first 2xx response.
+    pub document_length_bytes: Option<u64>,
+    /// The measured interval, after the warm-up.
+    pub elapsed_s: f64,
+    /// Responses received in full, any status (length failures included, as in ab).
+    pub requests_completed: u64,
+    pub non_2xx_responses: u64,
+    pub keep_alive_requests: u64,
+    pub stale_connection_retries: u64,
+    pub failures: Failures,
+    pub status_counts: BTreeMap<u16, u64>,
+    /// Failures by kind: an errno name, `timeout`, `malformed_response`, ...
+    pub errors_by_kind: BTreeMap<String, u64>,
+    pub total_transferred_bytes: u64,
+    pub html_transferred_bytes: u64,
+    pub latency_us: LatencySummary,
+    pub client_cpu_user_s: f64,
+    pub client_cpu_system_s: f64,
+    /// Responses received, the warm-up's included: 0 means the server never answered.
+    pub responses_seen: u64,
+    /// The first failure, described for the user.
+    pub first_error: Option<String>,
+}
+
+impl Results {
+    pub fn new(output: RunOutput, cpu_user_s: f64, cpu_system_s: f64) -> Results {
+        let recorder = &output.recorder;
+        Results {
+            server_software: output.server_software,
+            document_length_bytes: output.document_length_bytes,
+            elapsed_s: output.elapsed.as_secs_f64(),
+            requests_completed: recorder.completed,
+            non_2xx_responses: recorder.non_2xx,
+            keep_alive_requests: recorder.keep_alive,
+            stale_connection_retries: recorder.stale_retries,
+            failures: recorder.failures,
+            status_counts: recorder.status_counts(),
+            errors_by_kind: recorder.errors_by_kind.clone(),
+            total_transferred_bytes: recorder.wire_bytes,
+            html_transferred_bytes: recorder.body_bytes,
+            latency_us: LatencySummary::new(&recorder.moments, &recorder.histogram),
+            client_cpu_user_s: cpu_user_s,
+            client_cpu_system_s: cpu_system_s,
+            responses_seen: output.responses_seen,
+            first_error: output.first_error,
+        }
+    }
+
+    pub fn requests_failed(&self) -> u64 {
+        self.failures.total()
+    }
+
+    /// Completed requests per second; 0 when nothing was measured.
+    pub fn requests_per_s(&self) -> f64 {
+        self.per_second(self.requests_completed)
+    }
+
+    pub fn transfer_rate_bytes_per_s(&self) -> f64 {
+        self.per_second(self.total_transferred_bytes)
+    }
+
+    fn per_second(&self, count: u64) -> f64 {
+        if self.elapsed_s > 0.0 {
+            count as f64 / self.elapsed_s
+        } else {
+            0.0
+        }
+    }
+}

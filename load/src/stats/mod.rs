@@ -1,0 +1,4 @@
+//! Statistics: what each thread records, merged once at the end, and its summary.
+
+pub mod latency;
+pub mod recorder;

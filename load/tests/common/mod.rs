@@ -1,0 +1,363 @@
+//! Test support: small HTTP servers on 127.0.0.1:0 (std::net, one thread per connection)
+//! and a runner for the real binary, bounded in time.
+
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// What the server does with one request.
+pub enum Reply {
+    /// Send these bytes and wait for the next request on the connection.
+    Respond(Vec<u8>),
+    /// Send these bytes and close the connection.
+    RespondAndClose(Vec<u8>),
+    /// Send nothing for this long, then close.
+    Silence(Duration),
+}
+
+/// One request as the server saw it.
+pub struct Request {
+    /// Its number across the server's life, from 0.
+    pub number: u64,
+    /// Its number on its connection, from 0.
+    pub on_connection: u64,
+    pub head: String,
+}
+
+type Handler = dyn Fn(&Request) -> Reply + Send + Sync;
+
+/// A test server; stopped when dropped. `log` keeps what it saw, for assertion messages.
+pub struct TestServer {
+    pub address: SocketAddr,
+    pub requests: Arc<AtomicU64>,
+    pub connections: Arc<AtomicU64>,
+    pub log: Arc<Mutex<Vec<String>>>,
+    stop: Arc<AtomicBool>,
+    accept: Option<thread::JoinHandle<()>>,
+}
+
+impl TestServer {
+    pub fn start(handler: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        let address = listener.local_addr().unwrap();
+        let handler: Arc<Handler> = Arc::new(handler);
+        let requests = Arc::new(AtomicU64::new(0));
+        let connections = Arc::new(AtomicU64::new(0));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let accept = {
+            let (requests, connections, log, stop) = (
+                requests.clone(),
+                connections.clone(),
+                log.clone(),
+                stop.clone(),
+            );
+            thread::spawn(move || {
+                for stream in listener.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(stream) = stream else { continue };
+                    connections.fetch_add(1, Ordering::SeqCst);
+                    let (handler, requests, log) = (handler.clone(), requests.clone(), log.clone());
+                    thread::spawn(move || serve(stream, &*handler, &requests, &log));
+                }
+            })
+        };
+        TestServer {
+            address,
+            requests,
+            connections,
+            log,
+            stop,
+            accept: Some(accept),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.address, path)
+    }
+
+    pub fn requests(&self) -> u64 {
+        self.requests.load(Ordering::SeqCst)
+    }
+
+    pub fn connections(&self) -> u64 {
+        self.connections.load(Ordering::SeqCst)
+    }
+
+    pub fn log_tail(&self) -> String {
+        let log = self.log.lock().unwrap();
+        log[log.len().saturating_sub(10)..].join("\n")
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop up so that it sees the flag.
+        let _ = TcpStream::connect_timeout(&self.address, Duration::from_secs(1));
+        if let Some(accept) = self.accept.take() {
+            let _ = accept.join();
+        }
+    }
+}
+
+fn serve(mut stream: TcpStream, handler: &Handler, requests: &AtomicU64, log: &Mutex<Vec<String>>) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let _ = stream.set_nodelay(true);
+    let mut pending = Vec::new();
+    let mut buffer = [0u8; 4096];
+    for on_connection in 0.. {
+        let head = loop {
+            if let Some(end) = pending.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head: Vec<u8> = pending.drain(..end + 4).collect();
+                break String::from_utf8_lossy(&head).into_owned();
+            }
+            match stream.read(&mut buffer) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => pending.extend_from_slice(&buffer[..n]),
+            }
+        };
+        let number = requests.fetch_add(1, Ordering::SeqCst);
+        let request = Request {
+            number,
+            on_connection,
+            head,
+        };
+        if number < 5 {
+            log.lock().unwrap().push(request.head.clone());
+        }
+        match handler(&request) {
+            Reply::Respond(bytes) => {
+                if stream.write_all(&bytes).is_err() {
+                    return;
+                }
+            }
+            Reply::RespondAndClose(bytes) => {
+                let _ = stream.write_all(&bytes);
+                return;
+            }
+            Reply::Silence(duration) => {
+                thread::sleep(duration);
+                return;
+            }
+        }
+    }
+}
+
+/// `200 OK` with a Content-Length body and a `Server` header.
+pub fn ok(body: &str) -> Vec<u8> {
+    response("200 OK", "", body)
+}
+
+pub fn response(status: &str, headers: &str, body: &str) -> Vec<u8> {
+    format!(
+        "HTTP/1.1 {status}\r\nServer: test-server\r\nContent-Length: {}\r\n{headers}\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// How a run of the binary ended.
+pub struct Run {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    pub wall: Duration,
+}
+
+impl Run {
+    /// The JSON document on stdout (for runs with `--json -`).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
+            panic!(
+                "stdout is not JSON ({e}):\n{}\nstderr: {}",
+                self.stdout, self.stderr
+            )
+        })
+    }
+}
+
+pub const RUN_LIMIT: Duration = Duration::from_secs(30);
+
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_layerbench-load"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start layerbench-load")
+}
+
+/// Waits for the child, killing it (and failing the test) past `RUN_LIMIT`.
+pub fn finish(mut child: Child, started: Instant) -> Run {
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let err = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > RUN_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "layerbench-load did not finish within {RUN_LIMIT:?}: {}",
+                err.join().unwrap()
+            );
+        }
+        thread::sleep(Duration::from_millis(5));
+    };
+    let run = Run {
+        code: status.code(),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+        wall: started.elapsed(),
+    };
+    assert!(!run.stderr.contains("panicked"), "panic: {}", run.stderr);
+    run
+}
+
+/// Runs the binary to the end.
+pub fn run_load(args: &[&str]) -> Run {
+    let started = Instant::now();
+    finish(spawn(args), started)
+}
+
+/// Checks that a document has every field of the contract, with the right JSON types.
+pub fn assert_contract(doc: &Value) {
+    let object = |v: &Value, name: &str| {
+        assert!(v.is_object(), "{name} is not an object: {v}");
+    };
+    let integer = |v: &Value, name: &str| assert!(v.is_u64(), "{name} is not an integer: {v}");
+    let number = |v: &Value, name: &str| assert!(v.is_number(), "{name} is not a number: {v}");
+    let keys = |v: &Value, expected: &[&str], name: &str| {
+        let mut actual: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut expected = expected.to_vec();
+        actual.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(actual, expected, "keys of {name}");
+    };
+    object(doc, "document");
+    keys(
+        doc,
+        &[
+            "version",
+            "generator",
+            "options",
+            "server_software",
+            "document_length_bytes",
+            "elapsed_s",
+            "requests_completed",
+            "requests_failed",
+            "non_2xx_responses",
+            "keep_alive_requests",
+            "stale_connection_retries",
+            "failures",
+            "status_counts",
+            "errors_by_kind",
+            "total_transferred_bytes",
+            "html_transferred_bytes",
+            "requests_per_s",
+            "transfer_rate_bytes_per_s",
+            "latency_us",
+            "client_cpu_s",
+        ],
+        "document",
+    );
+    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["generator"]["name"], "layerbench-load");
+    keys(&doc["generator"], &["name", "version"], "generator");
+    keys(
+        &doc["options"],
+        &[
+            "url",
+            "method",
+            "concurrency",
+            "threads",
+            "keep_alive",
+            "requests",
+            "duration_s",
+            "warmup_s",
+            "timeout_s",
+        ],
+        "options",
+    );
+    assert_eq!(doc["options"]["method"], "GET");
+    for name in [
+        "requests_completed",
+        "requests_failed",
+        "non_2xx_responses",
+        "keep_alive_requests",
+        "stale_connection_retries",
+        "total_transferred_bytes",
+        "html_transferred_bytes",
+    ] {
+        integer(&doc[name], name);
+    }
+    for name in ["elapsed_s", "requests_per_s", "transfer_rate_bytes_per_s"] {
+        number(&doc[name], name);
+    }
+    keys(
+        &doc["failures"],
+        &["connect", "receive", "length", "exceptions"],
+        "failures",
+    );
+    let failures: u64 = ["connect", "receive", "length", "exceptions"]
+        .iter()
+        .map(|k| doc["failures"][k].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        doc["requests_failed"].as_u64().unwrap(),
+        failures,
+        "requests_failed is the sum"
+    );
+    let by_kind: u64 = doc["errors_by_kind"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        by_kind, failures,
+        "errors_by_kind adds up to requests_failed"
+    );
+    object(&doc["status_counts"], "status_counts");
+    object(&doc["errors_by_kind"], "errors_by_kind");
+    let latency_keys = [
+        "min", "mean", "stdev", "max", "p50", "p66", "p75", "p80", "p90", "p95", "p98", "p99",
+        "p99_9",
+    ];
+    keys(&doc["latency_us"], &latency_keys, "latency_us");
+    for name in latency_keys {
+        number(&doc["latency_us"][name], name);
+    }
+    keys(&doc["client_cpu_s"], &["user", "system"], "client_cpu_s");
+}
+
+/// A temporary path for a JSON file, unique to this test process and `name`.
+pub fn temp_json(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!(
+        "layerbench-load-test-{}-{name}.json",
+        std::process::id()
+    ))
+}

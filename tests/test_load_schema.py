@@ -1,0 +1,93 @@
+"""layerbench-load's --json output, from real runs against a real nginx, validates against the
+committed schema with a full draft 2020-12 validator, and its counts are the counts asked for."""
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from layerbench.lab.rungs import STATIC_BODY, STATIC_FILE
+from layerbench.servers.nginx import NginxStatic
+from layerbench.servers.ports import free_port
+
+SCHEMA_PATH = Path(__file__).parent.parent / "load" / "schema" / "load-result.schema.json"
+
+
+@pytest.fixture
+def nginx(nginx_binary: Path, workdir: Path) -> Iterator[NginxStatic]:
+    server = NginxStatic(workdir / "nginx", free_port(), {STATIC_FILE: STATIC_BODY})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def run_load(load_binary: Path, *args: str) -> dict[str, Any]:
+    completed = subprocess.run(
+        [str(load_binary), "-q", "--json", "-", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    document: dict[str, Any] = json.loads(completed.stdout)
+    return document
+
+
+def validate(document: dict[str, Any]) -> None:
+    schema = json.loads(SCHEMA_PATH.read_text())
+    Draft202012Validator.check_schema(schema)
+    errors = sorted(Draft202012Validator(schema).iter_errors(document), key=str)
+    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
+
+
+def test_keep_alive_run_validates_and_counts_every_request(
+    load_binary: Path, nginx: NginxStatic
+) -> None:
+    document = run_load(
+        load_binary, "-n", "500", "-c", "5", "-k", nginx.base_url + "/" + STATIC_FILE
+    )
+    validate(document)
+    assert document["requests_completed"] == 500
+    assert document["requests_failed"] == 0
+    assert document["status_counts"] == {"200": 500}
+    assert document["document_length_bytes"] == len(STATIC_BODY)
+    assert document["html_transferred_bytes"] == 500 * len(STATIC_BODY)
+    assert document["server_software"].startswith("nginx")
+    assert document["keep_alive_requests"] == 500
+    latency = document["latency_us"]
+    assert 0 < latency["min"] <= latency["p50"] <= latency["p99"] <= latency["max"]
+
+
+def test_non_keep_alive_404_run_validates_and_counts_non_2xx(
+    load_binary: Path, nginx: NginxStatic
+) -> None:
+    document = run_load(load_binary, "-n", "50", "-c", "2", nginx.base_url + "/missing")
+    validate(document)
+    assert document["requests_completed"] == 50
+    assert document["non_2xx_responses"] == 50
+    assert document["status_counts"] == {"404": 50}
+    assert document["keep_alive_requests"] == 0
+
+
+def test_timed_run_validates(load_binary: Path, nginx: NginxStatic) -> None:
+    document = run_load(
+        load_binary,
+        "-t",
+        "0.5",
+        "--warmup",
+        "0.2",
+        "-c",
+        "4",
+        "-k",
+        nginx.base_url + "/" + STATIC_FILE,
+    )
+    validate(document)
+    assert document["requests_completed"] > 0
+    assert 0.4 < document["elapsed_s"] < 1.5
