@@ -1,9 +1,11 @@
 //! Command-line options (ab's flags) and their checked form, [`Options`].
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use clap::Parser;
 
+use crate::sources::SourceAddresses;
 use crate::url::Url;
 
 /// HTTP/1.1 load generator with ApacheBench's flags and report.
@@ -44,6 +46,10 @@ pub struct Cli {
     /// Quiet: no report on stdout
     #[arg(short = 'q', long)]
     quiet: bool,
+    /// Local addresses to spread connections over, e.g. 127.0.0.1-127.0.0.255 (a list, with
+    /// IPv4 ranges): without keep-alive, more than one loopback source's ~28,000 ports
+    #[arg(long, value_name = "ADDRESSES", value_parser = crate::sources::parse_list)]
+    source_addresses: Option<SourceAddresses>,
 }
 
 /// Where the JSON goes.
@@ -68,6 +74,8 @@ pub struct Options {
     pub warmup: Duration,
     pub timeout: Duration,
     pub json: Option<JsonTarget>,
+    /// Local addresses connections are opened from, in turn; empty = the kernel's choice.
+    pub source_addresses: Vec<IpAddr>,
     /// Print the text report (not with -q, nor when the JSON goes to stdout).
     pub text_report: bool,
 }
@@ -93,6 +101,7 @@ impl Cli {
             keep_alive: self.keep_alive,
             warmup: self.warmup,
             timeout: self.timeout,
+            source_addresses: self.source_addresses.map(|list| list.0).unwrap_or_default(),
             text_report: !self.quiet && json != Some(JsonTarget::Stdout),
             json,
         }

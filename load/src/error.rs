@@ -12,6 +12,22 @@ pub enum Error {
         port: u16,
         source: io::Error,
     },
+    #[error(
+        "source address {source_address} and server {server} are not of the same IP family; \
+         give source addresses of the server's family"
+    )]
+    SourceFamily {
+        source_address: std::net::IpAddr,
+        server: std::net::SocketAddr,
+    },
+    #[error(
+        "cannot use source address {source_address}: {error}; give addresses of this machine \
+         (all of 127.0.0.0/8 is local)"
+    )]
+    SourceAddress {
+        source_address: std::net::IpAddr,
+        error: io::Error,
+    },
     #[error("cannot set up the signal handlers: {0}")]
     Signals(io::Error),
     #[error("the event loop failed: {0}")]

@@ -10,6 +10,7 @@ mod http;
 mod plan;
 mod report;
 mod results;
+mod sources;
 mod stats;
 mod sys;
 mod url;
@@ -37,7 +38,9 @@ fn main() -> ExitCode {
 
 fn run(options: &Options) -> Result<(), Error> {
     sys::signals::install().map_err(Error::Signals)?;
-    sys::limits::raise_open_files(options.concurrency as u64 + 64);
+    if let Err(shortfall) = sys::limits::raise_open_files(options.concurrency as u64 + 64) {
+        eprintln!("layerbench-load: {shortfall}");
+    }
     let plan = Plan::new(options)?;
     let output = client::run(&plan).map_err(Error::EventLoop)?;
     let (user, system) = sys::rusage::cpu_times();

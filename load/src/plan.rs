@@ -1,9 +1,10 @@
 //! Options → plan: the resolved address, the serialized request, and each thread's share.
 
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use crate::cli::Options;
+use crate::client::dial;
 use crate::error::Error;
 use crate::http::request;
 
@@ -18,6 +19,7 @@ pub struct Share {
 #[derive(Debug, Clone)]
 pub struct Plan {
     pub address: SocketAddr,
+    pub source_addresses: Vec<IpAddr>,
     pub request: Vec<u8>,
     pub keep_alive: bool,
     pub timeout: Duration,
@@ -39,8 +41,25 @@ impl Plan {
             .map_err(unresolved)?
             .next()
             .ok_or_else(|| unresolved(std::io::Error::other("no address found")))?;
+        if let Some(source) = options
+            .source_addresses
+            .iter()
+            .find(|source| source.is_ipv4() != address.is_ipv4())
+        {
+            return Err(Error::SourceFamily {
+                source_address: *source,
+                server: address,
+            });
+        }
+        for source in &options.source_addresses {
+            dial::check_source(*source).map_err(|error| Error::SourceAddress {
+                source_address: *source,
+                error,
+            })?;
+        }
         Ok(Plan {
             address,
+            source_addresses: options.source_addresses.clone(),
             request: request::build_get(url, options.keep_alive),
             keep_alive: options.keep_alive,
             timeout: options.timeout,

@@ -6,12 +6,12 @@
 //! returns `WouldBlock`.
 
 use std::io::{self, Read, Write};
-use std::net::SocketAddr;
 use std::time::Instant;
 
 use mio::net::TcpStream;
 use mio::{Interest, Registry, Token};
 
+use super::dial::Dialer;
 use crate::http::response::{ParseError, Progress, ResponseParser};
 use crate::stats::recorder::FailureClass;
 use crate::sys::errno;
@@ -130,7 +130,7 @@ impl Connection {
         deadline: Instant,
         capture_server: bool,
         registry: &Registry,
-        address: SocketAddr,
+        dialer: &Dialer,
     ) -> Option<Outcome> {
         self.started = now;
         self.deadline = deadline;
@@ -142,24 +142,24 @@ impl Connection {
             self.phase = Phase::Writing { written: 0 };
             return None;
         }
-        self.connect(registry, address)
+        self.connect(registry, dialer)
     }
 
     /// Sends the current request again on a new connection (after [`Outcome::Stale`]).
-    pub fn retry(&mut self, registry: &Registry, address: SocketAddr) -> Option<Outcome> {
+    pub fn retry(&mut self, registry: &Registry, dialer: &Dialer) -> Option<Outcome> {
         self.close();
         self.retried = true;
         let capture_server = self.parser.capturing_server();
         self.parser.reset(capture_server);
         self.received = 0;
-        self.connect(registry, address)
+        self.connect(registry, dialer)
     }
 
-    fn connect(&mut self, registry: &Registry, address: SocketAddr) -> Option<Outcome> {
+    fn connect(&mut self, registry: &Registry, dialer: &Dialer) -> Option<Outcome> {
         self.reused = false;
         self.readable = false;
         self.writable = false;
-        let opened = TcpStream::connect(address).and_then(|mut stream| {
+        let opened = dialer.connect().and_then(|mut stream| {
             stream.set_nodelay(true)?;
             registry.register(
                 &mut stream,

@@ -2,6 +2,7 @@
 //! merged once at the end.
 
 pub mod connection;
+pub mod dial;
 pub mod schedule;
 pub mod worker;
 
@@ -29,7 +30,7 @@ pub struct RunOutput {
 
 pub fn run(plan: &Plan) -> io::Result<RunOutput> {
     let shared = Shared {
-        address: plan.address,
+        dialer: dial::Dialer::new(plan.address, plan.source_addresses.clone()),
         request: plan.request.clone(),
         keep_alive: plan.keep_alive,
         timeout: plan.timeout,

@@ -3,13 +3,13 @@
 //! loop iteration, and the Document Length once per thread.
 
 use std::io;
-use std::net::SocketAddr;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use mio::{Events, Poll, Token};
 
 use super::connection::{Connection, Outcome, Phase};
+use super::dial::Dialer;
 use super::schedule::ClosedLoop;
 use crate::stats::recorder::{FailureClass, Recorder, ResponseRecord};
 use crate::sys::signals;
@@ -24,7 +24,7 @@ const READ_BUFFER_BYTES: usize = 64 * 1024;
 /// What every thread of a run shares, read-only (the Document Length is set once).
 #[derive(Debug)]
 pub struct Shared {
-    pub address: SocketAddr,
+    pub dialer: Dialer,
     pub request: Vec<u8>,
     pub keep_alive: bool,
     pub timeout: Duration,
@@ -171,7 +171,7 @@ impl<'a> Worker<'a> {
             deadline,
             capture_server,
             self.poll.registry(),
-            self.shared.address,
+            &self.shared.dialer,
         );
         self.arm(deadline);
         outcome
@@ -185,7 +185,7 @@ impl<'a> Worker<'a> {
                 if self.schedule.measuring() {
                     self.recorder.stale_retries += 1;
                 }
-                self.connections[i].retry(self.poll.registry(), self.shared.address)
+                self.connections[i].retry(self.poll.registry(), &self.shared.dialer)
             }
             Outcome::Response {
                 status,
