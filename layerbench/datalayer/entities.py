@@ -1,0 +1,67 @@
+"""The application's tables, described once; each dialect's DDL is generated from this.
+
+Every entity table has ``numid`` (the 64-bit number, primary key), ``id`` (its 13-character
+short id, unique) and ``prettyid`` (optional, unique, settable once), registered in ``ids``
+across all entity types. Link tables have no ids of their own. All of them are audited.
+"""
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class ColumnType(Enum):
+    TEXT = "text"
+    NUMID = "numid"  # a reference to an entity's numid
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: ColumnType
+    nullable: bool = False
+    references: str | None = None  # the entity table whose numid this is
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    columns: tuple[Column, ...]
+    # The columns that identify a row: ("numid",) for entities, the pair for link tables.
+    key: tuple[str, ...] = ("numid",)
+    unique: tuple[str, ...] = ()
+
+    @property
+    def is_entity(self) -> bool:
+        return self.key == ("numid",)
+
+    @property
+    def all_columns(self) -> tuple[str, ...]:
+        own = tuple(column.name for column in self.columns)
+        return ("numid", "id", "prettyid", *own) if self.is_entity else own
+
+
+VIDEOS = Table(
+    "videos",
+    (Column("title", ColumnType.TEXT), Column("url", ColumnType.TEXT)),
+)
+COMMENTS = Table(
+    "comments",
+    (
+        Column("video_numid", ColumnType.NUMID, references="videos"),
+        Column("author", ColumnType.TEXT),
+        Column("body", ColumnType.TEXT),
+    ),
+)
+TAGS = Table("tags", (Column("name", ColumnType.TEXT),), unique=("name",))
+VIDEO_TAGS = Table(
+    "video_tags",
+    (
+        Column("video_numid", ColumnType.NUMID, references="videos"),
+        Column("tag_numid", ColumnType.NUMID, references="tags"),
+    ),
+    key=("video_numid", "tag_numid"),
+)
+
+TABLES = (VIDEOS, COMMENTS, TAGS, VIDEO_TAGS)
+ENTITIES = tuple(table for table in TABLES if table.is_entity)
+TABLES_BY_NAME = {table.name: table for table in TABLES}
