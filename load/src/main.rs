@@ -39,6 +39,9 @@ fn run(options: &Options) -> Result<(), Error> {
     sys::signals::install().map_err(Error::Signals)?;
     sys::limits::raise_open_files(options.concurrency as u64 + 64);
     let plan = Plan::new(options)?;
+    if options.verbosity >= 2 {
+        report::verbose::show_request(&options.method, &plan.request);
+    }
     let output = client::run(&plan).map_err(Error::EventLoop)?;
     let (user, system) = sys::rusage::cpu_times();
     let results = Results::new(output, user.as_secs_f64(), system.as_secs_f64());
