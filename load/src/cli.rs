@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use clap::Parser;
 
+use crate::http::header::Header;
+use crate::http::request::Body;
 use crate::sources::SourceAddresses;
 use crate::url::Url;
 
@@ -43,13 +45,55 @@ pub struct Cli {
     /// Write the results as JSON to FILE (`-` for stdout, which replaces the text report)
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
-    /// Quiet: no report on stdout
+    /// Quiet: no report on stdout and no progress line
     #[arg(short = 'q', long)]
     quiet: bool,
     /// Local addresses to spread connections over, e.g. 127.0.0.1-127.0.0.255 (a list, with
     /// IPv4 ranges): without keep-alive, more than one loopback source's ~28,000 ports
     #[arg(long, value_name = "ADDRESSES", value_parser = crate::sources::parse_list)]
     source_addresses: Option<SourceAddresses>,
+    /// Extra header, as ab: -H "Name: value" (repeatable; a Host, User-Agent, Accept or
+    /// Connection header replaces ours)
+    #[arg(short = 'H', long = "header", value_name = "HEADER", value_parser = parse_header)]
+    headers: Vec<Header>,
+    /// Request method [default: GET, POST with -p, PUT with -u, HEAD with -i]
+    #[arg(short = 'm', long = "method", value_name = "METHOD", value_parser = parse_method)]
+    method: Option<String>,
+    /// POST the contents of FILE as the request body
+    #[arg(short = 'p', long = "post-file", value_name = "FILE", value_parser = read_body,
+          conflicts_with_all = ["put_file", "head"])]
+    post_file: Option<BodyFile>,
+    /// PUT the contents of FILE as the request body
+    #[arg(short = 'u', long = "put-file", value_name = "FILE", value_parser = read_body,
+          conflicts_with = "head")]
+    put_file: Option<BodyFile>,
+    /// Content-Type of the body of -p or -u
+    #[arg(short = 'T', long = "content-type", value_name = "TYPE", default_value = "text/plain",
+          value_parser = parse_header_value)]
+    content_type: String,
+    /// Send HEAD requests
+    #[arg(short = 'i', long)]
+    head: bool,
+    /// Verbosity, as ab: 2 or more prints the request and the first response head to stderr
+    #[arg(
+        short = 'v',
+        long = "verbosity",
+        value_name = "LEVEL",
+        default_value_t = 0
+    )]
+    verbosity: u8,
+    /// Accept a variable document length: bodies of another length are not failures
+    #[arg(short = 'l', long = "variable-length")]
+    variable_length: bool,
+    /// Accepted for ab's sake: receive errors never end a run here, they are counted
+    #[arg(short = 'r')]
+    _keep_going_on_receive_errors: bool,
+}
+
+/// A request body read from a file (-p, -u).
+#[derive(Debug, Clone)]
+pub struct BodyFile {
+    pub bytes: Vec<u8>,
 }
 
 /// Where the JSON goes.
@@ -78,6 +122,18 @@ pub struct Options {
     pub source_addresses: Vec<IpAddr>,
     /// Print the text report (not with -q, nor when the JSON goes to stdout).
     pub text_report: bool,
+    /// `GET`, or as -m, -p, -u, -i say.
+    pub method: String,
+    /// -H headers, in the order given.
+    pub headers: Vec<Header>,
+    /// The body of -p or -u, with its Content-Type.
+    pub body: Option<Body>,
+    /// -v: 2 or more shows the request and the first response head.
+    pub verbosity: u8,
+    /// -l: bodies of another length than the first are not length failures.
+    pub variable_length: bool,
+    /// The progress line on stderr (not with -q; only when stderr is a terminal).
+    pub progress: bool,
 }
 
 impl Cli {
@@ -92,7 +148,22 @@ impl Cli {
             "-" => JsonTarget::Stdout,
             _ => JsonTarget::File(target),
         });
+        let (default_method, body) = match (self.post_file, self.put_file) {
+            (Some(file), _) => ("POST", Some(file)),
+            (None, Some(file)) => ("PUT", Some(file)),
+            (None, None) if self.head => ("HEAD", None),
+            (None, None) => ("GET", None),
+        };
         Options {
+            method: self.method.unwrap_or_else(|| default_method.to_string()),
+            headers: self.headers,
+            body: body.map(|file| Body {
+                bytes: file.bytes,
+                content_type: self.content_type,
+            }),
+            verbosity: self.verbosity,
+            variable_length: self.variable_length,
+            progress: !self.quiet,
             url: self.url,
             requests,
             duration: self.time_limit,
@@ -110,6 +181,31 @@ impl Cli {
 
 fn parse_url(text: &str) -> Result<Url, String> {
     Url::parse(text).map_err(|error| format!("{error}"))
+}
+
+fn parse_header(text: &str) -> Result<Header, String> {
+    Header::parse(text).map_err(|error| format!("{error}"))
+}
+
+fn parse_header_value(text: &str) -> Result<String, String> {
+    Header::check_value(text).map_err(|error| format!("{error}"))?;
+    Ok(text.trim().to_string())
+}
+
+fn parse_method(text: &str) -> Result<String, String> {
+    if !text.is_empty() && text.bytes().all(crate::http::header::is_token_byte) {
+        Ok(text.to_string())
+    } else {
+        Err(format!(
+            "{text:?} is not an HTTP method (letters, digits and !#$%&'*+-.^_`|~)"
+        ))
+    }
+}
+
+fn read_body(path: &str) -> Result<BodyFile, String> {
+    std::fs::read(path)
+        .map(|bytes| BodyFile { bytes })
+        .map_err(|error| format!("cannot read {path}: {error}"))
 }
 
 fn seconds(text: &str) -> Result<Duration, String> {

@@ -42,6 +42,9 @@ fn run(options: &Options) -> Result<(), Error> {
         eprintln!("layerbench-load: {shortfall}");
     }
     let plan = Plan::new(options)?;
+    if options.verbosity >= 2 {
+        report::verbose::show_request(&options.method, &plan.request);
+    }
     let output = client::run(&plan).map_err(Error::EventLoop)?;
     let (user, system) = sys::rusage::cpu_times();
     let results = Results::new(output, user.as_secs_f64(), system.as_secs_f64());

@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use crate::cli::Options;
 use crate::client::dial;
+use crate::client::progress;
 use crate::error::Error;
-use crate::http::request;
+use crate::http::request::{self, Request, RequestSpec};
 
 /// One thread's part of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,12 +21,20 @@ pub struct Share {
 pub struct Plan {
     pub address: SocketAddr,
     pub source_addresses: Vec<IpAddr>,
-    pub request: Vec<u8>,
+    pub request: Request,
     pub keep_alive: bool,
     pub timeout: Duration,
     pub warmup: Duration,
     pub duration: Option<Duration>,
     pub shares: Vec<Share>,
+    /// -l: bodies of any length are fine.
+    pub variable_length: bool,
+    /// HEAD requests, whose responses have no body.
+    pub bodiless_responses: bool,
+    /// -v 2 or more: show the first response's head.
+    pub verbose: bool,
+    /// Show the progress line (asked for, and stderr is a terminal).
+    pub progress: bool,
 }
 
 impl Plan {
@@ -60,12 +69,22 @@ impl Plan {
         Ok(Plan {
             address,
             source_addresses: options.source_addresses.clone(),
-            request: request::build_get(url, options.keep_alive),
+            request: request::build(&RequestSpec {
+                url,
+                method: &options.method,
+                keep_alive: options.keep_alive,
+                headers: &options.headers,
+                body: options.body.as_ref(),
+            }),
             keep_alive: options.keep_alive,
             timeout: options.timeout,
             warmup: options.warmup,
             duration: options.duration,
             shares: shares(options.concurrency, options.threads, options.requests),
+            variable_length: options.variable_length,
+            bodiless_responses: options.method.eq_ignore_ascii_case("HEAD"),
+            verbose: options.verbosity >= 2,
+            progress: progress::wanted(options.progress),
         })
     }
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::client::RunOutput;
 use crate::stats::latency::LatencySummary;
+use crate::stats::phases::{PhaseSummary, summarize};
 use crate::stats::recorder::Failures;
 
 #[derive(Debug, Clone)]
@@ -33,7 +34,25 @@ pub struct Results {
     pub responses_seen: u64,
     /// The first failure, described for the user.
     pub first_error: Option<String>,
+    /// ab's Connection Times of the completed responses, in microseconds.
+    pub connection_times_us: ConnectionTimes,
+    /// Bytes of requests written (heads and bodies): ab's "Total body sent".
+    pub sent_bytes: u64,
+    /// The highest ratio of an event-loop thread's CPU time to its wall time.
+    pub client_busiest_thread_cpu_fraction: f64,
 }
+
+/// ab's "Connection Times (ms)" table, in microseconds (see `stats::phases`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ConnectionTimes {
+    pub connect: PhaseSummary,
+    pub processing: PhaseSummary,
+    pub waiting: PhaseSummary,
+    pub total: PhaseSummary,
+}
+
+/// Above this fraction of its wall time on the CPU, a client thread may be the bottleneck.
+pub const CLIENT_BOUND_CPU_FRACTION: f64 = 0.9;
 
 impl Results {
     pub fn new(output: RunOutput, cpu_user_s: f64, cpu_system_s: f64) -> Results {
@@ -56,6 +75,14 @@ impl Results {
             client_cpu_system_s: cpu_system_s,
             responses_seen: output.responses_seen,
             first_error: output.first_error,
+            connection_times_us: ConnectionTimes {
+                connect: recorder.phases.connect.summary(),
+                processing: recorder.phases.processing.summary(),
+                waiting: recorder.phases.waiting.summary(),
+                total: summarize(&recorder.moments, &recorder.histogram),
+            },
+            sent_bytes: recorder.sent_bytes,
+            client_busiest_thread_cpu_fraction: output.busiest_thread_cpu_fraction,
         }
     }
 
@@ -70,6 +97,11 @@ impl Results {
 
     pub fn transfer_rate_bytes_per_s(&self) -> f64 {
         self.per_second(self.total_transferred_bytes)
+    }
+
+    /// The client's threads were busy most of the time: the server may be faster than this.
+    pub fn client_bound(&self) -> bool {
+        self.client_busiest_thread_cpu_fraction >= CLIENT_BOUND_CPU_FRACTION
     }
 
     fn per_second(&self, count: u64) -> f64 {

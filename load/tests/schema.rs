@@ -1,7 +1,7 @@
 //! Real output validates against the committed schema, `schema/load-result.schema.json`.
 //!
 //! The validator below knows only the keywords that schema uses (type, const, properties,
-//! required, additionalProperties, minimum, exclusiveMinimum) and fails on any other, so the
+//! required, additionalProperties, items, minimum, exclusiveMinimum) and fails on any other, so the
 //! schema cannot grow a keyword this test silently ignores. The Python tests validate the
 //! same documents with a full draft 2020-12 validator.
 
@@ -20,6 +20,7 @@ fn type_matches(name: &str, value: &Value) -> bool {
         "number" => value.is_number(),
         "string" => value.is_string(),
         "boolean" => value.is_boolean(),
+        "array" => value.is_array(),
         "null" => value.is_null(),
         other => panic!("unknown type {other}"),
     }
@@ -72,6 +73,11 @@ fn validate(schema: &Value, value: &Value, path: &str, errors: &mut Vec<String>)
                             validate(subschema, item, &format!("{path}/{name}"), errors);
                         }
                     }
+                }
+            }
+            "items" => {
+                for (index, item) in value.as_array().into_iter().flatten().enumerate() {
+                    validate(argument, item, &format!("{path}/{index}"), errors);
                 }
             }
             "additionalProperties" => {
@@ -157,6 +163,30 @@ fn real_output_is_valid() {
         assert_eq!(run.code, Some(0), "{}", run.stderr);
         assert_valid(&run.json());
     }
+    let body = common::temp_json("schema-body");
+    std::fs::write(&body, "{\"a\": 1}").unwrap();
+    let run = run_load(&[
+        "-n",
+        "20",
+        "-c",
+        "2",
+        "-l",
+        "-H",
+        "X-Test: 1",
+        "-p",
+        body.to_str().unwrap(),
+        "-T",
+        "application/json",
+        "--json",
+        "-",
+        &url,
+    ]);
+    let _ = std::fs::remove_file(&body);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let doc = run.json();
+    assert_valid(&doc);
+    assert_eq!(doc["options"]["headers"], serde_json::json!(["X-Test: 1"]));
+    assert_eq!(doc["options"]["method"], "POST");
     let run = run_load(&["-n", "3", "--json", "-", "http://127.0.0.1:1/"]);
     assert_eq!(run.code, Some(1));
     assert_valid(&run.json());

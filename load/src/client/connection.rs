@@ -13,6 +13,7 @@ use mio::{Interest, Registry, Token};
 
 use super::dial::Dialer;
 use crate::http::response::{ParseError, Progress, ResponseParser};
+use crate::stats::phases::PhaseTimes;
 use crate::stats::recorder::FailureClass;
 use crate::sys::errno;
 
@@ -66,6 +67,9 @@ impl Cause {
     }
 }
 
+/// Longest response transcript kept for `-v` (enough for any sane head).
+const MAX_TRANSCRIPT_BYTES: usize = 64 * 1024;
+
 /// How a request ended.
 #[derive(Debug)]
 pub enum Outcome {
@@ -104,6 +108,16 @@ pub struct Connection {
     received: u64,
     readable: bool,
     writable: bool,
+    /// When the connection of the current request was established (`started` if reused).
+    connected: Instant,
+    /// When the current request was written in full.
+    written: Instant,
+    /// When the first byte of the response arrived.
+    first_byte: Instant,
+    /// Bytes the current request wrote, a stale attempt's included.
+    sent: u64,
+    /// The bytes of the response being received, kept for `-v` (once per run).
+    transcript: Option<Vec<u8>>,
 }
 
 impl Connection {
@@ -120,7 +134,47 @@ impl Connection {
             received: 0,
             readable: false,
             writable: false,
+            connected: now,
+            written: now,
+            first_byte: now,
+            sent: 0,
+            transcript: None,
         }
+    }
+
+    /// The requests are HEAD: their responses have no body.
+    pub fn expect_bodiless_responses(&mut self) {
+        self.parser = ResponseParser::for_head_requests();
+    }
+
+    /// Keeps the bytes of the next response (and of any failed attempt before it) for `-v`.
+    pub fn record_transcript(&mut self) {
+        self.transcript = Some(Vec::new());
+    }
+
+    pub fn has_transcript(&self) -> bool {
+        self.transcript.is_some()
+    }
+
+    /// The bytes kept since [`Connection::record_transcript`], once.
+    pub fn take_transcript(&mut self) -> Option<Vec<u8>> {
+        self.transcript.take()
+    }
+
+    /// The phases of the request that just ended (ab's Connection Times).
+    pub fn phase_times(&self) -> PhaseTimes {
+        let micros = |later: Instant, earlier: Instant| {
+            u64::try_from(later.saturating_duration_since(earlier).as_micros()).unwrap_or(u64::MAX)
+        };
+        PhaseTimes {
+            connect_us: micros(self.connected, self.started),
+            waiting_us: micros(self.first_byte, self.written),
+        }
+    }
+
+    /// Bytes the request that just ended wrote (heads and bodies, a stale attempt's included).
+    pub fn sent_bytes(&self) -> u64 {
+        self.sent
     }
 
     /// Starts a request at `now`, on the open socket if there is one.
@@ -137,8 +191,10 @@ impl Connection {
         self.retried = false;
         self.parser.reset(capture_server);
         self.received = 0;
+        self.sent = 0;
         if self.stream.is_some() {
             self.reused = true;
+            self.connected = now;
             self.phase = Phase::Writing { written: 0 };
             return None;
         }
@@ -237,6 +293,7 @@ impl Connection {
                     if let Err(outcome) = self.check_connected() {
                         return outcome;
                     }
+                    self.connected = Instant::now();
                     self.phase = Phase::Writing { written: 0 };
                 }
                 Phase::Writing { written } => {
@@ -245,8 +302,13 @@ impl Connection {
                     }
                     let stream = self.stream.as_mut()?;
                     match stream.write(&request[written..]) {
-                        Ok(n) if written + n == request.len() => self.phase = Phase::Reading,
+                        Ok(n) if written + n == request.len() => {
+                            self.sent += n as u64;
+                            self.written = Instant::now();
+                            self.phase = Phase::Reading;
+                        }
                         Ok(n) => {
+                            self.sent += n as u64;
                             self.phase = Phase::Writing {
                                 written: written + n,
                             }
@@ -296,7 +358,14 @@ impl Connection {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Some(self.stale_or(FailureClass::Receive, Cause::Io(e))),
             };
+            if self.received == 0 {
+                self.first_byte = Instant::now();
+            }
             self.received += n as u64;
+            if let Some(transcript) = &mut self.transcript {
+                let room = MAX_TRANSCRIPT_BYTES.saturating_sub(transcript.len());
+                transcript.extend_from_slice(&buffer[..n.min(room)]);
+            }
             match self.parser.feed(&buffer[..n]) {
                 Ok(Progress::Partial) => {}
                 Ok(Progress::Complete { consumed }) => {

@@ -3,16 +3,19 @@
 
 pub mod connection;
 pub mod dial;
+pub mod progress;
 pub mod schedule;
 pub mod worker;
 
 use std::io;
 use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::plan::Plan;
 use crate::stats::recorder::Recorder;
+use progress::ProgressCounter;
 use schedule::ClosedLoop;
 use worker::{Shared, ThreadResult, Worker};
 
@@ -26,41 +29,64 @@ pub struct RunOutput {
     pub server_software: Option<String>,
     pub document_length_bytes: Option<u64>,
     pub first_error: Option<String>,
+    /// The highest ratio of a thread's CPU time to its wall time: near 1, the client was busy
+    /// all the time and may be what limits the measurement.
+    pub busiest_thread_cpu_fraction: f64,
 }
 
 pub fn run(plan: &Plan) -> io::Result<RunOutput> {
     let shared = Shared {
         dialer: dial::Dialer::new(plan.address, plan.source_addresses.clone()),
-        request: plan.request.clone(),
+        request: plan.request.bytes.clone(),
         keep_alive: plan.keep_alive,
         timeout: plan.timeout,
         document_length: OnceLock::new(),
+        variable_length: plan.variable_length,
+        bodiless_responses: plan.bodiless_responses,
+        show_first_response: AtomicBool::new(plan.verbose),
     };
+    let counters: Vec<ProgressCounter> = plan
+        .shares
+        .iter()
+        .map(|_| ProgressCounter::default())
+        .collect();
+    let done = AtomicBool::new(false);
     let start = Instant::now();
     let warmup_end = start + plan.warmup;
     let deadline = plan.duration.map(|duration| warmup_end + duration);
     let results: Vec<io::Result<ThreadResult>> = thread::scope(|scope| {
+        let progress = plan
+            .progress
+            .then(|| scope.spawn(|| progress::show(&counters, warmup_end, &done)));
         let handles: Vec<_> = plan
             .shares
             .iter()
-            .map(|share| {
+            .zip(&counters)
+            .map(|(share, counter)| {
                 let shared = &shared;
                 let schedule = ClosedLoop::new(warmup_end, deadline, share.requests);
                 thread::Builder::new()
                     .name("layerbench-load-worker".to_string())
                     .spawn_scoped(scope, move || {
-                        Worker::new(shared, share.connections, schedule)?.run()
+                        Worker::new(shared, share.connections, schedule)?
+                            .with_progress(counter)
+                            .run()
                     })
             })
             .collect();
-        handles
+        let results = handles
             .into_iter()
             .map(|handle| {
                 handle?
                     .join()
                     .unwrap_or_else(|_| Err(io::Error::other("a worker thread panicked")))
             })
-            .collect()
+            .collect();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(progress) = progress {
+            progress.thread().unpark();
+        }
+        results
     });
     let threads = results.into_iter().collect::<io::Result<Vec<_>>>()?;
     Ok(merge(
@@ -82,7 +108,12 @@ fn merge(
     let mut first_response: Option<(Instant, Option<String>)> = None;
     let mut first_error: Option<(Instant, String)> = None;
     let mut responses_seen = 0;
+    let mut busiest_thread_cpu_fraction: f64 = 0.0;
     for thread in threads {
+        if !thread.wall.is_zero() {
+            let fraction = thread.cpu.as_secs_f64() / thread.wall.as_secs_f64();
+            busiest_thread_cpu_fraction = busiest_thread_cpu_fraction.max(fraction);
+        }
         recorder.merge(&thread.recorder);
         ended = ended.max(thread.ended);
         responses_seen += thread.responses_seen;
@@ -109,5 +140,6 @@ fn merge(
         server_software: first_response.and_then(|(_, server)| server),
         document_length_bytes,
         first_error: first_error.map(|(_, description)| description),
+        busiest_thread_cpu_fraction,
     }
 }

@@ -4,15 +4,18 @@
 
 use std::io;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mio::{Events, Poll, Token};
 
 use super::connection::{Connection, Outcome, Phase};
 use super::dial::Dialer;
+use super::progress::ProgressCounter;
 use super::schedule::ClosedLoop;
+use crate::report::verbose;
 use crate::stats::recorder::{FailureClass, Recorder, ResponseRecord};
-use crate::sys::signals;
+use crate::sys::{rusage, signals};
 
 /// Longest wait for events, so that a stop request is seen promptly.
 const MAX_WAIT: Duration = Duration::from_millis(50);
@@ -30,6 +33,12 @@ pub struct Shared {
     pub timeout: Duration,
     /// Body length of the first 2xx response of the run, whichever thread saw it.
     pub document_length: OnceLock<u64>,
+    /// -l: a body of another length is not a length failure.
+    pub variable_length: bool,
+    /// HEAD requests: no response has a body.
+    pub bodiless_responses: bool,
+    /// -v 2: the first response is still to be shown (one connection of one thread keeps it).
+    pub show_first_response: AtomicBool,
 }
 
 /// What a thread hands back when its loop ends.
@@ -43,6 +52,9 @@ pub struct ThreadResult {
     /// The thread's first failure, described for the user.
     pub first_error: Option<(Instant, String)>,
     pub ended: Instant,
+    /// The thread's CPU time (user and system) and wall time, from its start to its end.
+    pub cpu: Duration,
+    pub wall: Duration,
 }
 
 pub struct Worker<'a> {
@@ -59,17 +71,30 @@ pub struct Worker<'a> {
     responses_seen: u64,
     first_response: Option<(Instant, Option<String>)>,
     first_error: Option<(Instant, String)>,
+    /// Where the progress line reads this thread's count.
+    progress: Option<&'a ProgressCounter>,
 }
 
 impl<'a> Worker<'a> {
     pub fn new(shared: &'a Shared, connections: usize, schedule: ClosedLoop) -> io::Result<Self> {
         let now = Instant::now();
+        let mut connections: Vec<Connection> = (0..connections)
+            .map(|i| Connection::new(Token(i), now))
+            .collect();
+        for connection in &mut connections {
+            if shared.bodiless_responses {
+                connection.expect_bodiless_responses();
+            }
+        }
+        if let Some(first) = connections.first_mut()
+            && shared.show_first_response.swap(false, Ordering::Relaxed)
+        {
+            first.record_transcript();
+        }
         Ok(Worker {
             shared,
             poll: Poll::new()?,
-            connections: (0..connections)
-                .map(|i| Connection::new(Token(i), now))
-                .collect(),
+            connections,
             schedule,
             recorder: Recorder::default(),
             buffer: vec![0; READ_BUFFER_BYTES],
@@ -78,11 +103,20 @@ impl<'a> Worker<'a> {
             responses_seen: 0,
             first_response: None,
             first_error: None,
+            progress: None,
         })
     }
 
+    /// Publishes the thread's count of ended requests to `counter` as the run goes.
+    pub fn with_progress(mut self, counter: &'a ProgressCounter) -> Self {
+        self.progress = Some(counter);
+        self
+    }
+
     pub fn run(mut self) -> io::Result<ThreadResult> {
+        let cpu_before = rusage::thread_cpu_time();
         let now = Instant::now();
+        let began = now;
         self.schedule.tick(now);
         for i in 0..self.connections.len() {
             let started = self.start(i, now);
@@ -114,13 +148,19 @@ impl<'a> Worker<'a> {
             if self.next_timer.is_some_and(|due| now >= due) {
                 self.fire_timers(now);
             }
+            if let Some(counter) = self.progress {
+                counter.publish(&self.recorder);
+            }
         }
+        let ended = Instant::now();
         Ok(ThreadResult {
             recorder: self.recorder,
             responses_seen: self.responses_seen,
             first_response: self.first_response,
             first_error: self.first_error,
-            ended: Instant::now(),
+            ended,
+            cpu: rusage::thread_cpu_time().saturating_sub(cpu_before),
+            wall: ended.saturating_duration_since(began),
         })
     }
 
@@ -198,6 +238,7 @@ impl<'a> Worker<'a> {
                 if self.first_response.is_none() {
                     self.first_response = Some((now, server));
                 }
+                self.show_transcript(i, None);
                 let connection = &mut self.connections[i];
                 let latency = now.saturating_duration_since(connection.started);
                 let kept_alive = reusable && self.shared.keep_alive;
@@ -207,14 +248,19 @@ impl<'a> Worker<'a> {
                 let length_mismatch =
                     (200..300).contains(&status) && !self.matches_document_length(body_bytes);
                 if self.schedule.end(now) {
+                    let latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
                     self.recorder.record_response(&ResponseRecord {
-                        latency_us: u64::try_from(latency.as_micros()).unwrap_or(u64::MAX),
+                        latency_us,
                         status,
                         wire_bytes,
                         body_bytes,
                         kept_alive,
                         length_mismatch,
                     });
+                    let connection = &self.connections[i];
+                    self.recorder
+                        .record_phases(connection.phase_times(), latency_us);
+                    self.recorder.record_sent(connection.sent_bytes());
                 }
                 self.start(i, now)
             }
@@ -223,13 +269,15 @@ impl<'a> Worker<'a> {
                 cause,
                 received_bytes,
             } => {
-                if self.first_error.is_none() {
+                if self.first_error.is_none() || self.connections[i].has_transcript() {
                     let description = format!("{}: {}", class.label(), cause.describe());
-                    self.first_error = Some((now, description));
+                    self.show_transcript(i, Some(&description));
+                    self.first_error.get_or_insert((now, description));
                 }
                 if self.schedule.end(now) {
                     self.recorder.record_failure(class, &cause.kind());
                     self.recorder.record_received(received_bytes);
+                    self.recorder.record_sent(self.connections[i].sent_bytes());
                 }
                 if class == FailureClass::Connect {
                     let until = now + CONNECT_BACKOFF;
@@ -243,13 +291,28 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// ab's Document Length: the first 2xx body length of the run; true when `body` matches.
+    /// ab's Document Length: the first 2xx body length of the run; true when `body` matches
+    /// (always with -l, as ab).
     fn matches_document_length(&mut self, body: u64) -> bool {
         let shared = &self.shared.document_length;
         let reference = *self
             .document_length
             .get_or_insert_with(|| *shared.get_or_init(|| body));
-        reference == body
+        reference == body || self.shared.variable_length
+    }
+
+    /// -v 2: shows the first response's head (or what came before a failure), once per run.
+    fn show_transcript(&mut self, i: usize, failure: Option<&str>) {
+        let connection = &mut self.connections[i];
+        let Some(bytes) = connection.take_transcript() else {
+            return;
+        };
+        if bytes.is_empty() && failure.is_some() {
+            // Nothing arrived (a refused connect): show the next response instead.
+            connection.record_transcript();
+            return;
+        }
+        verbose::show_response(&bytes, failure);
     }
 
     /// Times out overdue requests and ends due back-offs; finds the next timer.

@@ -96,6 +96,8 @@ pub struct ResponseParser {
     head_bytes: u64,
     wire_bytes: u64,
     body_bytes: u64,
+    /// The requests are HEAD: no response has a body, whatever its headers say.
+    bodiless: bool,
 }
 
 impl Default for ResponseParser {
@@ -109,11 +111,20 @@ impl Default for ResponseParser {
             head_bytes: 0,
             wire_bytes: 0,
             body_bytes: 0,
+            bodiless: false,
         }
     }
 }
 
 impl ResponseParser {
+    /// A parser for the responses to HEAD requests, which have no body (RFC 9110 9.3.2).
+    pub fn for_head_requests() -> ResponseParser {
+        ResponseParser {
+            bodiless: true,
+            ..ResponseParser::default()
+        }
+    }
+
     /// Starts a new response; `capture_server` keeps its `Server` header (one allocation).
     pub fn reset(&mut self, capture_server: bool) {
         self.state = State::StatusLine;
@@ -339,7 +350,7 @@ impl ResponseParser {
             self.head_bytes = 0;
             return Ok(State::StatusLine);
         }
-        if status == 204 || status == 304 {
+        if status == 204 || status == 304 || self.bodiless {
             return Ok(State::Done);
         }
         if self.head.chunked {
@@ -840,5 +851,23 @@ mod tests {
         assert!(parser.is_body_until_close());
         parser.finish().unwrap();
         assert_eq!(parser.body_bytes(), 6);
+    }
+
+    #[test]
+    fn responses_to_head_have_no_body() {
+        let mut parser = ResponseParser::for_head_requests();
+        let response = b"HTTP/1.1 200 OK\r\nContent-Length: 1234\r\n\r\n";
+        for _ in 0..2 {
+            parser.reset(false);
+            let progress = parser.feed(response).unwrap();
+            assert_eq!(
+                progress,
+                Progress::Complete {
+                    consumed: response.len()
+                }
+            );
+            assert_eq!(parser.body_bytes(), 0);
+            assert!(parser.head().keeps_alive());
+        }
     }
 }

@@ -1,6 +1,9 @@
 //! The JSON document: the contract described by `schema/load-result.schema.json`.
 //!
-//! History of `version`: 1, the first.
+//! History of `version`: 1, the first; fields added since, without a version change:
+//! `connection_times_us`, `sent_bytes`, `client_busiest_thread_cpu_fraction`, and in
+//! `options`: `headers`, `body_bytes`, `content_type`, `variable_length` (and `method` may
+//! be other than GET).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -11,6 +14,7 @@ use serde::Serialize;
 use crate::cli::{JsonTarget, Options};
 use crate::error::Error;
 use crate::results::Results;
+use crate::stats::phases::PhaseSummary;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -36,6 +40,9 @@ pub struct Document<'a> {
     pub transfer_rate_bytes_per_s: f64,
     pub latency_us: LatencyDocument,
     pub client_cpu_s: CpuDocument,
+    pub connection_times_us: ConnectionTimesDocument,
+    pub sent_bytes: u64,
+    pub client_busiest_thread_cpu_fraction: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -47,7 +54,7 @@ pub struct Generator {
 #[derive(Debug, Serialize)]
 pub struct OptionsDocument<'a> {
     pub url: &'a str,
-    pub method: &'static str,
+    pub method: &'a str,
     pub concurrency: usize,
     pub threads: usize,
     pub keep_alive: bool,
@@ -55,6 +62,10 @@ pub struct OptionsDocument<'a> {
     pub duration_s: Option<f64>,
     pub warmup_s: f64,
     pub timeout_s: f64,
+    pub headers: Vec<String>,
+    pub body_bytes: usize,
+    pub content_type: Option<&'a str>,
+    pub variable_length: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -83,6 +94,35 @@ pub struct LatencyDocument {
 }
 
 #[derive(Debug, Serialize)]
+pub struct ConnectionTimesDocument {
+    pub connect: PhaseDocument,
+    pub processing: PhaseDocument,
+    pub waiting: PhaseDocument,
+    pub total: PhaseDocument,
+}
+
+#[derive(Debug, Serialize)]
+pub struct PhaseDocument {
+    pub min: u64,
+    pub mean: f64,
+    pub stdev: f64,
+    pub median: u64,
+    pub max: u64,
+}
+
+impl From<&PhaseSummary> for PhaseDocument {
+    fn from(phase: &PhaseSummary) -> PhaseDocument {
+        PhaseDocument {
+            min: phase.min,
+            mean: finite(phase.mean),
+            stdev: finite(phase.stdev),
+            median: phase.median,
+            max: phase.max,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
 pub struct CpuDocument {
     pub user: f64,
     pub system: f64,
@@ -105,7 +145,7 @@ impl<'a> Document<'a> {
             },
             options: OptionsDocument {
                 url: &options.url.text,
-                method: "GET",
+                method: &options.method,
                 concurrency: options.concurrency,
                 threads: options.threads,
                 keep_alive: options.keep_alive,
@@ -113,6 +153,10 @@ impl<'a> Document<'a> {
                 duration_s: options.duration.map(|d| d.as_secs_f64()),
                 warmup_s: options.warmup.as_secs_f64(),
                 timeout_s: options.timeout.as_secs_f64(),
+                headers: options.headers.iter().map(ToString::to_string).collect(),
+                body_bytes: options.body.as_ref().map_or(0, |body| body.bytes.len()),
+                content_type: options.body.as_ref().map(|body| body.content_type.as_str()),
+                variable_length: options.variable_length,
             },
             server_software: results.server_software.as_deref(),
             document_length_bytes: results.document_length_bytes,
@@ -157,6 +201,14 @@ impl<'a> Document<'a> {
                 user: finite(results.client_cpu_user_s),
                 system: finite(results.client_cpu_system_s),
             },
+            connection_times_us: ConnectionTimesDocument {
+                connect: (&results.connection_times_us.connect).into(),
+                processing: (&results.connection_times_us.processing).into(),
+                waiting: (&results.connection_times_us.waiting).into(),
+                total: (&results.connection_times_us.total).into(),
+            },
+            sent_bytes: results.sent_bytes,
+            client_busiest_thread_cpu_fraction: finite(results.client_busiest_thread_cpu_fraction),
         }
     }
 }
@@ -221,6 +273,9 @@ mod tests {
             "transfer_rate_bytes_per_s",
             "latency_us",
             "client_cpu_s",
+            "connection_times_us",
+            "sent_bytes",
+            "client_busiest_thread_cpu_fraction",
         ];
         expected.sort_unstable();
         let mut keys = keys;
@@ -233,5 +288,11 @@ mod tests {
         assert_eq!(value["requests_per_s"], 2000.0);
         assert_eq!(value["latency_us"]["p99_9"], 9000);
         assert_eq!(value["requests_failed"], 1);
+        assert_eq!(value["options"]["method"], "GET");
+        assert_eq!(value["options"]["headers"], serde_json::json!([]));
+        assert_eq!(value["options"]["content_type"], serde_json::Value::Null);
+        assert_eq!(value["connection_times_us"]["processing"]["median"], 4_400);
+        assert_eq!(value["connection_times_us"]["total"]["max"], 12_400);
+        assert_eq!(value["sent_bytes"], 90_000);
     }
 }

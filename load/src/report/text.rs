@@ -1,42 +1,57 @@
-//! ApacheBench's report: its labels, order and number formats, then our additions.
+//! ApacheBench's report: its labels, order and number formats (ab 2.3, `support/ab.c`
+//! `output_results`), then our additions under their own heading.
 
 use std::io::{self, Write};
 
 use crate::cli::Options;
-use crate::results::Results;
+use crate::results::{CLIENT_BOUND_CPU_FRACTION, Results};
+use crate::stats::phases::PhaseSummary;
 
 /// ab's `ap_round_ms`: microseconds to whole milliseconds, rounded.
 fn round_ms(us: u64) -> u64 {
     (us + 500) / 1000
 }
 
+/// `Label:` padded to ab's value column.
+fn label(name: &str) -> String {
+    format!("{:<24}", format!("{name}:"))
+}
+
 pub fn write(out: &mut impl Write, options: &Options, results: &Results) -> io::Result<()> {
-    let r = results;
-    let label = |name: &str| format!("{name}:");
-    macro_rules! line {
-        ($name:expr, $($value:tt)*) => {
-            writeln!(out, "{:<24}{}", label($name), format!($($value)*))
-        };
+    write_ab(out, options, results)?;
+    write_additions(out, results)
+}
+
+/// ab's block, line for line.
+fn write_ab(out: &mut impl Write, options: &Options, r: &Results) -> io::Result<()> {
+    let sending = options.body.is_some();
+    let server = r.server_software.as_deref().unwrap_or("");
+    writeln!(out, "{}{server}", label("Server Software"))?;
+    writeln!(out, "{}{}", label("Server Hostname"), options.url.host)?;
+    writeln!(out, "{}{}", label("Server Port"), options.url.port)?;
+    writeln!(out)?;
+    writeln!(out, "{}{}", label("Document Path"), options.url.path)?;
+    if options.variable_length {
+        writeln!(out, "{}Variable", label("Document Length"))?;
+    } else {
+        let length = r.document_length_bytes.unwrap_or(0);
+        writeln!(out, "{}{length} bytes", label("Document Length"))?;
     }
-    line!(
-        "Server Software",
-        "{}",
-        r.server_software.as_deref().unwrap_or("")
-    )?;
-    line!("Server Hostname", "{}", options.url.host)?;
-    line!("Server Port", "{}", options.url.port)?;
     writeln!(out)?;
-    line!("Document Path", "{}", options.url.path)?;
-    line!(
-        "Document Length",
-        "{} bytes",
-        r.document_length_bytes.unwrap_or(0)
+    writeln!(out, "{}{}", label("Concurrency Level"), options.concurrency)?;
+    writeln!(
+        out,
+        "{}{:.3} seconds",
+        label("Time taken for tests"),
+        r.elapsed_s
     )?;
-    writeln!(out)?;
-    line!("Concurrency Level", "{}", options.concurrency)?;
-    line!("Time taken for tests", "{:.3} seconds", r.elapsed_s)?;
-    line!("Complete requests", "{}", r.requests_completed)?;
-    line!("Failed requests", "{}", r.requests_failed())?;
+    writeln!(
+        out,
+        "{}{}",
+        label("Complete requests"),
+        r.requests_completed
+    )?;
+    writeln!(out, "{}{}", label("Failed requests"), r.requests_failed())?;
     if r.requests_failed() > 0 {
         let f = &r.failures;
         writeln!(
@@ -46,82 +61,230 @@ pub fn write(out: &mut impl Write, options: &Options, results: &Results) -> io::
         )?;
     }
     if r.non_2xx_responses > 0 {
-        line!("Non-2xx responses", "{}", r.non_2xx_responses)?;
+        writeln!(out, "{}{}", label("Non-2xx responses"), r.non_2xx_responses)?;
     }
-    line!("Keep-Alive requests", "{}", r.keep_alive_requests)?;
-    line!("Total transferred", "{} bytes", r.total_transferred_bytes)?;
-    line!("HTML transferred", "{} bytes", r.html_transferred_bytes)?;
+    if options.keep_alive {
+        writeln!(
+            out,
+            "{}{}",
+            label("Keep-Alive requests"),
+            r.keep_alive_requests
+        )?;
+    }
+    let received = r.total_transferred_bytes;
+    writeln!(out, "{}{received} bytes", label("Total transferred"))?;
+    if sending {
+        // ab counts every byte of the requests here, heads included, and prints no unit.
+        writeln!(out, "{}{}", label("Total body sent"), r.sent_bytes)?;
+    }
+    writeln!(
+        out,
+        "{}{} bytes",
+        label("HTML transferred"),
+        r.html_transferred_bytes
+    )?;
     if r.elapsed_s > 0.0 && r.requests_completed > 0 {
         let done = r.requests_completed as f64;
         let per_request_ms = r.elapsed_s * 1000.0 / done;
-        line!(
-            "Requests per second",
-            "{:.2} [#/sec] (mean)",
-            r.requests_per_s()
-        )?;
-        line!(
-            "Time per request",
-            "{:.3} [ms] (mean)",
-            options.concurrency as f64 * per_request_ms
-        )?;
-        line!(
-            "Time per request",
-            "{per_request_ms:.3} [ms] (mean, across all concurrent requests)"
-        )?;
-        line!(
-            "Transfer rate",
-            "{:.2} [Kbytes/sec] received",
-            r.transfer_rate_bytes_per_s() / 1024.0
-        )?;
-    }
-    let l = &r.latency_us;
-    if r.requests_completed > 0 {
-        writeln!(out)?;
+        let concurrency = options.concurrency as f64;
+        let kib_per_s = |bytes: u64| bytes as f64 / 1024.0 / r.elapsed_s;
         writeln!(
             out,
-            "Percentage of the requests served within a certain time (ms)"
+            "{}{:.2} [#/sec] (mean)",
+            label("Requests per second"),
+            done / r.elapsed_s
         )?;
-        for (percent, us) in [
-            (50, l.p50),
-            (66, l.p66),
-            (75, l.p75),
-            (80, l.p80),
-            (90, l.p90),
-            (95, l.p95),
-            (98, l.p98),
-            (99, l.p99),
-        ] {
-            writeln!(out, "  {percent}%  {:5}", round_ms(us))?;
+        writeln!(
+            out,
+            "{}{:.3} [ms] (mean)",
+            label("Time per request"),
+            concurrency * per_request_ms
+        )?;
+        writeln!(
+            out,
+            "{}{per_request_ms:.3} [ms] (mean, across all concurrent requests)",
+            label("Time per request")
+        )?;
+        writeln!(
+            out,
+            "{}{:.2} [Kbytes/sec] received",
+            label("Transfer rate"),
+            kib_per_s(received)
+        )?;
+        if sending {
+            let pad = " ".repeat(24);
+            writeln!(out, "{pad}{:.2} kb/s sent", kib_per_s(r.sent_bytes))?;
+            writeln!(
+                out,
+                "{pad}{:.2} kb/s total",
+                kib_per_s(received + r.sent_bytes)
+            )?;
         }
-        writeln!(out, " 100%  {:5} (longest request)", round_ms(l.max))?;
     }
-    // Our additions.
+    if r.requests_completed > 0 {
+        write_connection_times(out, r)?;
+    }
+    if r.requests_completed > 1 {
+        write_percentages(out, r)?;
+    }
+    Ok(())
+}
+
+/// One phase in ms as ab shows it: min, mean (of whole µs), sd, median, max.
+struct Row {
+    min: u64,
+    mean: u64,
+    sd: f64,
+    median: u64,
+    max: u64,
+}
+
+impl Row {
+    fn new(phase: &PhaseSummary) -> Row {
+        Row {
+            min: round_ms(phase.min),
+            // ab divides the µs total by the count in integers, then rounds to ms.
+            mean: round_ms(phase.mean as u64),
+            sd: phase.stdev / 1000.0,
+            median: round_ms(phase.median),
+            max: round_ms(phase.max),
+        }
+    }
+}
+
+/// ab's table with its `%5d %4d %5.1f %6d %7d` columns and its sanity warnings.
+fn write_connection_times(out: &mut impl Write, r: &Results) -> io::Result<()> {
+    let t = &r.connection_times_us;
+    let rows = [
+        (
+            "Connect:    ",
+            Row::new(&t.connect),
+            "the initial connection time",
+        ),
+        (
+            "Processing: ",
+            Row::new(&t.processing),
+            "the processing time",
+        ),
+        ("Waiting:    ", Row::new(&t.waiting), "the waiting time"),
+        ("Total:      ", Row::new(&t.total), "the total time"),
+    ];
     writeln!(out)?;
-    line!(
-        "Latency (us)",
-        "min {}, mean {:.1}, sd {:.1}, max {}",
+    writeln!(out, "Connection Times (ms)")?;
+    writeln!(out, "              min  mean[+/-sd] median   max")?;
+    for (name, row, _) in &rows {
+        writeln!(
+            out,
+            "{name}{:5} {:4} {:5.1} {:6} {:7}",
+            row.min, row.mean, row.sd, row.median, row.max
+        )?;
+    }
+    for (_, row, what) in &rows {
+        let apart = (row.mean as f64 - row.median as f64).abs();
+        if apart > 2.0 * row.sd {
+            writeln!(
+                out,
+                "ERROR: The median and mean for {what} are more than twice the standard\n       \
+                 deviation apart. These results are NOT reliable."
+            )?;
+        } else if apart > row.sd {
+            writeln!(
+                out,
+                "WARNING: The median and mean for {what} are not within a normal deviation\n        \
+                 These results are probably not that reliable."
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn write_percentages(out: &mut impl Write, r: &Results) -> io::Result<()> {
+    let l = &r.latency_us;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Percentage of the requests served within a certain time (ms)"
+    )?;
+    for (percent, us) in [
+        (50, l.p50),
+        (66, l.p66),
+        (75, l.p75),
+        (80, l.p80),
+        (90, l.p90),
+        (95, l.p95),
+        (98, l.p98),
+        (99, l.p99),
+    ] {
+        writeln!(out, "  {percent}%  {:5}", round_ms(us))?;
+    }
+    writeln!(out, " 100%  {:5} (longest request)", round_ms(l.max))
+}
+
+/// What ab does not show: µs latencies with p99.9, statuses, errors, the client's CPU.
+fn write_additions(out: &mut impl Write, r: &Results) -> io::Result<()> {
+    let l = &r.latency_us;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Beyond ab (layerbench-load; latency in us, HdrHistogram):"
+    )?;
+    writeln!(
+        out,
+        "{}min {}, mean {:.1}, sd {:.1}, max {}",
+        label("Latency (us)"),
         l.min,
         l.mean,
         l.stdev,
         l.max
     )?;
-    line!(
-        "Latency percentiles",
-        "50% {}, 90% {}, 99% {}, 99.9% {} [us]",
+    writeln!(
+        out,
+        "{}50% {}, 90% {}, 99% {}, 99.9% {} [us]",
+        label("Latency percentiles"),
         l.p50,
         l.p90,
         l.p99,
         l.p99_9
     )?;
-    line!("Status codes", "{}", counts(r.status_counts.iter()))?;
-    line!("Errors by kind", "{}", counts(r.errors_by_kind.iter()))?;
-    line!("Stale retries", "{}", r.stale_connection_retries)?;
-    line!(
-        "Client CPU time",
-        "{:.3} [s] user, {:.3} [s] system",
+    writeln!(
+        out,
+        "{}{}",
+        label("Status codes"),
+        counts(r.status_counts.iter())
+    )?;
+    writeln!(
+        out,
+        "{}{}",
+        label("Errors by kind"),
+        counts(r.errors_by_kind.iter())
+    )?;
+    writeln!(
+        out,
+        "{}{}",
+        label("Stale retries"),
+        r.stale_connection_retries
+    )?;
+    writeln!(
+        out,
+        "{}{:.3} [s] user, {:.3} [s] system",
+        label("Client CPU time"),
         r.client_cpu_user_s,
         r.client_cpu_system_s
     )?;
+    let busiest = r.client_busiest_thread_cpu_fraction * 100.0;
+    writeln!(
+        out,
+        "{}{busiest:.0}% of its wall time on the CPU",
+        label("Busiest client thread")
+    )?;
+    if r.client_bound() {
+        writeln!(
+            out,
+            "WARNING: a client thread was on the CPU for {busiest:.0}% of its time (over {:.0}%):\n         \
+             these results may measure the client, not the server; try more --threads.",
+            CLIENT_BOUND_CPU_FRACTION * 100.0
+        )?;
+    }
     Ok(())
 }
 
@@ -143,6 +306,7 @@ fn counts<K: std::fmt::Display, V: std::fmt::Display>(
 pub(crate) mod tests {
     use super::*;
     use crate::cli::Cli;
+    use crate::results::ConnectionTimes;
     use crate::stats::latency::LatencySummary;
     use crate::stats::recorder::Failures;
     use clap::Parser;
@@ -194,16 +358,38 @@ pub(crate) mod tests {
             client_cpu_system_s: 0.2,
             responses_seen: 1000,
             first_error: None,
+            connection_times_us: ConnectionTimes {
+                connect: phase(0, 2.6, 100.0, 0, 1_200),
+                processing: phase(90, 4_497.66, 1_510.0, 4_400, 12_400),
+                waiting: phase(80, 4_400.9, 1_480.0, 4_380, 12_300),
+                total: phase(100, 4_500.26, 1_520.0, 4_400, 12_400),
+            },
+            sent_bytes: 90_000,
+            client_busiest_thread_cpu_fraction: 0.354,
         };
         (options, results)
+    }
+
+    fn phase(min: u64, mean: f64, stdev: f64, median: u64, max: u64) -> PhaseSummary {
+        PhaseSummary {
+            min,
+            mean,
+            stdev,
+            median,
+            max,
+        }
+    }
+
+    fn report(options: &Options, results: &Results) -> String {
+        let mut out = Vec::new();
+        write(&mut out, options, results).unwrap();
+        String::from_utf8(out).unwrap()
     }
 
     #[test]
     fn ab_layout() {
         let (options, results) = sample();
-        let mut out = Vec::new();
-        write(&mut out, &options, &results).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let text = report(&options, &results);
         let expected = "\
 Server Software:        nginx/1.22.1
 Server Hostname:        127.0.0.1
@@ -226,6 +412,13 @@ Time per request:       5.000 [ms] (mean)
 Time per request:       0.500 [ms] (mean, across all concurrent requests)
 Transfer rate:          488.28 [Kbytes/sec] received
 
+Connection Times (ms)
+              min  mean[+/-sd] median   max
+Connect:        0    0   0.1      0       1
+Processing:     0    4   1.5      4      12
+Waiting:        0    4   1.5      4      12
+Total:          0    5   1.5      4      12
+
 Percentage of the requests served within a certain time (ms)
   50%      4
   66%      5
@@ -237,13 +430,78 @@ Percentage of the requests served within a certain time (ms)
   99%      7
  100%     12 (longest request)
 
+Beyond ab (layerbench-load; latency in us, HdrHistogram):
 Latency (us):           min 100, mean 4500.3, sd 10.5, max 12400
 Latency percentiles:    50% 4400, 90% 4800, 99% 7000, 99.9% 9000 [us]
 Status codes:           200: 998, 500: 2
 Errors by kind:         ECONNREFUSED: 1
 Stale retries:          0
 Client CPU time:        0.100 [s] user, 0.200 [s] system
+Busiest client thread:  35% of its wall time on the CPU
 ";
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn abs_reliability_warnings() {
+        let (options, mut results) = sample();
+        results.connection_times_us.total.stdev = 400.0;
+        results.connection_times_us.waiting.stdev = 600.0;
+        results.connection_times_us.waiting.median = 3_400;
+        let text = report(&options, &results);
+        let expected = "\
+Total:          0    5   0.4      4      12
+WARNING: The median and mean for the waiting time are not within a normal deviation
+        These results are probably not that reliable.
+ERROR: The median and mean for the total time are more than twice the standard
+       deviation apart. These results are NOT reliable.
+
+";
+        assert!(text.contains(expected), "{text}");
+    }
+
+    #[test]
+    fn body_variable_length_no_keep_alive_and_a_busy_client() {
+        let (mut options, mut results) = sample();
+        options.keep_alive = false;
+        options.variable_length = true;
+        options.body = Some(crate::http::request::Body {
+            bytes: b"x".to_vec(),
+            content_type: "text/plain".to_string(),
+        });
+        results.client_busiest_thread_cpu_fraction = 0.97;
+        let text = report(&options, &results);
+        for expected in [
+            "Document Length:        Variable\n",
+            "Failed requests:        1\n   (Connect: 1, Receive: 0, Length: 0, Exceptions: 0)\n\
+             Non-2xx responses:      2\nTotal transferred:      250000 bytes\n\
+             Total body sent:        90000\nHTML transferred:       13000 bytes\n",
+            "Transfer rate:          488.28 [Kbytes/sec] received\n\
+             \x20                       175.78 kb/s sent\n\
+             \x20                       664.06 kb/s total\n\nConnection Times (ms)\n",
+            "Busiest client thread:  97% of its wall time on the CPU\n\
+             WARNING: a client thread was on the CPU for 97% of its time (over 90%):\n         \
+             these results may measure the client, not the server; try more --threads.\n",
+        ] {
+            assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+        }
+        assert!(!text.contains("Keep-Alive"), "{text}");
+    }
+
+    #[test]
+    fn nothing_completed() {
+        let (options, mut results) = sample();
+        results.requests_completed = 0;
+        let text = report(&options, &results);
+        assert!(!text.contains("Requests per second"), "{text}");
+        assert!(!text.contains("Connection Times"), "{text}");
+        assert!(!text.contains("Percentage"), "{text}");
+        results.requests_completed = 1;
+        let text = report(&options, &results);
+        assert!(text.contains("Connection Times"), "{text}");
+        assert!(
+            !text.contains("Percentage"),
+            "ab shows percentiles from 2 requests on"
+        );
     }
 }

@@ -1,4 +1,5 @@
 //! Statistics: what each thread records, merged once at the end, and its summary.
 
 pub mod latency;
+pub mod phases;
 pub mod recorder;

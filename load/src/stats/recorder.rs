@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use hdrhistogram::Histogram;
 
 use super::latency::Moments;
+use super::phases::{PhaseTimes, Phases};
 
 /// Latencies are recorded in microseconds, from 1 µs to one hour, to 3 significant digits.
 pub const LOWEST_US: u64 = 1;
@@ -91,6 +92,10 @@ pub struct Recorder {
     pub errors_by_kind: BTreeMap<String, u64>,
     pub wire_bytes: u64,
     pub body_bytes: u64,
+    /// ab's Connection Times of the responses.
+    pub phases: Phases,
+    /// Bytes of requests written (heads and bodies), for the requests counted.
+    pub sent_bytes: u64,
 }
 
 impl Default for Recorder {
@@ -108,6 +113,8 @@ impl Default for Recorder {
             errors_by_kind: BTreeMap::new(),
             wire_bytes: 0,
             body_bytes: 0,
+            phases: Phases::default(),
+            sent_bytes: 0,
         }
     }
 }
@@ -147,6 +154,16 @@ impl Recorder {
         self.wire_bytes += wire_bytes;
     }
 
+    /// The phases of a response recorded with [`Recorder::record_response`].
+    pub fn record_phases(&mut self, times: PhaseTimes, latency_us: u64) {
+        self.phases.record(times, latency_us);
+    }
+
+    /// Bytes a counted request wrote, whatever its outcome.
+    pub fn record_sent(&mut self, bytes: u64) {
+        self.sent_bytes += bytes;
+    }
+
     /// Counts by status code, for the statuses seen.
     pub fn status_counts(&self) -> BTreeMap<u16, u64> {
         (0u16..)
@@ -177,6 +194,8 @@ impl Recorder {
         }
         self.wire_bytes += other.wire_bytes;
         self.body_bytes += other.body_bytes;
+        self.phases.merge(&other.phases);
+        self.sent_bytes += other.sent_bytes;
     }
 }
 

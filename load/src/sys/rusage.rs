@@ -2,16 +2,45 @@
 
 use std::time::Duration;
 
+fn usage(who: libc::c_int) -> libc::rusage {
+    // SAFETY: getrusage fills the zeroed struct; RUSAGE_SELF and RUSAGE_THREAD cannot fail.
+    unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(who, &mut usage);
+        usage
+    }
+}
+
+fn to_duration(t: libc::timeval) -> Duration {
+    Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
+}
+
 /// User and system CPU time of this process (all threads) so far.
 pub fn cpu_times() -> (Duration, Duration) {
-    // SAFETY: getrusage fills the zeroed struct; RUSAGE_SELF cannot fail.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
-        usage
-    };
-    let to_duration = |t: libc::timeval| {
-        Duration::from_secs(t.tv_sec.max(0) as u64) + Duration::from_micros(t.tv_usec.max(0) as u64)
-    };
+    let usage = usage(libc::RUSAGE_SELF);
     (to_duration(usage.ru_utime), to_duration(usage.ru_stime))
+}
+
+/// User plus system CPU time of the calling thread so far.
+pub fn thread_cpu_time() -> Duration {
+    let usage = usage(libc::RUSAGE_THREAD);
+    to_duration(usage.ru_utime) + to_duration(usage.ru_stime)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_thread_has_cpu_time() {
+        let before = thread_cpu_time();
+        let start = std::time::Instant::now();
+        let mut x = 0u64;
+        while start.elapsed() < Duration::from_millis(30) {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(1));
+        }
+        let used = thread_cpu_time() - before;
+        assert!(used >= Duration::from_millis(10), "{used:?}");
+        assert!(cpu_times().0 + cpu_times().1 >= used);
+    }
 }

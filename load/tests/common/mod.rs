@@ -30,6 +30,18 @@ pub struct Request {
     /// Its number on its connection, from 0.
     pub on_connection: u64,
     pub head: String,
+    /// The body, as long as the head's Content-Length says.
+    pub body: Vec<u8>,
+}
+
+impl Request {
+    /// The value of the first header called `name` (case-insensitive), if any.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.head.split("\r\n").skip(1).find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.eq_ignore_ascii_case(name).then(|| value.trim())
+        })
+    }
 }
 
 type Handler = dyn Fn(&Request) -> Reply + Send + Sync;
@@ -127,11 +139,27 @@ fn serve(mut stream: TcpStream, handler: &Handler, requests: &AtomicU64, log: &M
                 Ok(n) => pending.extend_from_slice(&buffer[..n]),
             }
         };
+        let request_stub = Request {
+            number: 0,
+            on_connection,
+            head,
+            body: Vec::new(),
+        };
+        let length: usize = request_stub
+            .header("Content-Length")
+            .and_then(|value| value.parse().ok())
+            .unwrap_or(0);
+        while pending.len() < length {
+            match stream.read(&mut buffer) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => pending.extend_from_slice(&buffer[..n]),
+            }
+        }
         let number = requests.fetch_add(1, Ordering::SeqCst);
         let request = Request {
             number,
-            on_connection,
-            head,
+            body: pending.drain(..length).collect(),
+            ..request_stub
         };
         if number < 5 {
             log.lock().unwrap().push(request.head.clone());
@@ -281,6 +309,9 @@ pub fn assert_contract(doc: &Value) {
             "transfer_rate_bytes_per_s",
             "latency_us",
             "client_cpu_s",
+            "connection_times_us",
+            "sent_bytes",
+            "client_busiest_thread_cpu_fraction",
         ],
         "document",
     );
@@ -299,10 +330,13 @@ pub fn assert_contract(doc: &Value) {
             "duration_s",
             "warmup_s",
             "timeout_s",
+            "headers",
+            "body_bytes",
+            "content_type",
+            "variable_length",
         ],
         "options",
     );
-    assert_eq!(doc["options"]["method"], "GET");
     for name in [
         "requests_completed",
         "requests_failed",
@@ -352,6 +386,27 @@ pub fn assert_contract(doc: &Value) {
         number(&doc["latency_us"][name], name);
     }
     keys(&doc["client_cpu_s"], &["user", "system"], "client_cpu_s");
+    let phases = ["connect", "processing", "waiting", "total"];
+    keys(&doc["connection_times_us"], &phases, "connection_times_us");
+    for phase in phases {
+        let summary = &doc["connection_times_us"][phase];
+        keys(summary, &["min", "mean", "stdev", "median", "max"], phase);
+        let (min, median, max) = (
+            summary["min"].as_u64().unwrap(),
+            summary["median"].as_u64().unwrap(),
+            summary["max"].as_u64().unwrap(),
+        );
+        assert!(min <= median && median <= max, "{phase}: {summary}");
+    }
+    assert_eq!(
+        doc["connection_times_us"]["total"]["max"], doc["latency_us"]["max"],
+        "total is the latency"
+    );
+    integer(&doc["sent_bytes"], "sent_bytes");
+    number(
+        &doc["client_busiest_thread_cpu_fraction"],
+        "client_busiest_thread_cpu_fraction",
+    );
 }
 
 /// A temporary path for a JSON file, unique to this test process and `name`.
