@@ -12,6 +12,8 @@ profile=${1:-runtime}
 # and uWSGI embed); nginx: the static rung and the front server; build-essential, pkg-config:
 # native builds.
 apt_packages=(python3 python3-venv python3-dev build-essential pkg-config nginx)
+# The tests also compare the load generator's report with ApacheBench's own.
+[[ ${1:-runtime} == dev ]] && apt_packages+=(apache2-utils)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

@@ -166,6 +166,12 @@ fn run_ab(args: &[&str]) -> Option<String> {
     let output = match Command::new("ab").args(args).output() {
         Ok(output) => output,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            // CI requires every tool: there a missing ab is a failure, not a skip.
+            assert!(
+                std::env::var_os("LAYERBENCH_REQUIRE_SERVICES").is_none_or(|v| v != "1"),
+                "ab is not installed (apt-get install apache2-utils) and \
+                 LAYERBENCH_REQUIRE_SERVICES=1"
+            );
             eprintln!(
                 "SKIPPED: `ab` is not installed (apt-get install apache2-utils); \
                  the comparison with ApacheBench's own report did not run"
