@@ -2,3 +2,5 @@
 
 pub mod request;
 pub mod response;
+#[cfg(test)]
+mod response_properties;
