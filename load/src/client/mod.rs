@@ -3,6 +3,8 @@
 
 pub mod connection;
 pub mod schedule;
+#[cfg(test)]
+mod schedule_simulation;
 pub mod worker;
 
 use std::io;
