@@ -5,6 +5,8 @@ pub mod connection;
 pub mod dial;
 pub mod progress;
 pub mod schedule;
+#[cfg(test)]
+mod schedule_simulation;
 pub mod worker;
 
 use std::io;

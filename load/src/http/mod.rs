@@ -3,3 +3,5 @@
 pub mod header;
 pub mod request;
 pub mod response;
+#[cfg(test)]
+mod response_properties;

@@ -51,13 +51,24 @@ impl Moments {
     }
 
     /// Sample standard deviation (n - 1 in the denominator); 0 below two values.
+    ///
+    /// The variance is (n Σx² − (Σx)²) / (n (n − 1)) with the numerator exact in integers:
+    /// in floating point, the difference of two sums near 10^19 (1000 s latencies) loses
+    /// a spread of a few µs entirely.
     pub fn stdev(&self) -> f64 {
         if self.count < 2 {
             return 0.0;
         }
-        let n = self.count as f64;
-        let mean = self.mean();
-        let variance = (self.sum_of_squares as f64 - n * mean * mean) / (n - 1.0);
+        let n = u128::from(self.count);
+        let sum = u128::from(self.sum);
+        // n Σx² ≥ (Σx)² (Cauchy–Schwarz), and (Σx)² fits: Σx is a u64.
+        let variance = match n.checked_mul(self.sum_of_squares) {
+            Some(scaled) => (scaled - sum * sum) as f64 / (n * (n - 1)) as f64,
+            None => {
+                let (n, mean) = (self.count as f64, self.mean());
+                (self.sum_of_squares as f64 - n * mean * mean) / (n - 1.0)
+            }
+        };
         variance.max(0.0).sqrt()
     }
 }
@@ -170,5 +181,87 @@ mod tests {
         }
         let s = LatencySummary::new(&m, &h);
         assert!(s.p99_9 <= s.max && s.p50 >= s.min);
+    }
+
+    fn summary(values: &[u64]) -> LatencySummary {
+        let mut h = histogram();
+        let mut m = Moments::default();
+        for &v in values {
+            h.record(v).unwrap();
+            m.add(v);
+        }
+        LatencySummary::new(&m, &h)
+    }
+
+    /// Below 2048 µs every value has its own bucket: each percentile is the nearest rank,
+    /// the smallest value with at least that share of the values at or below it.
+    #[test]
+    fn percentiles_are_nearest_ranks() {
+        let values: Vec<u64> = (1..=100).collect();
+        let s = summary(&values);
+        assert_eq!(
+            [
+                s.p50, s.p66, s.p75, s.p80, s.p90, s.p95, s.p98, s.p99, s.p99_9
+            ],
+            [50, 66, 75, 80, 90, 95, 98, 99, 100]
+        );
+        assert_eq!((s.min, s.max, s.mean), (1, 100, 50.5));
+        // Sample standard deviation of 1..=n: sqrt(n (n + 1) / 12).
+        assert!(
+            (s.stdev - (100.0f64 * 101.0 / 12.0).sqrt()).abs() < 1e-9,
+            "{}",
+            s.stdev
+        );
+        // Order does not matter; neither do repeats beyond their count.
+        let mut shuffled: Vec<u64> = (1..=100).map(|i| (i * 37) % 100 + 1).collect();
+        shuffled.sort_unstable_by_key(|v| v % 7);
+        assert_eq!(summary(&shuffled), s);
+    }
+
+    #[test]
+    fn one_value() {
+        let s = summary(&[1234]);
+        assert_eq!((s.min, s.max, s.mean, s.stdev), (1234, 1234, 1234.0, 0.0));
+        assert_eq!((s.p50, s.p99_9), (1234, 1234));
+    }
+
+    /// Above 2048 µs a bucket holds several values (3 significant digits): a percentile is
+    /// its bucket's highest value, within 0.1 % above the nearest rank, never above the max.
+    #[test]
+    fn percentiles_of_bucketed_values() {
+        let mut values = vec![20_000; 50];
+        values.extend([30_000; 49]);
+        values.push(45_000);
+        let s = summary(&values);
+        let h = histogram();
+        assert_eq!(s.p50, h.highest_equivalent(20_000));
+        assert!((20_000..=20_020).contains(&s.p50), "{}", s.p50);
+        assert_eq!(s.p66, h.highest_equivalent(30_000));
+        assert_eq!(s.p99, h.highest_equivalent(30_000));
+        assert_eq!(s.p99_9, 45_000, "capped at the maximum");
+        assert_eq!((s.min, s.max), (20_000, 45_000));
+        assert_eq!(
+            s.mean,
+            (50.0 * 20_000.0 + 49.0 * 30_000.0 + 45_000.0) / 100.0
+        );
+    }
+
+    /// Large values with a small spread (a slow server, 1000 s ± 5 µs): the variance of a
+    /// few µs must not drown in the rounding of sums near 10^19.
+    #[test]
+    fn stdev_of_large_values_is_exact() {
+        let values: Vec<u64> = (0..10).map(|k| 1_000_000_000 + k).collect();
+        let mut m = Moments::default();
+        for &v in &values {
+            m.add(v);
+        }
+        // Sample variance of 0..=9: 82.5 / 9.
+        let expected = (82.5f64 / 9.0).sqrt();
+        assert!(
+            (m.stdev() - expected).abs() < 1e-9,
+            "{} != {expected}",
+            m.stdev()
+        );
+        assert_eq!(m.mean(), 1_000_000_004.5);
     }
 }

@@ -21,6 +21,15 @@ pub enum Reply {
     RespondAndClose(Vec<u8>),
     /// Send nothing for this long, then close.
     Silence(Duration),
+    /// Send these bytes, then nothing for this long, then close.
+    RespondThenSilence(Vec<u8>, Duration),
+    /// Send these bytes, then reset the connection (SO_LINGER 0: the close sends an RST).
+    RespondAndReset(Vec<u8>),
+    /// Send these bytes one at a time, one every `every`, then close.
+    Trickle { bytes: Vec<u8>, every: Duration },
+    /// Send this head, then body bytes as fast as the client takes them, for at most this
+    /// long, then close.
+    Flood(Vec<u8>, Duration),
 }
 
 /// One request as the server saw it.
@@ -178,7 +187,154 @@ fn serve(mut stream: TcpStream, handler: &Handler, requests: &AtomicU64, log: &M
                 thread::sleep(duration);
                 return;
             }
+            Reply::RespondThenSilence(bytes, duration) => {
+                let _ = stream.write_all(&bytes);
+                thread::sleep(duration);
+                return;
+            }
+            Reply::RespondAndReset(bytes) => {
+                let _ = stream.write_all(&bytes);
+                reset(stream);
+                return;
+            }
+            Reply::Trickle { bytes, every } => {
+                for byte in bytes {
+                    if stream.write_all(&[byte]).is_err() {
+                        return;
+                    }
+                    thread::sleep(every);
+                }
+                return;
+            }
+            Reply::Flood(head, limit) => {
+                let started = Instant::now();
+                let body = [b'x'; 64 * 1024];
+                let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
+                let _ = stream.write_all(&head);
+                while started.elapsed() < limit {
+                    match stream.write(&body) {
+                        Ok(_) => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                        Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+                        Err(_) => return,
+                    }
+                }
+                return;
+            }
         }
+    }
+}
+
+/// Closes the connection with an RST instead of a FIN (SO_LINGER on, 0 s).
+pub fn reset(stream: TcpStream) {
+    use std::os::fd::AsRawFd;
+    let linger = libc::linger {
+        l_onoff: 1,
+        l_linger: 0,
+    };
+    // SAFETY: setsockopt(2) on an open socket, with a pointer to a live `linger` of the
+    // size given.
+    let result = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            (&raw const linger).cast(),
+            std::mem::size_of::<libc::linger>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(result, 0, "SO_LINGER: {}", std::io::Error::last_os_error());
+    drop(stream);
+}
+
+/// A server that accepts connections and then does nothing with them: never reads, never
+/// writes, never closes (until dropped). Stopped when dropped.
+pub struct MuteServer {
+    pub address: SocketAddr,
+    pub connections: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+    accept: Option<thread::JoinHandle<()>>,
+}
+
+impl MuteServer {
+    pub fn start() -> MuteServer {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        let address = listener.local_addr().unwrap();
+        let connections = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let accept = {
+            let (connections, stop) = (connections.clone(), stop.clone());
+            thread::spawn(move || {
+                let mut held = Vec::new();
+                for stream in listener.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    if let Ok(stream) = stream {
+                        connections.fetch_add(1, Ordering::SeqCst);
+                        held.push(stream);
+                    }
+                }
+            })
+        };
+        MuteServer {
+            address,
+            connections,
+            stop,
+            accept: Some(accept),
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.address)
+    }
+}
+
+impl Drop for MuteServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect_timeout(&self.address, Duration::from_secs(1));
+        if let Some(accept) = self.accept.take() {
+            let _ = accept.join();
+        }
+    }
+}
+
+/// A listening socket that never accepts, its backlog of 0 filled by the test itself: the
+/// kernel drops further SYNs, so a connect neither succeeds nor fails.
+pub struct FullBacklog {
+    pub address: SocketAddr,
+    _listener: TcpListener,
+    _queued: Vec<TcpStream>,
+}
+
+impl FullBacklog {
+    pub fn start() -> FullBacklog {
+        use std::os::fd::AsRawFd;
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        let address = listener.local_addr().unwrap();
+        // std has no backlog parameter; listen(2) again sets it.
+        // SAFETY: listen(2) on the bound socket that `listener` owns.
+        let result = unsafe { libc::listen(listener.as_raw_fd(), 0) };
+        assert_eq!(result, 0, "listen: {}", std::io::Error::last_os_error());
+        let mut queued = Vec::new();
+        loop {
+            match TcpStream::connect_timeout(&address, Duration::from_millis(200)) {
+                Ok(stream) if queued.len() < 8 => queued.push(stream),
+                Ok(_) => panic!("the backlog of {address} never filled"),
+                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => break,
+                Err(e) => panic!("connect to {address}: {e}"),
+            }
+        }
+        FullBacklog {
+            address,
+            _listener: listener,
+            _queued: queued,
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.address)
     }
 }
 

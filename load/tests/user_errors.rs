@@ -1,0 +1,129 @@
+//! What the user got wrong (a host that does not resolve, a port with nothing behind it, a
+//! bad URL, a bad flag, a JSON path that cannot be written): a clear first line on stderr
+//! that names the problem, a non-zero exit, no panic, no backtrace.
+
+mod common;
+
+use std::net::TcpListener;
+use std::time::Duration;
+
+use common::{Reply, TestServer, ok, run_load, temp_json};
+
+fn assert_no_panic(stderr: &str) {
+    for sign in ["panicked", "backtrace", "RUST_BACKTRACE"] {
+        assert!(!stderr.contains(sign), "{sign}: {stderr}");
+    }
+}
+
+/// An unresolvable host ends the run before it starts: exit 1, one line, no report and no
+/// JSON (nothing ran, so there are no results to write).
+#[test]
+fn unresolvable_host() {
+    let path = temp_json("unresolvable");
+    let _ = std::fs::remove_file(&path);
+    let url = "http://nonexistent.invalid/";
+    for args in [
+        &["-n", "1", url][..],
+        &["-n", "1", "--json", "-", url],
+        &["-n", "1", "--json", path.to_str().unwrap(), url],
+    ] {
+        let run = run_load(args);
+        assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert_no_panic(&run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(
+            run.stderr
+                .starts_with("layerbench-load: cannot resolve nonexistent.invalid:80: ")
+                && run.stderr.ends_with("; check the host in the URL\n"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.wall < Duration::from_secs(10), "took {:?}", run.wall);
+    }
+    assert!(!path.exists(), "no JSON without a run");
+}
+
+#[test]
+fn refused_connection() {
+    let port = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let url = format!("http://127.0.0.1:{port}/");
+    let run = run_load(&["-n", "3", &url]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_no_panic(&run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "layerbench-load: no response from 127.0.0.1:{port}: connect: Connection refused (ECONNREFUSED)\n"
+        )
+    );
+    assert!(run.wall < Duration::from_secs(2), "took {:?}", run.wall);
+}
+
+/// Bad arguments: clap's `error:` line names the problem, exit 2 (its hint and usage may
+/// follow).
+#[test]
+fn bad_url_and_bad_flags() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["ftp://127.0.0.1/"],
+            "error: invalid value 'ftp://127.0.0.1/' for '<URL>': unsupported scheme \"ftp\"; use an http:// URL",
+        ),
+        (
+            &["http://127.0.0.1:99999/"],
+            "error: invalid value 'http://127.0.0.1:99999/' for '<URL>': invalid port \"99999\"",
+        ),
+        (
+            &["http://127.0.0.1/a b"],
+            "error: invalid value 'http://127.0.0.1/a b' for '<URL>': invalid path \"/a b\"",
+        ),
+        (
+            &["--no-such-flag", "http://127.0.0.1/"],
+            "error: unexpected argument '--no-such-flag' found",
+        ),
+        (
+            &["-n", "0", "http://127.0.0.1/"],
+            "error: invalid value '0' for '--requests <REQUESTS>'",
+        ),
+        (
+            &["-s", "-1", "http://127.0.0.1/"],
+            "error: unexpected argument '-1' found",
+        ),
+        (
+            &["-s", "0", "http://127.0.0.1/"],
+            "error: invalid value '0' for '--timeout <SECONDS>': must be more than 0 seconds",
+        ),
+        (
+            &[],
+            "error: the following required arguments were not provided:",
+        ),
+    ];
+    for (args, first_line) in cases {
+        let run = run_load(args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert_no_panic(&run.stderr);
+        let line = run.stderr.lines().next().unwrap_or_default();
+        assert!(line.starts_with(first_line), "{args:?}: {}", run.stderr);
+    }
+}
+
+/// The run went through but its JSON cannot be written: exit 1, one line saying where.
+#[test]
+fn unwritable_json_path() {
+    let server = TestServer::start(|_| Reply::Respond(ok("x")));
+    let url = server.url("/");
+    let run = run_load(&["-n", "2", "-q", "--json", "/nonexistent-dir/out.json", &url]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_no_panic(&run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("layerbench-load: cannot write the JSON to /nonexistent-dir/out.json: "),
+        "{}",
+        run.stderr
+    );
+}
