@@ -25,8 +25,15 @@ use error::Error;
 use plan::Plan;
 use results::Results;
 
+/// Exit status for bad arguments, as clap and ab use.
+const EXIT_USAGE: u8 = 2;
+
 fn main() -> ExitCode {
-    let options = Cli::parse().into_options();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
+    let options = cli.into_options();
     match run(&options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -34,6 +41,33 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `--help` and `--version` print in full; a mistake is one line on stderr (clap's first
+/// line, which names the flag and what is wrong), then exit status 2.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = error.print();
+        return ExitCode::SUCCESS;
+    }
+    // clap's first paragraph says what is wrong (a missing argument's name is on its second
+    // line); the usage and tips after it are left for --help.
+    let rendered = error.to_string();
+    let first_paragraph: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|line| !line.is_empty())
+        .collect();
+    let message = first_paragraph.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    eprintln!("layerbench-load: {message} (see --help)");
+    ExitCode::from(EXIT_USAGE)
 }
 
 fn run(options: &Options) -> Result<(), Error> {
