@@ -1,12 +1,12 @@
 """What the audit history says about a row: its changes, and the row as it was at a time."""
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from layerbench.datalayer.entities import ColumnType, Table
-from layerbench.datalayer.numids import from_signed
 
 Row = dict[str, Any]
 
@@ -27,16 +27,19 @@ def history_timestamp(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
-def decode_values(table: Table, text: str | None) -> Row | None:
-    """A history row's JSON values, with numids back to their unsigned 64-bit form."""
-    if text is None:
+def decode_values(
+    table: Table, values: str | Row | None, from_stored: Callable[[int], int]
+) -> Row | None:
+    """A history row's values (JSON text, or already decoded by the driver), with numids
+    back to their unsigned 64-bit form."""
+    if values is None:
         return None
-    row: Row = json.loads(text)
+    row: Row = json.loads(values) if isinstance(values, str) else dict(values)
     numid_columns = {"numid"} if table.is_entity else set()
     numid_columns |= {c.name for c in table.columns if c.type is ColumnType.NUMID}
     for name in numid_columns:
         if row.get(name) is not None:
-            row[name] = from_signed(row[name])
+            row[name] = from_stored(row[name])
     return row
 
 

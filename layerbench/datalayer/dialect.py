@@ -1,0 +1,35 @@
+"""What differs between the databases for the store: placeholders, how a write transaction
+begins and names its actor, how numids are stored, and what an id collision looks like."""
+
+from typing import Any, Protocol
+
+from layerbench.datalayer.numids import from_signed, to_signed
+
+
+class Dialect(Protocol):
+    name: str
+    placeholder: str
+
+    def begin(self, cursor: Any) -> None: ...
+
+    def set_actor(self, cursor: Any, actor: str) -> None: ...
+
+    def clear_actor(self, cursor: Any) -> None: ...
+
+    def to_stored(self, numid: int) -> int: ...
+
+    def from_stored(self, stored: int) -> int: ...
+
+    def is_id_collision(self, error: Exception) -> bool: ...
+
+    def history_time(self, value: Any) -> str: ...
+
+
+class SignedNumids:
+    """SQLite and PostgreSQL: numids as the signed 64-bit number with the same bits."""
+
+    def to_stored(self, numid: int) -> int:
+        return to_signed(numid)
+
+    def from_stored(self, stored: int) -> int:
+        return from_signed(stored)

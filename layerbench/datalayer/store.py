@@ -1,0 +1,205 @@
+"""The data layer through a DB-API connection, on any of the dialects: entities created with
+fresh short ids (retrying on a collision), updated, deleted, and read back with their audit
+history.
+
+The registry and the history are written by the database's triggers, not here: the store only
+names the acting user of each write transaction and reads what the triggers recorded. The
+connection must be in autocommit mode; the store begins and ends its own transactions.
+"""
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from layerbench.datalayer.changes import Change, Row, decode_values, state_at
+from layerbench.datalayer.dialect import Dialect
+from layerbench.datalayer.entities import TABLES_BY_NAME, ColumnType, Table
+from layerbench.errors import LayerbenchError
+from layerbench.ids.codec import decode, encode
+from layerbench.ids.generate import new_number
+
+# A fresh id colliding again has a chance of about rows / 2**64 each time.
+MAX_ID_ATTEMPTS = 5
+
+
+class IdCollisionError(LayerbenchError):
+    """Every attempt to insert with a fresh id met an existing one."""
+
+
+class NotFoundError(LayerbenchError):
+    pass
+
+
+class Store:
+    def __init__(
+        self, connection: Any, dialect: Dialect, new_numid: Callable[[], int] = new_number
+    ) -> None:
+        self.connection = connection
+        self.dialect = dialect
+        self.new_numid = new_numid
+
+    @contextmanager
+    def transaction(self, actor: str | None) -> Iterator[Any]:
+        """One write transaction, attributed to ``actor``; rolled back (its history with it)
+        if the block raises. Yields a cursor."""
+        cursor = self.connection.cursor()
+        self.dialect.begin(cursor)
+        try:
+            if actor is not None:
+                self.dialect.set_actor(cursor, actor)
+            yield cursor
+            if actor is not None:
+                self.dialect.clear_actor(cursor)
+            cursor.execute("COMMIT")
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            raise
+        finally:
+            cursor.close()
+
+    def create(
+        self, table_name: str, values: Row, *, actor: str | None, prettyid: str | None = None
+    ) -> str:
+        """Inserts a new entity under a fresh id and returns the id. A collision with an
+        existing id is a failed insert, retried with another id."""
+        table = entity_table(table_name)
+        for _ in range(MAX_ID_ATTEMPTS):
+            numid = self.new_numid()
+            try:
+                with self.transaction(actor) as cursor:
+                    self._insert(cursor, table, numid, prettyid, values)
+            except Exception as error:
+                if self.dialect.is_id_collision(error):
+                    continue
+                raise
+            return encode(numid)
+        raise IdCollisionError(f"{table_name}: {MAX_ID_ATTEMPTS} fresh ids all collided")
+
+    def put(self, table_name: str, identifier: str, values: Row, *, actor: str | None) -> bool:
+        """Creates the entity under the client's own id, or brings it to ``values``: doing it
+        twice is doing it once (an unchanged row is not written, so not recorded). Returns
+        whether it was created."""
+        table = entity_table(table_name)
+        numid = decode(identifier)
+        with self.transaction(actor) as cursor:
+            current = self._get(cursor, table, numid)
+            if current is None:
+                self._insert(cursor, table, numid, None, values)
+                return True
+            if any(current[name] != value for name, value in values.items()):
+                self._update(cursor, table, numid, values)
+            return False
+
+    def update(self, table_name: str, identifier: str, values: Row, *, actor: str | None) -> None:
+        table = entity_table(table_name)
+        with self.transaction(actor) as cursor:
+            if not self._update(cursor, table, decode(identifier), values):
+                raise NotFoundError(f"{table_name}: no {identifier}")
+
+    def set_prettyid(
+        self, table_name: str, identifier: str, prettyid: str, *, actor: str | None
+    ) -> None:
+        self.update(table_name, identifier, {"prettyid": prettyid}, actor=actor)
+
+    def delete(self, table_name: str, identifier: str, *, actor: str | None) -> None:
+        table = entity_table(table_name)
+        p = self.dialect.placeholder
+        with self.transaction(actor) as cursor:
+            cursor.execute(
+                f"DELETE FROM {table.name} WHERE numid = {p}",
+                (self.dialect.to_stored(decode(identifier)),),
+            )
+            if cursor.rowcount != 1:
+                raise NotFoundError(f"{table_name}: no {identifier}")
+
+    def get(self, table_name: str, identifier: str) -> Row | None:
+        cursor = self.connection.cursor()
+        try:
+            return self._get(cursor, entity_table(table_name), decode(identifier))
+        finally:
+            cursor.close()
+
+    def history(self, table_name: str, identifier: str) -> list[Change]:
+        """Every recorded change of the entity, oldest first."""
+        table = entity_table(table_name)
+        p = self.dialect.placeholder
+        cursor = self.connection.cursor()
+        try:
+            cursor.execute(
+                "SELECT seq, operation, changed_at, actor, old_values, new_values FROM history"
+                f" WHERE table_name = {p} AND row_key = {p} ORDER BY seq",
+                (table.name, identifier),
+            )
+            rows = cursor.fetchall()
+        finally:
+            cursor.close()
+        return [
+            Change(
+                seq,
+                operation,
+                self.dialect.history_time(at),
+                actor,
+                decode_values(table, old, self.dialect.from_stored),
+                decode_values(table, new, self.dialect.from_stored),
+            )
+            for seq, operation, at, actor, old, new in rows
+        ]
+
+    def as_of(self, table_name: str, identifier: str, moment: datetime) -> Row | None:
+        """The entity as it was at ``moment``, from its history; None if it did not exist."""
+        return state_at(self.history(table_name, identifier), moment)
+
+    def _insert(
+        self, cursor: Any, table: Table, numid: int, prettyid: str | None, values: Row
+    ) -> None:
+        columns = ["numid", "id", "prettyid", *values]
+        stored = [self.dialect.to_stored(numid), encode(numid), prettyid]
+        stored += self._stored(table, values)
+        placeholders = ", ".join(self.dialect.placeholder for _ in columns)
+        cursor.execute(
+            f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({placeholders})", stored
+        )
+
+    def _update(self, cursor: Any, table: Table, numid: int, values: Row) -> bool:
+        p = self.dialect.placeholder
+        assignments = ", ".join(f"{name} = {p}" for name in values)
+        cursor.execute(
+            f"UPDATE {table.name} SET {assignments} WHERE numid = {p}",
+            [*self._stored(table, values), self.dialect.to_stored(numid)],
+        )
+        return bool(cursor.rowcount == 1)
+
+    def _get(self, cursor: Any, table: Table, numid: int) -> Row | None:
+        columns = table.all_columns
+        p = self.dialect.placeholder
+        cursor.execute(
+            f"SELECT {', '.join(columns)} FROM {table.name} WHERE numid = {p}",
+            (self.dialect.to_stored(numid),),
+        )
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        result = dict(zip(columns, row, strict=True))
+        result["numid"] = self.dialect.from_stored(result["numid"])
+        for column in table.columns:
+            if column.type is ColumnType.NUMID:
+                result[column.name] = self.dialect.from_stored(result[column.name])
+        return result
+
+    def _stored(self, table: Table, values: Row) -> list[Any]:
+        types = {column.name: column.type for column in table.columns}
+        unknown = set(values) - set(types) - {"prettyid"}
+        if unknown:
+            raise ValueError(f"{table.name} has no column {', '.join(sorted(unknown))}")
+        return [
+            self.dialect.to_stored(value) if types.get(name) is ColumnType.NUMID else value
+            for name, value in values.items()
+        ]
+
+
+def entity_table(name: str) -> Table:
+    table = TABLES_BY_NAME.get(name)
+    if table is None or not table.is_entity:
+        raise ValueError(f"{name!r} is not an entity table")
+    return table
