@@ -9,11 +9,13 @@ cd "$(dirname "$0")/.."
 
 profile=${1:-runtime}
 # python3-venv/python3-dev: the virtualenv on Debian's interpreter (the one mod_wsgi, mod_python
-# and uWSGI embed); nginx: the static rung and the front server; build-essential, pkg-config:
-# native builds.
-apt_packages=(python3 python3-venv python3-dev build-essential pkg-config nginx)
-# The tests also compare the load generator's report with ApacheBench's own.
-[[ ${1:-runtime} == dev ]] && apt_packages+=(apache2-utils)
+# and uWSGI embed); nginx: the static rung and the front server; build-essential, pkg-config,
+# libmariadb-dev: native builds (mysqlclient, the seed's MySQLdb driver).
+apt_packages=(python3 python3-venv python3-dev build-essential pkg-config libmariadb-dev nginx)
+# The tests run against real backing services (started privately by layerbench, never the
+# system's instances), and compare the load generator's report with ApacheBench's own.
+[[ ${1:-runtime} == dev ]] && apt_packages+=(postgresql mariadb-server memcached redis-server
+    apache2-utils)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

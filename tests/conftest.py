@@ -13,6 +13,8 @@ import pytest
 from layerbench.errors import LayerbenchError, MissingBinaryError
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.servers.binaries import find_program
+from layerbench.services.catalog import SERVICES
+from layerbench.services.service import ManagedService
 from layerbench.services.sqlite import create_seeded_database
 
 REQUIRE_SERVICES = os.environ.get("LAYERBENCH_REQUIRE_SERVICES") == "1"
@@ -63,3 +65,43 @@ def workdir() -> Iterator[Path]:
     path.chmod(0o711)
     yield path
     shutil.rmtree(path, ignore_errors=True)
+
+
+def start_service(name: str) -> ManagedService:
+    """A throwaway instance of the named service, started (skips or fails when missing)."""
+    service = SERVICES[name]()
+    try:
+        return service.start()
+    except MissingBinaryError as error:
+        missing(str(error))
+        raise AssertionError("unreachable") from error
+
+
+def _service_url(name: str) -> Iterator[str]:
+    service = start_service(name)
+    try:
+        yield service.url
+    finally:
+        service.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """postgresql://layerbench@127.0.0.1:PORT/layerbench, one server for the session."""
+    yield from _service_url("postgres")
+
+
+@pytest.fixture(scope="session")
+def mariadb_url() -> Iterator[str]:
+    """mysql://root@127.0.0.1:PORT/layerbench, one server for the session."""
+    yield from _service_url("mariadb")
+
+
+@pytest.fixture(scope="session")
+def memcached_url() -> Iterator[str]:
+    yield from _service_url("memcached")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    yield from _service_url("redis")

@@ -1,11 +1,14 @@
 """Loopback ports: find a free one, or make sure a chosen one is free."""
 
 import errno
+import os
 import socket
+from pathlib import Path
 
 from layerbench.errors import PortInUseError
 
 LOOPBACK = "127.0.0.1"
+TCP_LISTEN = "0A"  # the state column of /proc/net/tcp
 
 
 def free_port(host: str = LOOPBACK) -> int:
@@ -26,3 +29,38 @@ def ensure_port_free(host: str, port: int) -> None:
             if error.errno == errno.EADDRINUSE:
                 raise PortInUseError(host, port) from None
             raise
+
+
+def listening_socket_inodes(port: int) -> set[int]:
+    """Inodes of the TCP sockets listening on ``port`` (any address), from /proc/net."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local_port = int(fields[1].rsplit(":", 1)[1], 16)
+            if local_port == port and fields[3] == TCP_LISTEN:
+                inodes.add(int(fields[9]))
+    return inodes
+
+
+def holds_listening_socket(pid: int, port: int) -> bool:
+    """Whether process ``pid`` itself has a socket listening on ``port``: a probe that got an
+    answer on a port may have reached another server that already held it."""
+    wanted = {f"socket:[{inode}]" for inode in listening_socket_inodes(port)}
+    if not wanted:
+        return False
+    try:
+        descriptors = list(Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
+    for descriptor in descriptors:
+        try:
+            if os.readlink(descriptor) in wanted:
+                return True
+        except OSError:
+            continue
+    return False

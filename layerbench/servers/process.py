@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
+from layerbench.servers.run_as import RunAs
+
 PR_SET_PDEATHSIG = 1
 STOP_GRACE_S = 5.0
 
@@ -37,6 +39,8 @@ class ManagedProcess:
         env: dict[str, str] | None = None,
         cpus: frozenset[int] | None = None,
         cwd: Path | None = None,
+        run_as: RunAs | None = None,
+        stop_signal: signal.Signals = signal.SIGTERM,
     ) -> None:
         self.name = name
         self.argv = list(argv)
@@ -44,6 +48,8 @@ class ManagedProcess:
         self._env = env
         self._cpus = cpus
         self._cwd = cwd
+        self._run_as = run_as
+        self._stop_signal = stop_signal
         self._popen: subprocess.Popen[bytes] | None = None
 
     def start(self) -> "ManagedProcess":
@@ -56,6 +62,9 @@ class ManagedProcess:
                 env=self._env,
                 cwd=self._cwd,
                 start_new_session=True,
+                user=None if self._run_as is None else self._run_as.uid,
+                group=None if self._run_as is None else self._run_as.gid,
+                extra_groups=None if self._run_as is None else [],
                 # layerbench starts children from its main thread only.
                 preexec_fn=lambda: _child_setup(self._cpus),  # noqa: PLW1509
             )
@@ -84,11 +93,12 @@ class ManagedProcess:
         return "\n".join(text.rstrip().splitlines()[-lines:])
 
     def stop(self, grace_s: float = STOP_GRACE_S) -> None:
-        """SIGTERM the whole group, wait for the leader, then SIGKILL whatever is left."""
+        """Signal the whole group (SIGTERM unless the program wants another for a fast, clean
+        shutdown), wait for the leader, then SIGKILL whatever is left."""
         if self._popen is None:
             return
         group = self._popen.pid
-        _signal_group(group, signal.SIGTERM)
+        _signal_group(group, self._stop_signal)
         try:
             self._popen.wait(grace_s)
         except subprocess.TimeoutExpired:

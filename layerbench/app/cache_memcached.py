@@ -1,0 +1,47 @@
+"""The cache backend on memcached (pymemcache, a pool of connections shared by threads)."""
+
+import hashlib
+import math
+
+from pymemcache.client.base import PooledClient
+
+from layerbench.services.urls import ServiceUrl
+
+MAX_KEY_BYTES = 250
+POOL_SIZE = 64
+
+
+def memcached_key(key: str) -> str:
+    """memcached keys are at most 250 bytes with no spaces or control characters; other keys
+    (long URLs, say) go by their SHA-256."""
+    raw = key.encode()
+    if len(raw) <= MAX_KEY_BYTES and all(0x20 < byte < 0x7F for byte in raw):
+        return key
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+class MemcachedCache:
+    def __init__(self, url: str, timeout_s: float = 2.0) -> None:
+        parsed = ServiceUrl.parse(url)
+        self._client = PooledClient(
+            (parsed.host, parsed.port),
+            connect_timeout=timeout_s,
+            timeout=timeout_s,
+            max_pool_size=POOL_SIZE,
+            no_delay=True,
+        )
+
+    def get(self, key: str) -> bytes | None:
+        value: bytes | None = self._client.get(memcached_key(key))
+        return value
+
+    def set(self, key: str, value: bytes, ttl_s: float | None = None) -> None:
+        # memcached counts whole seconds, 0 meaning never; a fraction rounds up, never to 0.
+        expire = 0 if ttl_s is None else max(1, math.ceil(ttl_s))
+        self._client.set(memcached_key(key), value, expire=expire, noreply=False)
+
+    def delete(self, key: str) -> None:
+        self._client.delete(memcached_key(key), noreply=False)
+
+    def close(self) -> None:
+        self._client.close()

@@ -1,0 +1,36 @@
+"""The cache backend on Redis (redis-py, whose connection pool is shared by threads)."""
+
+import math
+
+import redis
+
+from layerbench.services.urls import ServiceUrl
+
+
+class RedisCache:
+    def __init__(self, url: str, timeout_s: float = 2.0) -> None:
+        parsed = ServiceUrl.parse(url)
+        self._client = redis.Redis(
+            host=parsed.host,
+            port=parsed.port,
+            db=parsed.redis_db,
+            password=parsed.password,
+            socket_timeout=timeout_s,
+            socket_connect_timeout=timeout_s,
+        )
+
+    def get(self, key: str) -> bytes | None:
+        value = self._client.get(key)
+        if value is None or isinstance(value, bytes):
+            return value
+        raise TypeError(f"Redis answered {type(value).__name__} for a cache entry")
+
+    def set(self, key: str, value: bytes, ttl_s: float | None = None) -> None:
+        expire_ms = None if ttl_s is None else max(1, math.ceil(ttl_s * 1000))
+        self._client.set(key, value, px=expire_ms)
+
+    def delete(self, key: str) -> None:
+        self._client.delete(key)
+
+    def close(self) -> None:
+        self._client.close()

@@ -1,0 +1,57 @@
+"""``layerbench services``: throwaway backing services, and checks of existing ones.
+
+layerbench services up NAME [NAME ...]   start them, print ``NAME URL`` lines, stop on Ctrl-C
+layerbench services check URL            exit 0 when the server at URL answers, 1 when not
+"""
+
+import argparse
+import contextlib
+import sys
+import time
+from typing import Any
+
+from layerbench.errors import ConfigError
+from layerbench.services.catalog import SERVICES, service_class
+from layerbench.services.external import check_external
+from layerbench.services.service import ManagedService
+
+WATCH_INTERVAL_S = 0.5
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "services",
+        help="start throwaway backing services, or check existing ones",
+        description="Private PostgreSQL, MariaDB, memcached and Redis instances in temporary "
+        "directories on loopback; stopped and removed on exit.",
+    )
+    actions = parser.add_subparsers(dest="services_action", required=True, metavar="ACTION")
+    up = actions.add_parser("up", help="start services and keep them up until Ctrl-C")
+    up.add_argument("names", nargs="+", metavar="NAME", help=", ".join(SERVICES))
+    up.set_defaults(handler=run_up)
+    check = actions.add_parser("check", help="check that the server at a URL answers")
+    check.add_argument("url", help="postgresql://…, mysql://…, memcached://…, redis://…")
+    check.set_defaults(handler=run_check)
+
+
+def run_up(args: argparse.Namespace) -> int:
+    classes = [service_class(name) for name in args.names]
+    if len(set(args.names)) != len(args.names):
+        raise ConfigError("each service can be named once")
+    with contextlib.ExitStack() as stack:
+        services: list[ManagedService] = []
+        for cls in classes:
+            service = stack.enter_context(cls())
+            services.append(service)
+            print(f"{service.name} {service.url}", flush=True)
+        print("up; Ctrl-C stops them and removes their data", file=sys.stderr, flush=True)
+        while True:
+            for service in services:
+                service.check_alive()
+            time.sleep(WATCH_INTERVAL_S)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    parsed = check_external(args.url)
+    print(f"{parsed.kind} at {parsed.host}:{parsed.port} answers")
+    return 0

@@ -1,0 +1,37 @@
+"""Who a server runs as. Started by root, database servers refuse to run (PostgreSQL) or should
+not (MariaDB, memcached, Redis): they run as an unprivileged account instead, and the files they
+write belong to it. Started by anyone else, they run as the invoking user."""
+
+import os
+import pwd
+from dataclasses import dataclass
+from pathlib import Path
+
+from layerbench.errors import ConfigError
+
+UNPRIVILEGED_ACCOUNT = "nobody"
+
+
+@dataclass(frozen=True)
+class RunAs:
+    name: str
+    uid: int
+    gid: int
+
+    def give(self, path: Path) -> None:
+        """Make ``path`` (a directory we created) this account's own."""
+        os.chown(path, self.uid, self.gid)
+
+
+def unprivileged_account() -> RunAs | None:
+    """The account to drop to when we are root; None when we are not (run as ourselves)."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        entry = pwd.getpwnam(UNPRIVILEGED_ACCOUNT)
+    except KeyError:
+        raise ConfigError(
+            f"running as root, and there is no {UNPRIVILEGED_ACCOUNT!r} account to run "
+            "servers as; create one or run layerbench as an ordinary user"
+        ) from None
+    return RunAs(entry.pw_name, entry.pw_uid, entry.pw_gid)

@@ -1,0 +1,29 @@
+"""The backing services layerbench can start, by name, and how to probe each kind by URL."""
+
+from collections.abc import Callable
+
+from layerbench.errors import ConfigError
+from layerbench.services.mariadb import MariadbService, probe_mariadb
+from layerbench.services.memcached import MemcachedService, probe_memcached
+from layerbench.services.postgres import PostgresService, probe_postgres
+from layerbench.services.redis import RedisService, probe_redis
+from layerbench.services.service import ManagedService
+
+SERVICES: dict[str, type[ManagedService]] = {
+    service.name: service
+    for service in (PostgresService, MariadbService, MemcachedService, RedisService)
+}
+PROBES: dict[str, Callable[[str], None]] = {
+    "postgres": probe_postgres,
+    "mariadb": probe_mariadb,
+    "memcached": probe_memcached,
+    "redis": probe_redis,
+}
+
+
+def service_class(name: str) -> type[ManagedService]:
+    try:
+        return SERVICES[name]
+    except KeyError:
+        known = ", ".join(SERVICES)
+        raise ConfigError(f"no service named {name!r}; the services are {known}") from None

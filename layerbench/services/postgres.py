@@ -1,0 +1,93 @@
+"""A throwaway PostgreSQL: initdb into the private directory, trust authentication on loopback
+only, the socket in the directory too, and a database named ``layerbench``."""
+
+import signal
+from pathlib import Path
+
+import psycopg
+
+from layerbench.errors import LayerbenchError
+from layerbench.services.service import ManagedService
+
+PG_BIN = "/usr/lib/postgresql/15/bin"
+SUPERUSER = "layerbench"
+DATABASE = "layerbench"
+
+
+class PostgresService(ManagedService):
+    name = "postgres"
+    apt_package = "postgresql"
+    # SIGINT is PostgreSQL's "fast" shutdown; SIGTERM would wait for every client to leave.
+    stop_signal = signal.SIGINT
+    port_taken_marker = "could not bind IPv4 address"
+
+    def programs(self) -> dict[str, str]:
+        return {"initdb": f"{PG_BIN}/initdb", "postgres": f"{PG_BIN}/postgres"}
+
+    def prepare(self, directory: Path) -> None:
+        self.run_setup(
+            [
+                str(self.find("initdb")),
+                "--pgdata",
+                str(directory / "data"),
+                "--username",
+                SUPERUSER,
+                "--auth",
+                "trust",
+                "--encoding",
+                "UTF8",
+                "--locale",
+                "C.UTF-8",
+                "--no-sync",
+                "--no-instructions",
+            ],
+            directory,
+        )
+
+    def command(self, directory: Path, port: int) -> list[str]:
+        return [
+            str(self.find("postgres")),
+            "-D",
+            str(directory / "data"),
+            "-p",
+            str(port),
+            "-c",
+            f"listen_addresses={self.host}",
+            "-c",
+            f"unix_socket_directories={directory}",
+            "-c",
+            "max_connections=200",
+            "-c",
+            "logging_collector=off",
+        ]
+
+    def url_for(self, port: int) -> str:
+        return f"postgresql://{SUPERUSER}@{self.host}:{port}/{DATABASE}"
+
+    def maintenance_url(self) -> str:
+        """The maintenance database, which exists from the start."""
+        return f"postgresql://{SUPERUSER}@{self.host}:{self.port}/postgres"
+
+    def probe(self, url: str) -> None:
+        probe_postgres(url)
+
+    def probe_ready(self) -> None:
+        probe_postgres(self.maintenance_url())
+
+    def after_ready(self, url: str) -> None:
+        admin = self.maintenance_url()
+        with psycopg.connect(admin, autocommit=True, connect_timeout=5) as connection:
+            connection.execute(f'CREATE DATABASE "{DATABASE}"')
+
+
+def probe_postgres(url: str) -> None:
+    try:
+        with psycopg.connect(url, connect_timeout=2) as connection:
+            connection.execute("SELECT 1").fetchone()
+    except psycopg.Error as error:
+        raise LayerbenchError(f"PostgreSQL at {url} does not answer: {first_line(error)}") from None
+
+
+def first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -1,0 +1,68 @@
+"""A throwaway Redis on a loopback port: no snapshots, no append-only file, its working
+directory the private one."""
+
+from pathlib import Path
+
+import redis
+
+from layerbench.errors import LayerbenchError
+from layerbench.services.service import ManagedService
+from layerbench.services.urls import ServiceUrl
+
+
+class RedisService(ManagedService):
+    name = "redis"
+    apt_package = "redis-server"
+    port_taken_marker = "Address already in use"
+
+    def programs(self) -> dict[str, str]:
+        return {"redis-server": "redis-server"}
+
+    def command(self, directory: Path, port: int) -> list[str]:
+        return [
+            str(self.find("redis-server")),
+            "--bind",
+            self.host,
+            "--port",
+            str(port),
+            "--dir",
+            str(directory),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "yes",
+            "--logfile",
+            "",
+        ]
+
+    def url_for(self, port: int) -> str:
+        return f"redis://{self.host}:{port}/0"
+
+    def probe(self, url: str) -> None:
+        probe_redis(url)
+
+
+def redis_client(url: str, timeout_s: float = 2.0) -> "redis.Redis":
+    parsed = ServiceUrl.parse(url)
+    return redis.Redis(
+        host=parsed.host,
+        port=parsed.port,
+        db=parsed.redis_db,
+        password=parsed.password,
+        socket_timeout=timeout_s,
+        socket_connect_timeout=timeout_s,
+    )
+
+
+def probe_redis(url: str) -> None:
+    client = redis_client(url)
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        raise LayerbenchError(f"Redis at {url} does not answer: {error}") from None
+    finally:
+        client.close()

@@ -1,0 +1,217 @@
+"""The one lifecycle every throwaway backing service shares.
+
+    start:  a private directory → prepare (initdb, install-db, …) → the server on a free loopback
+            port, as an unprivileged account when we are root → wait until it answers a real
+            protocol request → after_ready (create the database) → its URL
+    stop:   the whole process group, then the directory
+
+Nothing in /etc or the system's data directories is read or written: every server is started
+with its configuration on the command line and its data in the private directory. A port taken
+between choosing it and the server binding it is retried with another.
+"""
+
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from abc import ABC, abstractmethod
+from pathlib import Path
+from types import TracebackType
+from typing import ClassVar
+
+from layerbench.errors import LayerbenchError, ServerDiedError, ServerStartError
+from layerbench.servers.binaries import find_program
+from layerbench.servers.ports import LOOPBACK, free_port, holds_listening_socket
+from layerbench.servers.process import ManagedProcess
+from layerbench.servers.run_as import RunAs, unprivileged_account
+
+READY_TIMEOUT_S = 60.0
+PORT_ATTEMPTS = 3
+PROBE_INTERVAL_S = 0.01
+
+
+class ManagedService(ABC):
+    """A private server instance. Use as a context manager; ``url`` once started."""
+
+    name: ClassVar[str]
+    apt_package: ClassVar[str]
+    stop_signal: ClassVar[signal.Signals] = signal.SIGTERM
+    # The log line a server prints when its port is taken (retried with another port).
+    port_taken_marker: ClassVar[str] = "Address already in use"
+
+    def __init__(
+        self, *, cpus: frozenset[int] | None = None, ready_timeout_s: float = READY_TIMEOUT_S
+    ) -> None:
+        self.cpus = cpus
+        self.ready_timeout_s = ready_timeout_s
+        self.host = LOOPBACK
+        self.port = 0
+        self.directory: Path | None = None
+        self.run_as: RunAs | None = None
+        self.startup_s: float | None = None
+        self._process: ManagedProcess | None = None
+
+    # What each service says about itself.
+
+    @abstractmethod
+    def programs(self) -> dict[str, str]:
+        """Program names this service runs → where to look for them (a path or a name)."""
+
+    @abstractmethod
+    def command(self, directory: Path, port: int) -> list[str]:
+        """The server's command line: data in ``directory``, listening on LOOPBACK:port."""
+
+    @abstractmethod
+    def url_for(self, port: int) -> str: ...
+
+    @abstractmethod
+    def probe(self, url: str) -> None:
+        """Raise when the server at ``url`` does not answer a real request."""
+
+    def probe_ready(self) -> None:
+        """The probe while waiting for a start: the URL, unless it names what after_ready
+        creates."""
+        self.probe(self.url_for(self.port))
+
+    def prepare(self, directory: Path) -> None:
+        """Create what the server needs before its first start (a data directory)."""
+        return
+
+    def after_ready(self, url: str) -> None:
+        """Set up what the URL promises (a database) once the server answers."""
+        return
+
+    def run_setup(self, argv: list[str], directory: Path, timeout_s: float = 120.0) -> None:
+        """Run a preparation step (initdb, install-db) as the server's account."""
+        try:
+            done = subprocess.run(
+                argv,
+                cwd=directory,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=timeout_s,
+                user=None if self.run_as is None else self.run_as.uid,
+                group=None if self.run_as is None else self.run_as.gid,
+                extra_groups=None if self.run_as is None else [],
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            raise ServerStartError(self.name, f"{argv[0]} took over {timeout_s:.0f} s") from None
+        if done.returncode != 0:
+            output = (done.stdout + done.stderr).decode(errors="replace").strip()
+            tail = "\n".join(output.splitlines()[-15:])
+            raise ServerStartError(
+                self.name, f"{Path(argv[0]).name} failed (exit status {done.returncode})", tail
+            )
+
+    # The shared lifecycle.
+
+    @property
+    def url(self) -> str:
+        if self._process is None:
+            raise RuntimeError(f"{self.name} was not started")
+        return self.url_for(self.port)
+
+    @property
+    def pid(self) -> int:
+        if self._process is None:
+            raise RuntimeError(f"{self.name} was not started")
+        return self._process.pid
+
+    def find(self, program: str) -> Path:
+        location = self.programs()[program]
+        if "/" in location:
+            path = Path(location)
+            if path.is_file():
+                return path
+            location = path.name
+        return find_program(location, self.apt_package)
+
+    def start(self) -> "ManagedService":
+        for program in self.programs():
+            self.find(program)
+        began = time.monotonic()
+        self.run_as = unprivileged_account()
+        self.directory = Path(tempfile.mkdtemp(prefix=f"layerbench-{self.name}-"))
+        try:
+            if self.run_as is not None:
+                self.run_as.give(self.directory)
+            self.prepare(self.directory)
+            self._start_server(self.directory)
+            self.after_ready(self.url)
+        except BaseException:
+            self.stop()
+            raise
+        self.startup_s = time.monotonic() - began
+        return self
+
+    def _start_server(self, directory: Path) -> None:
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            self.port = free_port()
+            log_path = directory / f"{self.name}-{attempt}.log"
+            self._process = ManagedProcess(
+                self.name,
+                self.command(directory, self.port),
+                log_path=log_path,
+                cpus=self.cpus,
+                cwd=directory,
+                run_as=self.run_as,
+                stop_signal=self.stop_signal,
+            ).start()
+            try:
+                self._wait_ready()
+                return
+            except ServerStartError:
+                taken = self.port_taken_marker in self._process.log_tail(40)
+                self._process.stop()
+                if not taken or attempt == PORT_ATTEMPTS:
+                    raise
+
+    def _wait_ready(self) -> None:
+        assert self._process is not None
+        deadline = time.monotonic() + self.ready_timeout_s
+        last_error = "no answer yet"
+        while True:
+            status = self._process.returncode()
+            if status is not None:
+                raise ServerStartError(
+                    self.name, f"it exited with status {status}", self._process.log_tail()
+                )
+            try:
+                self.probe_ready()
+                if holds_listening_socket(self._process.pid, self.port):
+                    return
+                last_error = f"port {self.port} answers, but from another process"
+            except LayerbenchError as error:
+                last_error = str(error)
+            if time.monotonic() >= deadline:
+                raise ServerStartError(
+                    self.name,
+                    f"no answer within {self.ready_timeout_s:.0f} s ({last_error})",
+                    self._process.log_tail(),
+                )
+            time.sleep(PROBE_INTERVAL_S)
+
+    def check_alive(self) -> None:
+        """Raise ServerDiedError when the server has exited."""
+        if self._process is not None and (status := self._process.returncode()) is not None:
+            raise ServerDiedError(self.name, status, self._process.log_tail())
+
+    def stop(self) -> None:
+        if self._process is not None:
+            self._process.stop()
+        if self.directory is not None:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            self.directory = None
+
+    def __enter__(self) -> "ManagedService":
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
