@@ -16,6 +16,10 @@ class Dialect(Protocol):
 
     def clear_actor(self, cursor: Any) -> None: ...
 
+    def forget_actor(self, cursor: Any) -> None:
+        """After a rollback: make sure the actor does not outlive its transaction."""
+        ...
+
     def to_stored(self, numid: int) -> int: ...
 
     def from_stored(self, stored: int) -> int: ...
@@ -26,7 +30,11 @@ class Dialect(Protocol):
 
 
 class SignedNumids:
-    """SQLite and PostgreSQL: numids as the signed 64-bit number with the same bits."""
+    """SQLite and PostgreSQL: numids as the signed 64-bit number with the same bits; the
+    actor is transactional there, so a rollback takes it away."""
+
+    def forget_actor(self, cursor: Any) -> None:
+        return
 
     def to_stored(self, numid: int) -> int:
         return to_signed(numid)

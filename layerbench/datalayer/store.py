@@ -54,6 +54,8 @@ class Store:
             cursor.execute("COMMIT")
         except BaseException:
             cursor.execute("ROLLBACK")
+            if actor is not None:
+                self.dialect.forget_actor(cursor)
             raise
         finally:
             cursor.close()

@@ -1,0 +1,30 @@
+"""The data layer on PostgreSQL (psycopg 3): its schema created in a database, connections as the
+store needs them, and the store on the PostgreSQL dialect."""
+
+from collections.abc import Callable
+
+import psycopg
+
+from layerbench.datalayer.postgres_dialect import PostgresDialect
+from layerbench.datalayer.postgres_schema import schema_script
+from layerbench.datalayer.store import Store
+from layerbench.ids.generate import new_number
+
+
+def create_schema(url: str, audit: bool = True) -> None:
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(schema_script(audit=audit).encode())
+
+
+def connect(url: str) -> psycopg.Connection[tuple[object, ...]]:
+    """A connection as the store needs it: autocommit (the store begins its transactions)."""
+    return psycopg.connect(url, autocommit=True)
+
+
+class PostgresStore(Store):
+    def __init__(
+        self,
+        connection: psycopg.Connection[tuple[object, ...]],
+        new_numid: Callable[[], int] = new_number,
+    ) -> None:
+        super().__init__(connection, PostgresDialect(), new_numid)

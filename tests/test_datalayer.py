@@ -1,0 +1,321 @@
+"""The data layer on SQLite, PostgreSQL and MariaDB (real, throwaway servers): the registry's
+trigger rules including the writes that must be refused, id collisions, idempotent PUT, and the
+audit history (attribution, rollbacks, "as of", concurrent writers mixing the application and raw
+SQL)."""
+
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import closing
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from layerbench.datalayer.changes import decode_values
+from layerbench.datalayer.entities import VIDEOS
+from layerbench.datalayer.numids import from_signed, to_signed
+from layerbench.datalayer.store import IdCollisionError, Store
+from layerbench.ids.codec import decode, encode
+from layerbench.ids.generate import new_number
+from tests.datalayer_backends import (
+    Backend,
+    mariadb_backend,
+    postgres_backend,
+    sqlite_backend,
+)
+
+pytestmark = pytest.mark.services
+
+
+@pytest.fixture(params=["sqlite", "postgres", "mariadb"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    if request.param == "sqlite":
+        made, drop = sqlite_backend(tmp_path), lambda: None
+    else:
+        server_url = request.getfixturevalue(f"{request.param}_url")
+        make = postgres_backend if request.param == "postgres" else mariadb_backend
+        made, drop = make(server_url)
+    try:
+        yield made
+    finally:
+        made.close()
+        drop()
+
+
+@pytest.fixture
+def store(backend: Backend) -> Store:
+    return backend.store()
+
+
+def registry(backend: Backend) -> list[tuple[int, str, str | None, str]]:
+    rows = backend.query("SELECT numid, id, prettyid, kind FROM ids ORDER BY id")
+    numid = from_signed if backend.stores_signed else int
+    return [(numid(n), id_, pretty, kind) for n, id_, pretty, kind in rows]
+
+
+def test_numids_keep_all_64_bits() -> None:
+    for numid in (0, 1, 2**63 - 1, 2**63, 2**64 - 1):
+        assert from_signed(to_signed(numid)) == numid
+    assert to_signed(2**64 - 1) == -1
+
+
+def test_insert_registers_the_id(store: Store, backend: Backend) -> None:
+    identifier = store.create("videos", {"title": "t", "url": "u"}, actor="alice")
+    assert registry(backend) == [(decode(identifier), identifier, None, "videos")]
+    row = store.get("videos", identifier)
+    assert row is not None
+    assert (row["id"], row["numid"], row["title"]) == (identifier, decode(identifier), "t")
+
+
+@pytest.mark.parametrize("numid", [0, 2**63 - 1, 2**63, 2**64 - 1])
+def test_full_range_numids_are_stored_and_read_back(backend: Backend, numid: int) -> None:
+    store = backend.store(new_numid=lambda: numid)
+    identifier = store.create("tags", {"name": "top"}, actor=None)
+    assert identifier == encode(numid)
+    assert store.get("tags", identifier) == {
+        "numid": numid,
+        "id": encode(numid),
+        "prettyid": None,
+        "name": "top",
+    }
+    assert store.history("tags", identifier)[0].new["numid"] == numid  # type: ignore[index]
+
+
+def test_an_id_is_unique_across_entity_types(store: Store, backend: Backend) -> None:
+    video = store.create("videos", {"title": "t", "url": "u"}, actor=None)
+    with backend.raw() as cursor, pytest.raises(backend.refused, match=backend.duplicate("numid")):
+        cursor.execute(
+            "INSERT INTO tags (numid, id, name) VALUES (?, ?, 'x')",
+            (backend.stored(decode(video)), video),
+        )
+    assert len(registry(backend)) == 1
+
+
+# SQLite has no base-36 codec in SQL: there, the application writes both.
+@pytest.mark.parametrize("backend", ["postgres", "mariadb"], indirect=True)
+def test_an_id_must_be_the_numids_own(backend: Backend) -> None:
+    with backend.raw() as cursor, pytest.raises(backend.refused):
+        cursor.execute(
+            "INSERT INTO tags (numid, id, name) VALUES (?, ?, 'x')",
+            (backend.stored(5), encode(6)),
+        )
+    assert registry(backend) == []
+
+
+@pytest.mark.parametrize(
+    ("assignment", "message"),
+    [
+        ("numid = numid + 1", "numid cannot change after creation"),
+        ("id = '0000000000001'", "id cannot change after creation"),
+    ],
+)
+def test_numid_and_id_never_change(
+    store: Store, backend: Backend, assignment: str, message: str
+) -> None:
+    video = store.create("videos", {"title": "t", "url": "u"}, actor=None)
+    with backend.raw() as cursor, pytest.raises(backend.refused, match=message):
+        cursor.execute(f"UPDATE videos SET {assignment}")
+    assert store.get("videos", video) is not None
+    assert registry(backend)[0][1] == video
+
+
+def test_prettyid_is_set_once_then_fixed(store: Store, backend: Backend) -> None:
+    video = store.create("videos", {"title": "t", "url": "u"}, actor=None)
+    store.set_prettyid("videos", video, "2009/03/22/safe-id-names", actor="alice")
+    assert registry(backend)[0][2] == "2009/03/22/safe-id-names"
+    for new in ("other", None):
+        with pytest.raises(backend.refused, match="prettyid can be set once"):
+            store.set_prettyid("videos", video, new, actor="alice")  # type: ignore[arg-type]
+    # Setting it to what it already is changes nothing and is allowed.
+    store.set_prettyid("videos", video, "2009/03/22/safe-id-names", actor="alice")
+    assert registry(backend)[0][2] == "2009/03/22/safe-id-names"
+
+
+def test_prettyid_is_unique_across_entity_types(store: Store, backend: Backend) -> None:
+    video = store.create("videos", {"title": "t", "url": "u"}, actor=None, prettyid="hello")
+    tag = store.create("tags", {"name": "n"}, actor=None)
+    with pytest.raises(backend.refused, match=backend.duplicate("prettyid")):
+        store.set_prettyid("tags", tag, "hello", actor=None)
+    assert store.get("tags", tag)["prettyid"] is None  # type: ignore[index]
+    assert store.get("videos", video)["prettyid"] == "hello"  # type: ignore[index]
+
+
+def test_the_registry_itself_refuses_changes(store: Store, backend: Backend) -> None:
+    store.create("videos", {"title": "t", "url": "u"}, actor=None, prettyid="p")
+    for assignment in ("prettyid = 'q'", "kind = 'tags'", "id = '0000000000001'"):
+        with backend.raw() as cursor, pytest.raises(backend.refused, match="cannot change"):
+            cursor.execute(f"UPDATE ids SET {assignment}")
+    assert registry(backend)[0][2:] == ("p", "videos")
+
+
+def test_delete_unregisters_and_cascades(store: Store, backend: Backend) -> None:
+    video = store.create("videos", {"title": "t", "url": "u"}, actor=None)
+    comment = store.create(
+        "comments", {"video_numid": decode(video), "author": "a", "body": "b"}, actor=None
+    )
+    assert len(registry(backend)) == 2
+    store.delete("videos", video, actor="alice")
+    assert registry(backend) == []
+    # The comment went with its video, and its history says so.
+    assert [c.operation for c in store.history("comments", comment)] == ["insert", "delete"]
+
+
+def test_a_collision_is_retried_with_a_fresh_id(backend: Backend) -> None:
+    taken = 12345
+    draws = iter([taken, taken, 777])
+    store = backend.store(new_numid=lambda: next(draws))
+    assert store.create("tags", {"name": "first"}, actor=None) == encode(taken)
+    assert store.create("tags", {"name": "second"}, actor=None) == encode(777)
+    assert sorted(row[0] for row in registry(backend)) == sorted([taken, 777])
+
+
+def test_a_collision_with_another_entity_type_is_retried_too(backend: Backend) -> None:
+    draws = iter([99, 99, 100])
+    store = backend.store(new_numid=lambda: next(draws))
+    store.create("videos", {"title": "t", "url": "u"}, actor=None)
+    assert store.create("tags", {"name": "n"}, actor=None) == encode(100)
+
+
+def test_endless_collisions_fail_cleanly(backend: Backend) -> None:
+    store = backend.store(new_numid=lambda: 5)
+    store.create("tags", {"name": "first"}, actor=None)
+    with pytest.raises(IdCollisionError, match="collided"):
+        store.create("tags", {"name": "second"}, actor=None)
+    assert len(registry(backend)) == 1
+
+
+def test_other_integrity_errors_are_not_collisions(store: Store, backend: Backend) -> None:
+    store.create("tags", {"name": "same"}, actor=None)
+    with pytest.raises(backend.refused):
+        store.create("tags", {"name": "same"}, actor=None)
+    assert len(registry(backend)) == 1
+
+
+def test_put_with_the_clients_own_id_is_idempotent(store: Store) -> None:
+    identifier = encode(424242)
+    assert store.put("videos", identifier, {"title": "t", "url": "u"}, actor="alice")
+    assert not store.put("videos", identifier, {"title": "t", "url": "u"}, actor="alice")
+    assert [c.operation for c in store.history("videos", identifier)] == ["insert"]
+    assert not store.put("videos", identifier, {"title": "t2", "url": "u"}, actor="alice")
+    assert [c.operation for c in store.history("videos", identifier)] == ["insert", "update"]
+
+
+def test_history_records_every_write_with_its_actor(store: Store, backend: Backend) -> None:
+    video = store.create("videos", {"title": "one", "url": "u"}, actor="alice")
+    store.update("videos", video, {"title": "two"}, actor="bob")
+    with backend.raw() as cursor:
+        cursor.execute("UPDATE videos SET title = 'three'")
+    store.delete("videos", video, actor="carol")
+    changes = store.history("videos", video)
+    assert [(c.operation, c.actor) for c in changes] == [
+        ("insert", "alice"),
+        ("update", "bob"),
+        ("update", None),
+        ("delete", "carol"),
+    ]
+    assert changes[0].old is None
+    assert changes[0].new is not None and changes[0].new["title"] == "one"
+    assert changes[0].new["numid"] == decode(video)
+    assert changes[1].old is not None and changes[1].old["title"] == "one"
+    assert changes[2].new is not None and changes[2].new["title"] == "three"
+    assert changes[3].new is None and changes[3].old is not None
+
+
+def test_a_rolled_back_transaction_leaves_no_history(store: Store, backend: Backend) -> None:
+    video = store.create("videos", {"title": "one", "url": "u"}, actor="alice")
+    p = store.dialect.placeholder
+    with pytest.raises(RuntimeError), store.transaction("mallory") as cursor:
+        cursor.execute(f"UPDATE videos SET title = 'evil' WHERE id = {p}", (video,))
+        raise RuntimeError("changed my mind")
+    assert [c.operation for c in store.history("videos", video)] == ["insert"]
+    assert store.get("videos", video)["title"] == "one"  # type: ignore[index]
+    # The rolled-back actor is not carried into the next, unattributed, write.
+    store.update("videos", video, {"title": "two"}, actor=None)
+    assert store.history("videos", video)[-1].actor is None
+
+
+def test_the_actor_does_not_outlive_its_transaction(store: Store, backend: Backend) -> None:
+    video = store.create("videos", {"title": "one", "url": "u"}, actor="alice")
+    store.update("videos", video, {"title": "two"}, actor=None)
+    with backend.raw() as cursor:
+        cursor.execute("UPDATE videos SET title = 'raw'")
+    assert [c.actor for c in store.history("videos", video)] == ["alice", None, None]
+
+
+def test_as_of(store: Store) -> None:
+    before = datetime.now(UTC)
+    time.sleep(0.01)
+    video = store.create("videos", {"title": "one", "url": "u"}, actor="alice")
+    time.sleep(0.01)
+    after_create = datetime.now(UTC)
+    time.sleep(0.01)
+    store.update("videos", video, {"title": "two"}, actor="alice")
+    time.sleep(0.01)
+    after_update = datetime.now(UTC)
+    time.sleep(0.01)
+    store.delete("videos", video, actor="alice")
+    assert store.as_of("videos", video, before) is None
+    assert store.as_of("videos", video, after_create)["title"] == "one"  # type: ignore[index]
+    assert store.as_of("videos", video, after_update)["title"] == "two"  # type: ignore[index]
+    assert store.as_of("videos", video, datetime.now(UTC)) is None
+
+
+def test_concurrent_writers_lose_no_history_and_add_none(backend: Backend) -> None:
+    """8 threads, each 60 operations: application creates and updates, raw SQL updates, and
+    transactions rolled back on purpose. The history then holds exactly one row per committed
+    row change."""
+    threads, operations = 8, 60
+    committed = [0] * threads
+    errors: list[BaseException] = []
+
+    def writer(index: int) -> None:
+        try:
+            # Each thread's own connections, opened and closed in it (SQLite's rule).
+            connection = backend.connect()
+            store = backend.make_store(connection, new_number)
+            p = store.dialect.placeholder
+            with closing(connection), backend.raw() as behind_the_back:
+                mine = store.create("videos", {"title": f"w{index}", "url": "u"}, actor=f"w{index}")
+                committed[index] += 1
+                for step in range(operations):
+                    kind = step % 4
+                    if kind == 0:
+                        store.create("tags", {"name": f"t{index}-{step}"}, actor=f"w{index}")
+                        committed[index] += 1
+                    elif kind == 1:
+                        store.update("videos", mine, {"title": f"s{step}"}, actor=f"w{index}")
+                        committed[index] += 1
+                    elif kind == 2:
+                        behind_the_back.execute(
+                            "UPDATE videos SET url = ? WHERE id = ?", (f"raw{step}", mine)
+                        )
+                        committed[index] += 1
+                    else:
+                        try:
+                            with store.transaction(f"w{index}") as cursor:
+                                cursor.execute(
+                                    f"UPDATE videos SET title = 'x' WHERE id = {p}", (mine,)
+                                )
+                                raise LookupError("rolled back on purpose")
+                        except LookupError:
+                            pass
+        except BaseException as error:  # reported below, with the thread's name
+            errors.append(error)
+
+    workers = [threading.Thread(target=writer, args=(i,)) for i in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(120)
+    assert not errors, errors
+    history_rows = backend.query("SELECT count(*) FROM history")[0][0]
+    unattributed = backend.query("SELECT count(*) FROM history WHERE actor IS NULL")[0][0]
+    assert history_rows == sum(committed) == threads * (1 + operations * 3 // 4)
+    assert unattributed == threads * operations // 4
+    titles = [
+        decode_values(VIDEOS, values, int)["title"]  # type: ignore[index]
+        for (values,) in backend.query("SELECT new_values FROM history WHERE table_name = 'videos'")
+    ]
+    assert len(titles) == threads * (1 + operations // 2)
+    assert "x" not in titles  # the rolled-back title
