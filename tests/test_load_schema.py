@@ -91,3 +91,26 @@ def test_timed_run_validates(load_binary: Path, nginx: NginxStatic) -> None:
     validate(document)
     assert document["requests_completed"] > 0
     assert 0.4 < document["elapsed_s"] < 1.5
+
+
+def test_open_loop_run_validates_with_its_rate_and_both_latencies(
+    load_binary: Path, nginx: NginxStatic
+) -> None:
+    document = run_load(
+        load_binary,
+        "--rate",
+        "2000",
+        "-n",
+        "1000",
+        "-c",
+        "4",
+        "-k",
+        nginx.base_url + "/" + STATIC_FILE,
+    )
+    validate(document)
+    assert document["requests_completed"] == 1000
+    assert document["options"]["rate_per_s"] == 2000
+    rate = document["rate"]
+    assert rate["scheduled_requests"] == 1000
+    assert rate["unsent_requests"] == 0
+    assert document["latency_us"]["p50"] >= document["latency_uncorrected_us"]["p50"]

@@ -42,6 +42,10 @@ pub struct Cli {
     /// Seconds of load before measuring; nothing completed during it is counted
     #[arg(long, value_name = "SECONDS", default_value = "0", value_parser = non_negative_seconds)]
     warmup: Duration,
+    /// Open loop: send R requests per second in all, whatever the server does (wrk2); latency
+    /// counts from when each request was due
+    #[arg(long, value_name = "R", value_parser = positive_rate)]
+    rate: Option<f64>,
     /// Write the results as JSON to FILE (`-` for stdout, which replaces the text report)
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
@@ -116,6 +120,8 @@ pub struct Options {
     pub threads: usize,
     pub keep_alive: bool,
     pub warmup: Duration,
+    /// `--rate`: requests per second in all (the open loop); `None` = the closed loop.
+    pub rate_per_s: Option<f64>,
     pub timeout: Duration,
     pub json: Option<JsonTarget>,
     /// Local addresses connections are opened from, in turn; empty = the kernel's choice.
@@ -171,6 +177,7 @@ impl Cli {
             threads: (self.threads as usize).min(concurrency),
             keep_alive: self.keep_alive,
             warmup: self.warmup,
+            rate_per_s: self.rate,
             timeout: self.timeout,
             source_addresses: self.source_addresses.map(|list| list.0).unwrap_or_default(),
             text_report: !self.quiet && json != Some(JsonTarget::Stdout),
@@ -229,6 +236,22 @@ fn non_negative_seconds(text: &str) -> Result<Duration, String> {
     seconds(text)
 }
 
+/// The highest rate: one request a nanosecond is beyond any HTTP client.
+const MAX_RATE_PER_S: f64 = 1e9;
+
+fn positive_rate(text: &str) -> Result<f64, String> {
+    let rate: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of requests per second"))?;
+    if !(rate > 0.0 && rate <= MAX_RATE_PER_S) {
+        return Err(format!(
+            "must be more than 0 and at most {MAX_RATE_PER_S:e} requests per second"
+        ));
+    }
+    Ok(rate)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,6 +295,11 @@ mod tests {
             &["-t", "-1", "http://h/"],
             &["-s", "nan", "http://h/"],
             &["--warmup", "x", "http://h/"],
+            &["--rate", "0", "http://h/"],
+            &["--rate", "-5", "http://h/"],
+            &["--rate", "fast", "http://h/"],
+            &["--rate", "inf", "http://h/"],
+            &["--rate", "NaN", "http://h/"],
             &[],
         ] {
             let argv = std::iter::once("layerbench-load").chain(args.iter().copied());

@@ -81,7 +81,12 @@ fn run(options: &Options) -> Result<(), Error> {
     }
     let output = client::run(&plan).map_err(Error::EventLoop)?;
     let (user, system) = sys::rusage::cpu_times();
-    let results = Results::new(output, user.as_secs_f64(), system.as_secs_f64());
+    let results = Results::new(
+        output,
+        plan.rate_per_s,
+        user.as_secs_f64(),
+        system.as_secs_f64(),
+    );
     // Both exporters run even if one fails (a closed stdout must not lose the JSON file).
     let json = match &options.json {
         Some(target) => report::json::write(target, options, &results),

@@ -26,6 +26,8 @@ pub struct Plan {
     pub timeout: Duration,
     pub warmup: Duration,
     pub duration: Option<Duration>,
+    /// `--rate`: the open loop's requests per second, in all.
+    pub rate_per_s: Option<f64>,
     pub shares: Vec<Share>,
     /// -l: bodies of any length are fine.
     pub variable_length: bool,
@@ -80,6 +82,7 @@ impl Plan {
             timeout: options.timeout,
             warmup: options.warmup,
             duration: options.duration,
+            rate_per_s: options.rate_per_s,
             shares: shares(options.concurrency, options.threads, options.requests),
             variable_length: options.variable_length,
             bodiless_responses: options.method.eq_ignore_ascii_case("HEAD"),

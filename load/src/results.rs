@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::client::RunOutput;
+use crate::client::pacing::LATE_THRESHOLD;
 use crate::stats::latency::LatencySummary;
 use crate::stats::phases::{PhaseSummary, summarize};
 use crate::stats::recorder::Failures;
@@ -40,6 +41,35 @@ pub struct Results {
     pub sent_bytes: u64,
     /// The highest ratio of an event-loop thread's CPU time to its wall time.
     pub client_busiest_thread_cpu_fraction: f64,
+    /// With `--rate`: how the open loop kept to its rate.
+    pub rate: Option<RateResults>,
+    /// With `--rate`: latency from the actual send (`latency_us` counts from the due time).
+    pub latency_uncorrected_us: Option<LatencySummary>,
+}
+
+/// The open loop's figures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateResults {
+    pub target_per_s: f64,
+    /// Requests sent per second in the measured interval.
+    pub achieved_per_s: f64,
+    /// Requests due in the measured interval (within `-n`).
+    pub scheduled_requests: u64,
+    /// Of those, not sent by the end: every connection was busy.
+    pub unsent_requests: u64,
+    /// Requests sent more than `late_threshold_us` after they were due.
+    pub late_starts: u64,
+    pub late_threshold_us: u64,
+    pub max_lateness_us: u64,
+}
+
+/// Below this fraction of its target, a rate was not kept: the report says so.
+pub const RATE_KEPT_FRACTION: f64 = 0.99;
+
+impl RateResults {
+    pub fn kept(&self) -> bool {
+        self.achieved_per_s >= self.target_per_s * RATE_KEPT_FRACTION
+    }
 }
 
 /// ab's "Connection Times (ms)" table, in microseconds (see `stats::phases`).
@@ -55,8 +85,35 @@ pub struct ConnectionTimes {
 pub const CLIENT_BOUND_CPU_FRACTION: f64 = 0.9;
 
 impl Results {
-    pub fn new(output: RunOutput, cpu_user_s: f64, cpu_system_s: f64) -> Results {
+    pub fn new(
+        output: RunOutput,
+        target_rate_per_s: Option<f64>,
+        cpu_user_s: f64,
+        cpu_system_s: f64,
+    ) -> Results {
         let recorder = &output.recorder;
+        let elapsed_s = output.elapsed.as_secs_f64();
+        let rate = target_rate_per_s
+            .zip(output.pacing)
+            .map(|(target_per_s, pacing)| RateResults {
+                target_per_s,
+                achieved_per_s: if elapsed_s > 0.0 {
+                    pacing.sent as f64 / elapsed_s
+                } else {
+                    0.0
+                },
+                scheduled_requests: pacing.scheduled,
+                unsent_requests: pacing.unsent(),
+                late_starts: pacing.late_starts,
+                late_threshold_us: LATE_THRESHOLD.as_micros() as u64,
+                max_lateness_us: pacing.max_lateness_us,
+            });
+        let latency_uncorrected_us = rate.map(|_| {
+            LatencySummary::new(
+                &recorder.uncorrected_moments,
+                &recorder.uncorrected_histogram,
+            )
+        });
         Results {
             server_software: output.server_software,
             document_length_bytes: output.document_length_bytes,
@@ -83,6 +140,8 @@ impl Results {
             },
             sent_bytes: recorder.sent_bytes,
             client_busiest_thread_cpu_fraction: output.busiest_thread_cpu_fraction,
+            rate,
+            latency_uncorrected_us,
         }
     }
 

@@ -99,6 +99,9 @@ pub struct Connection {
     parser: ResponseParser,
     /// When the current request started (its connect included).
     pub started: Instant,
+    /// When the current request was due: `started` in the closed loop; with `--rate`, its
+    /// time in the schedule, which it may have waited past for a free connection.
+    pub intended: Instant,
     /// When the current request times out.
     pub deadline: Instant,
     /// The socket has carried a complete response before the current request.
@@ -128,6 +131,7 @@ impl Connection {
             phase: Phase::Idle,
             parser: ResponseParser::default(),
             started: now,
+            intended: now,
             deadline: now,
             reused: false,
             retried: false,
@@ -177,16 +181,18 @@ impl Connection {
         self.sent
     }
 
-    /// Starts a request at `now`, on the open socket if there is one.
+    /// Starts a request at `now` that was due at `intended`, on the open socket if there is one.
     pub fn begin(
         &mut self,
         now: Instant,
+        intended: Instant,
         deadline: Instant,
         capture_server: bool,
         registry: &Registry,
         dialer: &Dialer,
     ) -> Option<Outcome> {
         self.started = now;
+        self.intended = intended;
         self.deadline = deadline;
         self.retried = false;
         self.parser.reset(capture_server);

@@ -3,6 +3,7 @@
 
 pub mod connection;
 pub mod dial;
+pub mod pacing;
 pub mod progress;
 pub mod schedule;
 #[cfg(test)]
@@ -17,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use crate::plan::Plan;
 use crate::stats::recorder::Recorder;
+use pacing::{Pacer, PacingStats};
 use progress::ProgressCounter;
 use schedule::ClosedLoop;
 use worker::{Shared, ThreadResult, Worker};
@@ -34,6 +36,8 @@ pub struct RunOutput {
     /// The highest ratio of a thread's CPU time to its wall time: near 1, the client was busy
     /// all the time and may be what limits the measurement.
     pub busiest_thread_cpu_fraction: f64,
+    /// With `--rate`: how the sends kept to the schedule.
+    pub pacing: Option<PacingStats>,
 }
 
 pub fn run(plan: &Plan) -> io::Result<RunOutput> {
@@ -56,6 +60,8 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
     let start = Instant::now();
     let warmup_end = start + plan.warmup;
     let deadline = plan.duration.map(|duration| warmup_end + duration);
+    let total_connections: usize = plan.shares.iter().map(|share| share.connections).sum();
+    let threads = plan.shares.len();
     let results: Vec<io::Result<ThreadResult>> = thread::scope(|scope| {
         let progress = plan
             .progress
@@ -64,15 +70,26 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
             .shares
             .iter()
             .zip(&counters)
-            .map(|(share, counter)| {
+            .enumerate()
+            .map(|(index, (share, counter))| {
                 let shared = &shared;
                 let schedule = ClosedLoop::new(warmup_end, deadline, share.requests);
+                // Each thread paces its share of the rate, its schedule offset from the
+                // others' so that their sends interleave instead of coinciding.
+                let pacer = plan.rate_per_s.map(|rate| {
+                    let mine = rate * share.connections as f64 / total_connections as f64;
+                    let offset = Duration::from_secs_f64(index as f64 / threads as f64 / mine);
+                    Pacer::new(start + offset, mine)
+                });
                 thread::Builder::new()
                     .name("layerbench-load-worker".to_string())
                     .spawn_scoped(scope, move || {
-                        Worker::new(shared, share.connections, schedule)?
-                            .with_progress(counter)
-                            .run()
+                        let mut worker = Worker::new(shared, share.connections, schedule)?
+                            .with_progress(counter);
+                        if let Some(pacer) = pacer {
+                            worker = worker.with_rate(pacer, warmup_end, share.requests)?;
+                        }
+                        worker.run()
                     })
             })
             .collect();
@@ -111,7 +128,11 @@ fn merge(
     let mut first_error: Option<(Instant, String)> = None;
     let mut responses_seen = 0;
     let mut busiest_thread_cpu_fraction: f64 = 0.0;
+    let mut pacing: Option<PacingStats> = None;
     for thread in threads {
+        if let Some(stats) = &thread.pacing {
+            pacing.get_or_insert_with(PacingStats::default).merge(stats);
+        }
         if !thread.wall.is_zero() {
             let fraction = thread.cpu.as_secs_f64() / thread.wall.as_secs_f64();
             busiest_thread_cpu_fraction = busiest_thread_cpu_fraction.max(fraction);
@@ -143,5 +164,6 @@ fn merge(
         document_length_bytes,
         first_error: first_error.map(|(_, description)| description),
         busiest_thread_cpu_fraction,
+        pacing,
     }
 }

@@ -2,19 +2,24 @@
 //! Nothing is shared with other threads on the hot path: the stop flag is read once per
 //! loop iteration, and the Document Length once per thread.
 
+use std::collections::VecDeque;
 use std::io;
+use std::os::fd::AsRawFd;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use mio::{Events, Poll, Token};
+use mio::unix::SourceFd;
+use mio::{Events, Interest, Poll, Token};
 
 use super::connection::{Connection, Outcome, Phase};
 use super::dial::Dialer;
+use super::pacing::{Pacer, PacingStats};
 use super::progress::ProgressCounter;
 use super::schedule::ClosedLoop;
 use crate::report::verbose;
 use crate::stats::recorder::{FailureClass, Recorder, ResponseRecord};
+use crate::sys::timer::Timer;
 use crate::sys::{rusage, signals};
 
 /// Longest wait for events, so that a stop request is seen promptly.
@@ -23,6 +28,11 @@ const MAX_WAIT: Duration = Duration::from_millis(50);
 const CONNECT_BACKOFF: Duration = Duration::from_millis(10);
 /// One read buffer per thread, reused for every read.
 const READ_BUFFER_BYTES: usize = 64 * 1024;
+/// The open loop's timer event (connections use their index).
+const TIMER: Token = Token(usize::MAX);
+/// A send due sooner than this is waited for by polling without sleeping: a sleep and its
+/// wake-up would take longer.
+const SPIN_BELOW: Duration = Duration::from_micros(30);
 
 /// What every thread of a run shares, read-only (the Document Length is set once).
 #[derive(Debug)]
@@ -55,6 +65,23 @@ pub struct ThreadResult {
     /// The thread's CPU time (user and system) and wall time, from its start to its end.
     pub cpu: Duration,
     pub wall: Duration,
+    /// With `--rate`: how the sends kept to the schedule.
+    pub pacing: Option<PacingStats>,
+}
+
+/// The open loop of one thread: its schedule, its idle connections, its timer.
+struct OpenLoop {
+    pacer: Pacer,
+    stats: PacingStats,
+    /// Connections with no request, oldest first: each request goes to the connection that
+    /// has waited longest, so that the load spreads over all of them as in wrk2.
+    idle: VecDeque<usize>,
+    timer: Timer,
+    /// The due time the timer is set for.
+    armed_for: Option<Instant>,
+    warmup_end: Instant,
+    /// This thread's share of `-n`.
+    budget: Option<u64>,
 }
 
 pub struct Worker<'a> {
@@ -73,6 +100,8 @@ pub struct Worker<'a> {
     first_error: Option<(Instant, String)>,
     /// Where the progress line reads this thread's count.
     progress: Option<&'a ProgressCounter>,
+    /// `--rate`: requests at a fixed rate instead of one after another.
+    open_loop: Option<OpenLoop>,
 }
 
 impl<'a> Worker<'a> {
@@ -104,7 +133,34 @@ impl<'a> Worker<'a> {
             first_response: None,
             first_error: None,
             progress: None,
+            open_loop: None,
         })
+    }
+
+    /// Sends requests at a fixed rate (wrk2's open loop) instead of each connection sending
+    /// its next as soon as the previous ended.
+    pub fn with_rate(
+        mut self,
+        pacer: Pacer,
+        warmup_end: Instant,
+        budget: Option<u64>,
+    ) -> io::Result<Self> {
+        let timer = Timer::new()?;
+        self.poll.registry().register(
+            &mut SourceFd(&timer.as_raw_fd()),
+            TIMER,
+            Interest::READABLE,
+        )?;
+        self.open_loop = Some(OpenLoop {
+            pacer,
+            stats: PacingStats::default(),
+            idle: (0..self.connections.len()).collect(),
+            timer,
+            armed_for: None,
+            warmup_end,
+            budget,
+        });
+        Ok(self)
     }
 
     /// Publishes the thread's count of ended requests to `counter` as the run goes.
@@ -118,18 +174,25 @@ impl<'a> Worker<'a> {
         let now = Instant::now();
         let began = now;
         self.schedule.tick(now);
-        for i in 0..self.connections.len() {
-            let started = self.start(i, now);
-            self.drive(i, started);
+        if self.open_loop.is_none() {
+            for i in 0..self.connections.len() {
+                let started = self.start(i, now);
+                self.drive(i, started);
+            }
         }
         let mut events = Events::with_capacity(self.connections.len().clamp(16, 1024));
         loop {
-            let now = Instant::now();
+            let mut now = Instant::now();
             self.schedule.tick(now);
             if signals::stop_requested() || self.schedule.finished(now) {
                 break;
             }
-            match self.poll.poll(&mut events, Some(self.wait(now))) {
+            if self.open_loop.is_some() {
+                self.send_due(now);
+                now = Instant::now();
+            }
+            let wait = self.wait(now)?;
+            match self.poll.poll(&mut events, Some(wait)) {
                 Ok(()) => {}
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
                 Err(error) => return Err(error),
@@ -137,6 +200,13 @@ impl<'a> Worker<'a> {
             let now = Instant::now();
             self.schedule.tick(now);
             for event in events.iter() {
+                if event.token() == TIMER {
+                    if let Some(open_loop) = &mut self.open_loop {
+                        open_loop.timer.clear();
+                        open_loop.armed_for = None;
+                    }
+                    continue;
+                }
                 let i = event.token().0;
                 let error = event.is_error();
                 self.connections[i].on_event(
@@ -153,6 +223,13 @@ impl<'a> Worker<'a> {
             }
         }
         let ended = Instant::now();
+        let pacing = self.open_loop.as_ref().map(|open_loop| {
+            let end = self.schedule.deadline().map_or(ended, |d| d.min(ended));
+            let mut stats = open_loop.stats;
+            let due = open_loop.pacer.due_between(open_loop.warmup_end, end);
+            stats.scheduled = open_loop.budget.map_or(due, |budget| due.min(budget));
+            stats
+        });
         Ok(ThreadResult {
             recorder: self.recorder,
             responses_seen: self.responses_seen,
@@ -161,11 +238,46 @@ impl<'a> Worker<'a> {
             ended,
             cpu: rusage::thread_cpu_time().saturating_sub(cpu_before),
             wall: ended.saturating_duration_since(began),
+            pacing,
         })
     }
 
-    /// How long to wait for events: until the next timer, the deadline, or `MAX_WAIT`.
-    fn wait(&self, now: Instant) -> Duration {
+    /// The open loop: sends every request now due, each on the connection idle longest.
+    /// A request due while every connection is busy waits for one; its latency still counts
+    /// from when it was due.
+    fn send_due(&mut self, now: Instant) {
+        loop {
+            let Some(open_loop) = &mut self.open_loop else {
+                return;
+            };
+            let due = open_loop.pacer.next_due();
+            if due > now || open_loop.idle.is_empty() || !self.schedule.may_start(now) {
+                return;
+            }
+            let i = open_loop.idle.pop_front().expect("checked non-empty");
+            open_loop.pacer.take();
+            if due >= open_loop.warmup_end {
+                open_loop
+                    .stats
+                    .record_send(now.saturating_duration_since(due));
+            }
+            let started = self.begin_request(i, now, due);
+            self.drive(i, started);
+        }
+    }
+
+    /// The open loop: connection `i` has no request now; it waits for the next one due.
+    fn release(&mut self, i: usize) {
+        self.connections[i].idle();
+        if let Some(open_loop) = &mut self.open_loop {
+            open_loop.idle.push_back(i);
+        }
+    }
+
+    /// How long to wait for events: until the next timer, the deadline, or `MAX_WAIT`. In
+    /// the open loop, the next send wakes the loop through the timerfd (epoll's own timeout
+    /// counts milliseconds), or is polled for without sleeping when it is very near.
+    fn wait(&mut self, now: Instant) -> io::Result<Duration> {
         let mut wake = now + MAX_WAIT;
         if let Some(due) = self.next_timer {
             wake = wake.min(due);
@@ -173,7 +285,21 @@ impl<'a> Worker<'a> {
         if let Some(deadline) = self.schedule.deadline() {
             wake = wake.min(deadline);
         }
-        wake.saturating_duration_since(now)
+        if let Some(open_loop) = &mut self.open_loop
+            && !open_loop.idle.is_empty()
+            && self.schedule.may_start(now)
+        {
+            let due = open_loop.pacer.next_due();
+            let until = due.saturating_duration_since(now);
+            if until < SPIN_BELOW {
+                return Ok(Duration::ZERO);
+            }
+            if due < wake && open_loop.armed_for != Some(due) {
+                open_loop.timer.arm(until)?;
+                open_loop.armed_for = Some(due);
+            }
+        }
+        Ok(wake.saturating_duration_since(now))
     }
 
     fn arm(&mut self, due: Instant) {
@@ -195,19 +321,31 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Starts the next request on connection `i`, if the schedule has one.
+    /// Starts the next request on connection `i`, if the schedule has one (the closed loop);
+    /// in the open loop, the connection waits for the next request due.
     fn start(&mut self, i: usize, now: Instant) -> Option<Outcome> {
-        let connection = &mut self.connections[i];
+        if self.open_loop.is_some() {
+            self.release(i);
+            return None;
+        }
         if !self.schedule.may_start(now) {
+            let connection = &mut self.connections[i];
             connection.close();
             connection.idle();
             return None;
         }
+        self.begin_request(i, now, now)
+    }
+
+    /// Starts a request on connection `i` at `now`, due at `intended`.
+    fn begin_request(&mut self, i: usize, now: Instant, intended: Instant) -> Option<Outcome> {
+        let connection = &mut self.connections[i];
         self.schedule.start();
         let deadline = now + self.shared.timeout;
         let capture_server = self.first_response.is_none();
         let outcome = connection.begin(
             now,
+            intended,
             deadline,
             capture_server,
             self.poll.registry(),
@@ -240,7 +378,8 @@ impl<'a> Worker<'a> {
                 }
                 self.show_transcript(i, None);
                 let connection = &mut self.connections[i];
-                let latency = now.saturating_duration_since(connection.started);
+                let latency = now.saturating_duration_since(connection.intended);
+                let sent_latency = now.saturating_duration_since(connection.started);
                 let kept_alive = reusable && self.shared.keep_alive;
                 if !kept_alive {
                     connection.close();
@@ -249,6 +388,10 @@ impl<'a> Worker<'a> {
                     (200..300).contains(&status) && !self.matches_document_length(body_bytes);
                 if self.schedule.end(now) {
                     let latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
+                    if self.open_loop.is_some() {
+                        let sent_us = u64::try_from(sent_latency.as_micros()).unwrap_or(u64::MAX);
+                        self.recorder.record_uncorrected(sent_us);
+                    }
                     self.recorder.record_response(&ResponseRecord {
                         latency_us,
                         status,

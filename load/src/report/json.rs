@@ -3,7 +3,8 @@
 //! History of `version`: 1, the first; fields added since, without a version change:
 //! `connection_times_us`, `sent_bytes`, `client_busiest_thread_cpu_fraction`, and in
 //! `options`: `headers`, `body_bytes`, `content_type`, `variable_length` (and `method` may
-//! be other than GET).
+//! be other than GET); `rate`, `latency_uncorrected_us` and `options.rate_per_s` (the open
+//! loop; null in the closed loop).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -13,7 +14,8 @@ use serde::Serialize;
 
 use crate::cli::{JsonTarget, Options};
 use crate::error::Error;
-use crate::results::Results;
+use crate::results::{RateResults, Results};
+use crate::stats::latency::LatencySummary;
 use crate::stats::phases::PhaseSummary;
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -43,6 +45,53 @@ pub struct Document<'a> {
     pub connection_times_us: ConnectionTimesDocument,
     pub sent_bytes: u64,
     pub client_busiest_thread_cpu_fraction: f64,
+    pub rate: Option<RateDocument>,
+    pub latency_uncorrected_us: Option<LatencyDocument>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RateDocument {
+    pub target_per_s: f64,
+    pub achieved_per_s: f64,
+    pub scheduled_requests: u64,
+    pub unsent_requests: u64,
+    pub late_starts: u64,
+    pub late_threshold_us: u64,
+    pub max_lateness_us: u64,
+}
+
+impl From<&RateResults> for RateDocument {
+    fn from(rate: &RateResults) -> RateDocument {
+        RateDocument {
+            target_per_s: finite(rate.target_per_s),
+            achieved_per_s: finite(rate.achieved_per_s),
+            scheduled_requests: rate.scheduled_requests,
+            unsent_requests: rate.unsent_requests,
+            late_starts: rate.late_starts,
+            late_threshold_us: rate.late_threshold_us,
+            max_lateness_us: rate.max_lateness_us,
+        }
+    }
+}
+
+impl From<&LatencySummary> for LatencyDocument {
+    fn from(l: &LatencySummary) -> LatencyDocument {
+        LatencyDocument {
+            min: l.min,
+            mean: finite(l.mean),
+            stdev: finite(l.stdev),
+            max: l.max,
+            p50: l.p50,
+            p66: l.p66,
+            p75: l.p75,
+            p80: l.p80,
+            p90: l.p90,
+            p95: l.p95,
+            p98: l.p98,
+            p99: l.p99,
+            p99_9: l.p99_9,
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -66,6 +115,7 @@ pub struct OptionsDocument<'a> {
     pub body_bytes: usize,
     pub content_type: Option<&'a str>,
     pub variable_length: bool,
+    pub rate_per_s: Option<f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -157,6 +207,7 @@ impl<'a> Document<'a> {
                 body_bytes: options.body.as_ref().map_or(0, |body| body.bytes.len()),
                 content_type: options.body.as_ref().map(|body| body.content_type.as_str()),
                 variable_length: options.variable_length,
+                rate_per_s: options.rate_per_s,
             },
             server_software: results.server_software.as_deref(),
             document_length_bytes: results.document_length_bytes,
@@ -182,21 +233,7 @@ impl<'a> Document<'a> {
             html_transferred_bytes: results.html_transferred_bytes,
             requests_per_s: finite(results.requests_per_s()),
             transfer_rate_bytes_per_s: finite(results.transfer_rate_bytes_per_s()),
-            latency_us: LatencyDocument {
-                min: l.min,
-                mean: finite(l.mean),
-                stdev: finite(l.stdev),
-                max: l.max,
-                p50: l.p50,
-                p66: l.p66,
-                p75: l.p75,
-                p80: l.p80,
-                p90: l.p90,
-                p95: l.p95,
-                p98: l.p98,
-                p99: l.p99,
-                p99_9: l.p99_9,
-            },
+            latency_us: LatencyDocument::from(l),
             client_cpu_s: CpuDocument {
                 user: finite(results.client_cpu_user_s),
                 system: finite(results.client_cpu_system_s),
@@ -209,6 +246,11 @@ impl<'a> Document<'a> {
             },
             sent_bytes: results.sent_bytes,
             client_busiest_thread_cpu_fraction: finite(results.client_busiest_thread_cpu_fraction),
+            rate: results.rate.as_ref().map(RateDocument::from),
+            latency_uncorrected_us: results
+                .latency_uncorrected_us
+                .as_ref()
+                .map(LatencyDocument::from),
         }
     }
 }
@@ -276,6 +318,8 @@ mod tests {
             "connection_times_us",
             "sent_bytes",
             "client_busiest_thread_cpu_fraction",
+            "rate",
+            "latency_uncorrected_us",
         ];
         expected.sort_unstable();
         let mut keys = keys;

@@ -4,7 +4,8 @@
 use std::io::{self, Write};
 
 use crate::cli::Options;
-use crate::results::{CLIENT_BOUND_CPU_FRACTION, Results};
+use crate::results::{CLIENT_BOUND_CPU_FRACTION, RateResults, Results};
+use crate::stats::latency::LatencySummary;
 use crate::stats::phases::PhaseSummary;
 
 /// ab's `ap_round_ms`: microseconds to whole milliseconds, rounded.
@@ -277,12 +278,62 @@ fn write_additions(out: &mut impl Write, r: &Results) -> io::Result<()> {
         "{}{busiest:.0}% of its wall time on the CPU",
         label("Busiest client thread")
     )?;
+    if let (Some(rate), Some(sent)) = (&r.rate, &r.latency_uncorrected_us) {
+        write_rate(out, rate, sent)?;
+    }
     if r.client_bound() {
         writeln!(
             out,
             "WARNING: a client thread was on the CPU for {busiest:.0}% of its time (over {:.0}%):\n         \
              these results may measure the client, not the server; try more --threads.",
             CLIENT_BOUND_CPU_FRACTION * 100.0
+        )?;
+    }
+    Ok(())
+}
+
+/// The open loop: the rate kept, and latency from the actual send beside the corrected one.
+fn write_rate(out: &mut impl Write, rate: &RateResults, sent: &LatencySummary) -> io::Result<()> {
+    writeln!(
+        out,
+        "{}{:.2} [#/sec] target, {:.2} achieved (x{:.4})",
+        label("Rate"),
+        rate.target_per_s,
+        rate.achieved_per_s,
+        rate.achieved_per_s / rate.target_per_s
+    )?;
+    writeln!(
+        out,
+        "{}{} scheduled, {} unsent, {} late by over {} us (worst {} us)",
+        label("Schedule"),
+        rate.scheduled_requests,
+        rate.unsent_requests,
+        rate.late_starts,
+        rate.late_threshold_us,
+        rate.max_lateness_us
+    )?;
+    writeln!(
+        out,
+        "{}50% {}, 90% {}, 99% {}, 99.9% {}, max {} [us]",
+        label("Latency from send"),
+        sent.p50,
+        sent.p90,
+        sent.p99,
+        sent.p99_9,
+        sent.max
+    )?;
+    writeln!(
+        out,
+        "(Latency above, and ab's tables, count from when each request was due: \
+         coordinated omission corrected.)"
+    )?;
+    if !rate.kept() {
+        writeln!(
+            out,
+            "WARNING: the rate was not kept ({:.2} of {:.2} [#/sec]): requests waited for a \
+             free connection\n         (the server, or the client, could not keep up; more -c \
+             or --threads may help). Their latency counts the wait.",
+            rate.achieved_per_s, rate.target_per_s
         )?;
     }
     Ok(())
@@ -366,6 +417,8 @@ pub(crate) mod tests {
             },
             sent_bytes: 90_000,
             client_busiest_thread_cpu_fraction: 0.354,
+            rate: None,
+            latency_uncorrected_us: None,
         };
         (options, results)
     }
@@ -502,6 +555,50 @@ ERROR: The median and mean for the total time are more than twice the standard
         assert!(
             !text.contains("Percentage"),
             "ab shows percentiles from 2 requests on"
+        );
+    }
+
+    #[test]
+    fn open_loop_lines_and_the_unkept_rate_warning() {
+        let (options, mut results) = sample();
+        let sent = LatencySummary {
+            p50: 300,
+            p90: 400,
+            p99: 500,
+            p99_9: 600,
+            max: 700,
+            ..results.latency_us
+        };
+        let kept = RateResults {
+            target_per_s: 2000.0,
+            achieved_per_s: 1999.0,
+            scheduled_requests: 1000,
+            unsent_requests: 0,
+            late_starts: 3,
+            late_threshold_us: 1000,
+            max_lateness_us: 1500,
+        };
+        results.rate = Some(kept);
+        results.latency_uncorrected_us = Some(sent);
+        let text = report(&options, &results);
+        assert!(text.contains(
+            "Rate:                   2000.00 [#/sec] target, 1999.00 achieved (x0.9995)\n"
+        ));
+        assert!(text.contains(
+            "Schedule:               1000 scheduled, 0 unsent, 3 late by over 1000 us (worst 1500 us)\n"
+        ));
+        assert!(text.contains(
+            "Latency from send:      50% 300, 90% 400, 99% 500, 99.9% 600, max 700 [us]\n"
+        ));
+        assert!(!text.contains("the rate was not kept"));
+        results.rate = Some(RateResults {
+            achieved_per_s: 1900.0,
+            unsent_requests: 50,
+            ..kept
+        });
+        assert!(
+            report(&options, &results)
+                .contains("WARNING: the rate was not kept (1900.00 of 2000.00")
         );
     }
 }

@@ -96,6 +96,9 @@ pub struct Recorder {
     pub phases: Phases,
     /// Bytes of requests written (heads and bodies), for the requests counted.
     pub sent_bytes: u64,
+    /// With `--rate`: latency from the actual send (`histogram` counts from the due time).
+    pub uncorrected_histogram: Histogram<u64>,
+    pub uncorrected_moments: Moments,
 }
 
 impl Default for Recorder {
@@ -115,6 +118,13 @@ impl Default for Recorder {
             body_bytes: 0,
             phases: Phases::default(),
             sent_bytes: 0,
+            uncorrected_histogram: Histogram::new_with_bounds(
+                LOWEST_US,
+                HIGHEST_US,
+                SIGNIFICANT_DIGITS,
+            )
+            .expect("constant histogram bounds are valid"),
+            uncorrected_moments: Moments::default(),
         }
     }
 }
@@ -159,6 +169,13 @@ impl Recorder {
         self.phases.record(times, latency_us);
     }
 
+    /// With `--rate`: a response's latency from when it was actually sent.
+    pub fn record_uncorrected(&mut self, latency_us: u64) {
+        let latency = latency_us.clamp(LOWEST_US, HIGHEST_US);
+        self.uncorrected_histogram.saturating_record(latency);
+        self.uncorrected_moments.add(latency);
+    }
+
     /// Bytes a counted request wrote, whatever its outcome.
     pub fn record_sent(&mut self, bytes: u64) {
         self.sent_bytes += bytes;
@@ -196,6 +213,10 @@ impl Recorder {
         self.body_bytes += other.body_bytes;
         self.phases.merge(&other.phases);
         self.sent_bytes += other.sent_bytes;
+        self.uncorrected_histogram
+            .add(&other.uncorrected_histogram)
+            .expect("histograms with the same bounds merge");
+        self.uncorrected_moments.merge(&other.uncorrected_moments);
     }
 }
 

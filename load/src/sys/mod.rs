@@ -4,3 +4,4 @@ pub mod errno;
 pub mod limits;
 pub mod rusage;
 pub mod signals;
+pub mod timer;

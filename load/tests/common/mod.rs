@@ -468,6 +468,8 @@ pub fn assert_contract(doc: &Value) {
             "connection_times_us",
             "sent_bytes",
             "client_busiest_thread_cpu_fraction",
+            "rate",
+            "latency_uncorrected_us",
         ],
         "document",
     );
@@ -490,6 +492,7 @@ pub fn assert_contract(doc: &Value) {
             "body_bytes",
             "content_type",
             "variable_length",
+            "rate_per_s",
         ],
         "options",
     );
