@@ -93,18 +93,40 @@ def sqlite_backend(directory: Path) -> Backend:
     )
 
 
-def postgres_backend(server_url: str) -> tuple[Backend, Callable[[], None]]:
-    """A fresh database on the session's server; returns it and how to drop it."""
+def empty_postgres_database(server_url: str) -> tuple[str, Callable[[], None]]:
+    """A new, empty database on the session's server: its URL, and how to drop it."""
     name = f"t_{secrets.token_hex(6)}"
     base, _, _ = server_url.rpartition("/")
     with psycopg.connect(server_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
-    url = f"{base}/{name}"
-    postgres_store.create_schema(url)
 
     def drop() -> None:
         with psycopg.connect(server_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+    return f"{base}/{name}", drop
+
+
+def empty_mariadb_database(server_url: str) -> tuple[str, Callable[[], None]]:
+    name = f"t_{secrets.token_hex(6)}"
+    base, _, _ = server_url.rpartition("/")
+    admin = connect_mariadb(server_url)
+    with admin, admin.cursor() as cursor:
+        cursor.execute(f"CREATE DATABASE `{name}`")
+
+    def drop() -> None:
+        admin = connect_mariadb(server_url)
+        with admin, admin.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE `{name}`")
+
+    return f"{base}/{name}", drop
+
+
+def postgres_backend(server_url: str) -> tuple[Backend, Callable[[], None]]:
+    """A fresh database with the schema on the session's server; returns it and how to drop
+    it."""
+    url, drop = empty_postgres_database(server_url)
+    postgres_store.create_schema(url)
 
     constraint = {"numid": "ids_pkey", "id": "ids_id_key", "prettyid": "ids_prettyid_key"}
     backend = Backend(
@@ -120,18 +142,8 @@ def postgres_backend(server_url: str) -> tuple[Backend, Callable[[], None]]:
 
 
 def mariadb_backend(server_url: str) -> tuple[Backend, Callable[[], None]]:
-    name = f"t_{secrets.token_hex(6)}"
-    base, _, _ = server_url.rpartition("/")
-    admin = connect_mariadb(server_url)
-    with admin, admin.cursor() as cursor:
-        cursor.execute(f"CREATE DATABASE `{name}`")
-    url = f"{base}/{name}"
+    url, drop = empty_mariadb_database(server_url)
     mariadb_store.create_schema(url)
-
-    def drop() -> None:
-        admin = connect_mariadb(server_url)
-        with admin, admin.cursor() as cursor:
-            cursor.execute(f"DROP DATABASE `{name}`")
 
     key = {"numid": "PRIMARY", "id": "id", "prettyid": "prettyid"}
     backend = Backend(

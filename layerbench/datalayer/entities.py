@@ -62,6 +62,9 @@ VIDEO_TAGS = Table(
     key=("video_numid", "tag_numid"),
 )
 
-TABLES = (VIDEOS, COMMENTS, TAGS, VIDEO_TAGS)
+# The tables as each schema revision made them: a migration creates the set of its revision
+# (frozen), so that a later revision can change the tables without rewriting history.
+SCHEMA_V1 = (VIDEOS, COMMENTS, TAGS, VIDEO_TAGS)
+TABLES = SCHEMA_V1
 ENTITIES = tuple(table for table in TABLES if table.is_entity)
 TABLES_BY_NAME = {table.name: table for table in TABLES}

@@ -1,5 +1,6 @@
 """The data layer's schema on MariaDB: the short-id codec in SQL (``CONV``), the ``ids`` registry
-and its triggers, and audit triggers writing ``history``. Generated from ``entities.TABLES``.
+and its triggers, and audit triggers writing ``history``. Generated from a set of ``entities``
+tables (the migrations pass the set of their revision).
 
 numids are ``BIGINT UNSIGNED``: the 64-bit number as it is. Each entity row's ``id`` is checked
 against its ``numid`` by a CHECK constraint with the built-in codec. A trigger aborts with
@@ -14,10 +15,8 @@ row's dependants are deleted by a trigger on the row instead, where their own tr
 registry, the history) do fire; the cascade then finds nothing left.
 """
 
-from layerbench.datalayer.entities import TABLES, ColumnType, Table
+from layerbench.datalayer.entities import ColumnType, Table
 
-SCHEMA_VERSION = 1
-DELIMITER = "\n-- statement\n"  # statements are sent one at a time: no client-side DELIMITER
 ENCODE_SQL = "LPAD(LOWER(CONV({n}, 10, 36)), 13, '0')"
 
 CODEC_SQL = [
@@ -69,8 +68,6 @@ AUDIT_SQL = [
     KEY history_by_row (table_name, row_key, seq)
 ) ENGINE=InnoDB""",
 ]
-
-SCHEMA_VERSION_SQL = ["CREATE TABLE schema_version (version INT NOT NULL) ENGINE=InnoDB"]
 
 SQL_TYPES = {
     ColumnType.TEXT: "TEXT CHARSET utf8mb4 COLLATE utf8mb4_bin",
@@ -137,11 +134,11 @@ DELETE FROM ids WHERE numid = OLD.numid""",
     ]
 
 
-def dependants_trigger(table: Table) -> list[str]:
+def dependants_trigger(table: Table, tables: tuple[Table, ...]) -> list[str]:
     """Delete the rows that reference ``table`` first, so that their triggers fire."""
     deletes = [
         f"DELETE FROM {other.name} WHERE {column.name} = OLD.numid;"
-        for other in TABLES
+        for other in tables
         for column in other.columns
         if column.references == table.name
     ]
@@ -185,17 +182,26 @@ VALUES ('{t}', {key}, '{operation}', UTC_TIMESTAMP(6), @layerbench_actor, {old},
     return statements
 
 
-def schema_statements(audit: bool = True) -> list[str]:
+def schema_statements(tables: tuple[Table, ...], audit: bool = True) -> list[str]:
     """The whole schema, one statement each (MariaDB's protocol takes one at a time);
     ``audit=False`` leaves out the audit triggers (to measure what they cost)."""
-    statements = [*CODEC_SQL, *REGISTRY_SQL, *AUDIT_SQL, *SCHEMA_VERSION_SQL]
-    for table in TABLES:
+    statements = [*CODEC_SQL, *REGISTRY_SQL, *AUDIT_SQL]
+    for table in tables:
         statements.append(table_ddl(table))
         if table.is_entity:
             statements += registry_triggers(table)
         if audit:
             statements += audit_triggers(table)
-    for table in TABLES:
-        statements += dependants_trigger(table)
-    statements.append(f"INSERT INTO schema_version (version) VALUES ({SCHEMA_VERSION})")
+    for table in tables:
+        statements += dependants_trigger(table, tables)
     return statements
+
+
+def drop_statements(tables: tuple[Table, ...]) -> list[str]:
+    """Everything ``schema_statements`` made, gone (a table takes its triggers with it)."""
+    names = ", ".join([*(table.name for table in reversed(tables)), "history", "ids"])
+    return [
+        f"DROP TABLE {names}",
+        "DROP FUNCTION decode_id",
+        "DROP FUNCTION encode_id",
+    ]

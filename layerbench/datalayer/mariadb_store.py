@@ -6,8 +6,8 @@ from collections.abc import Callable
 import pymysql
 from pymysql.constants import CLIENT
 
+from layerbench.datalayer import migrate
 from layerbench.datalayer.mariadb_dialect import MariadbDialect
-from layerbench.datalayer.mariadb_schema import schema_statements
 from layerbench.datalayer.store import Store
 from layerbench.ids.generate import new_number
 from layerbench.services.urls import ServiceUrl
@@ -33,10 +33,8 @@ def connect(url: str) -> pymysql.connections.Connection:
 
 
 def create_schema(url: str, audit: bool = True) -> None:
-    connection = connect(url)
-    with connection, connection.cursor() as cursor:
-        for statement in schema_statements(audit=audit):
-            cursor.execute(statement)
+    """The newest schema in the database at ``url``."""
+    migrate.upgrade(url, audit=audit)
 
 
 class MariadbStore(Store):

@@ -1,5 +1,6 @@
 """The data layer's schema on PostgreSQL: the short-id codec in SQL, the ``ids`` registry and
-its triggers, and audit triggers writing ``history``. Generated from ``entities.TABLES``.
+its triggers, and audit triggers writing ``history``. Generated from a set of ``entities``
+tables (the migrations pass the set of their revision).
 
 numids are stored as signed bigint with the same 64 bits (``numids.to_signed``); ``encode_id``
 and ``decode_id`` convert through numeric, and each entity row's ``id`` is checked against its
@@ -7,9 +8,7 @@ and ``decode_id`` convert through numeric, and each entity row's ``id`` is check
 ``SET LOCAL layerbench.actor``; a write without it is recorded with a NULL actor.
 """
 
-from layerbench.datalayer.entities import TABLES, ColumnType, Table
-
-SCHEMA_VERSION = 1
+from layerbench.datalayer.entities import ColumnType, Table
 
 CODEC_SQL = r"""
 CREATE FUNCTION encode_id(numid bigint) RETURNS text
@@ -130,8 +129,6 @@ BEGIN
             nullif(current_setting('layerbench.actor', true), ''), old_values, new_values);
     RETURN NULL;
 END $$;
-
-CREATE TABLE schema_version (version integer NOT NULL);
 """
 
 SQL_TYPES = {ColumnType.TEXT: "text", ColumnType.NUMID: "bigint"}
@@ -181,13 +178,34 @@ CREATE TRIGGER {table.name}_audit AFTER INSERT OR UPDATE OR DELETE ON {table.nam
 """
 
 
-def schema_script(audit: bool = True) -> str:
+def schema_statements(tables: tuple[Table, ...], audit: bool = True) -> list[str]:
+    """The whole schema, in scripts that PostgreSQL runs whole (several statements each);
+    ``audit=False`` leaves out the audit triggers (to measure what they cost)."""
     parts = [CODEC_SQL, REGISTRY_SQL, AUDIT_SQL]
-    for table in TABLES:
+    for table in tables:
         parts.append(table_ddl(table))
         if table.is_entity:
             parts.append(registry_triggers(table))
         if audit:
             parts.append(audit_trigger(table))
-    parts.append(f"INSERT INTO schema_version (version) VALUES ({SCHEMA_VERSION});\n")
-    return "\n".join(parts)
+    return parts
+
+
+FUNCTIONS = (
+    "encode_id(bigint)",
+    "decode_id(text)",
+    "ids_keep_identity()",
+    "registry_insert()",
+    "registry_update()",
+    "registry_delete()",
+    "audit_row()",
+)
+
+
+def drop_statements(tables: tuple[Table, ...]) -> list[str]:
+    """Everything ``schema_statements`` made, gone (a table takes its triggers with it)."""
+    names = ", ".join([*(table.name for table in reversed(tables)), "history", "ids"])
+    return [
+        f"DROP TABLE {names}",
+        *(f"DROP FUNCTION {function}" for function in FUNCTIONS),
+    ]

@@ -5,15 +5,15 @@ from collections.abc import Callable
 
 import psycopg
 
+from layerbench.datalayer import migrate
 from layerbench.datalayer.postgres_dialect import PostgresDialect
-from layerbench.datalayer.postgres_schema import schema_script
 from layerbench.datalayer.store import Store
 from layerbench.ids.generate import new_number
 
 
 def create_schema(url: str, audit: bool = True) -> None:
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute(schema_script(audit=audit).encode())
+    """The newest schema in the database at ``url``."""
+    migrate.upgrade(url, audit=audit)
 
 
 def connect(url: str) -> psycopg.Connection[tuple[object, ...]]:

@@ -1,5 +1,6 @@
 """The data layer's schema on SQLite: tables, the ``ids`` registry and its triggers, and the
-audit triggers that write ``history``. Generated from ``entities.TABLES``.
+audit triggers that write ``history``. Generated from a set of ``entities`` tables (the
+migrations pass the set of their revision), one statement at a time.
 
 numids are stored as signed 64-bit integers (``numids.to_signed``). SQLite has no session
 variables: the application names the acting user of a write transaction in the one-row table
@@ -8,27 +9,25 @@ row belongs to that transaction); a write without it, raw SQL behind the applica
 recorded with a NULL actor: unattributed, never lost.
 """
 
-from layerbench.datalayer.entities import TABLES, ColumnType, Table
+from layerbench.datalayer.entities import ColumnType, Table
 
-SCHEMA_VERSION = 1
-
-REGISTRY_DDL = """
-CREATE TABLE ids (
+REGISTRY_DDL = [
+    """CREATE TABLE ids (
     numid INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
     prettyid TEXT UNIQUE,
     kind TEXT NOT NULL
-);
-CREATE TRIGGER ids_keep_identity BEFORE UPDATE ON ids
+)""",
+    """CREATE TRIGGER ids_keep_identity BEFORE UPDATE ON ids
 WHEN NEW.numid IS NOT OLD.numid OR NEW.id IS NOT OLD.id OR NEW.kind IS NOT OLD.kind
     OR (OLD.prettyid IS NOT NULL AND NEW.prettyid IS NOT OLD.prettyid)
 BEGIN
     SELECT RAISE(ABORT, 'ids: a registered id cannot change');
-END;
-"""
+END""",
+]
 
-AUDIT_DDL = """
-CREATE TABLE history (
+AUDIT_DDL = [
+    """CREATE TABLE history (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     table_name TEXT NOT NULL,
     row_key TEXT NOT NULL,
@@ -37,14 +36,13 @@ CREATE TABLE history (
     actor TEXT,
     old_values TEXT,
     new_values TEXT
-);
-CREATE INDEX history_by_row ON history (table_name, row_key, seq);
-CREATE TABLE audit_actor (
+)""",
+    "CREATE INDEX history_by_row ON history (table_name, row_key, seq)",
+    """CREATE TABLE audit_actor (
     slot INTEGER PRIMARY KEY CHECK (slot = 1),
     actor TEXT NOT NULL
-);
-CREATE TABLE schema_version (version INTEGER NOT NULL);
-"""
+)""",
+]
 
 SQL_TYPES = {ColumnType.TEXT: "TEXT", ColumnType.NUMID: "INTEGER"}
 
@@ -69,39 +67,40 @@ def table_ddl(table: Table) -> str:
     if not table.is_entity:
         lines.append(f"PRIMARY KEY ({', '.join(table.key)})")
     body = ",\n    ".join(lines)
-    return f"CREATE TABLE {table.name} (\n    {body}\n);\n"
+    return f"CREATE TABLE {table.name} (\n    {body}\n)"
 
 
-def registry_triggers(table: Table) -> str:
+def registry_triggers(table: Table) -> list[str]:
     t = table.name
-    return f"""
-CREATE TRIGGER {t}_register BEFORE INSERT ON {t}
+    return [
+        f"""CREATE TRIGGER {t}_register BEFORE INSERT ON {t}
 BEGIN
     INSERT INTO ids (numid, id, prettyid, kind) VALUES (NEW.numid, NEW.id, NEW.prettyid, '{t}');
-END;
-CREATE TRIGGER {t}_numid_fixed BEFORE UPDATE OF numid ON {t} WHEN NEW.numid IS NOT OLD.numid
+END""",
+        f"""CREATE TRIGGER {t}_numid_fixed BEFORE UPDATE OF numid ON {t}
+WHEN NEW.numid IS NOT OLD.numid
 BEGIN
     SELECT RAISE(ABORT, '{t}: numid cannot change after creation');
-END;
-CREATE TRIGGER {t}_id_fixed BEFORE UPDATE OF id ON {t} WHEN NEW.id IS NOT OLD.id
+END""",
+        f"""CREATE TRIGGER {t}_id_fixed BEFORE UPDATE OF id ON {t} WHEN NEW.id IS NOT OLD.id
 BEGIN
     SELECT RAISE(ABORT, '{t}: id cannot change after creation');
-END;
-CREATE TRIGGER {t}_prettyid_once BEFORE UPDATE OF prettyid ON {t}
+END""",
+        f"""CREATE TRIGGER {t}_prettyid_once BEFORE UPDATE OF prettyid ON {t}
 WHEN OLD.prettyid IS NOT NULL AND NEW.prettyid IS NOT OLD.prettyid
 BEGIN
     SELECT RAISE(ABORT, '{t}: prettyid can be set once and never changed after');
-END;
-CREATE TRIGGER {t}_prettyid_register AFTER UPDATE OF prettyid ON {t}
+END""",
+        f"""CREATE TRIGGER {t}_prettyid_register AFTER UPDATE OF prettyid ON {t}
 WHEN OLD.prettyid IS NULL AND NEW.prettyid IS NOT NULL
 BEGIN
     UPDATE ids SET prettyid = NEW.prettyid WHERE numid = NEW.numid;
-END;
-CREATE TRIGGER {t}_unregister AFTER DELETE ON {t}
+END""",
+        f"""CREATE TRIGGER {t}_unregister AFTER DELETE ON {t}
 BEGIN
     DELETE FROM ids WHERE numid = OLD.numid;
-END;
-"""
+END""",
+    ]
 
 
 def values_json(table: Table, row: str) -> str:
@@ -115,7 +114,7 @@ def row_key(table: Table, row: str) -> str:
     return f"json_array({', '.join(f'{row}.{name}' for name in table.key)})"
 
 
-def audit_triggers(table: Table) -> str:
+def audit_triggers(table: Table) -> list[str]:
     t = table.name
     actor = "(SELECT actor FROM audit_actor WHERE slot = 1)"
     statements = []
@@ -130,21 +129,25 @@ def audit_triggers(table: Table) -> str:
 BEGIN
     INSERT INTO history (table_name, row_key, operation, actor, old_values, new_values)
     VALUES ('{t}', {key}, '{operation}', {actor}, {old}, {new});
-END;
-"""
+END"""
         )
-    return "".join(statements)
+    return statements
 
 
-def schema_script(audit: bool = True) -> str:
-    """The whole schema as one script; ``audit=False`` leaves out the audit triggers (to
+def schema_statements(tables: tuple[Table, ...], audit: bool = True) -> list[str]:
+    """The whole schema, a statement each; ``audit=False`` leaves out the audit triggers (to
     measure what they cost)."""
-    parts = [REGISTRY_DDL, AUDIT_DDL]
-    for table in TABLES:
-        parts.append(table_ddl(table))
+    statements = [*REGISTRY_DDL, *AUDIT_DDL]
+    for table in tables:
+        statements.append(table_ddl(table))
         if table.is_entity:
-            parts.append(registry_triggers(table))
+            statements += registry_triggers(table)
         if audit:
-            parts.append(audit_triggers(table))
-    parts.append(f"INSERT INTO schema_version (version) VALUES ({SCHEMA_VERSION});\n")
-    return "\n".join(parts)
+            statements += audit_triggers(table)
+    return statements
+
+
+def drop_statements(tables: tuple[Table, ...]) -> list[str]:
+    """Everything ``schema_statements`` made, gone (a table takes its triggers with it)."""
+    dependants_first = [table.name for table in reversed(tables)]
+    return [f"DROP TABLE {name}" for name in [*dependants_first, "audit_actor", "history", "ids"]]

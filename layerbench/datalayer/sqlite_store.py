@@ -5,8 +5,8 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from layerbench.datalayer import migrate
 from layerbench.datalayer.sqlite_dialect import SqliteDialect
-from layerbench.datalayer.sqlite_schema import schema_script
 from layerbench.datalayer.store import IdCollisionError, NotFoundError, Store
 from layerbench.ids.generate import new_number
 
@@ -16,12 +16,13 @@ BUSY_TIMEOUT_S = 30.0
 
 
 def create_schema(path: Path, audit: bool = True) -> None:
+    """The newest schema in a new (or older) SQLite file, in WAL mode."""
     connection = sqlite3.connect(path)
     try:
         connection.execute("PRAGMA journal_mode=WAL")
-        connection.executescript(schema_script(audit=audit))
     finally:
         connection.close()
+    migrate.upgrade(path, audit=audit)
 
 
 def connect(path: Path) -> sqlite3.Connection:

@@ -1,0 +1,1 @@
+"""Alembic's migrations of the data layer's schema (script location of ``migrate.py``)."""

@@ -1,0 +1,46 @@
+"""What a migration needs from each database: its schema generator and how to run raw DDL.
+
+DDL goes straight to the driver's cursor, inside the migration's transaction: trigger bodies
+are full of characters (``%``, ``:``) that SQLAlchemy's and the drivers' parameter syntax would
+otherwise try to read.
+"""
+
+from typing import Any
+
+from alembic import op
+
+from layerbench.datalayer import mariadb_schema, postgres_schema, sqlite_schema
+from layerbench.datalayer.entities import Table
+
+GENERATORS: dict[str, Any] = {
+    "sqlite": sqlite_schema,
+    "postgresql": postgres_schema,
+    "mysql": mariadb_schema,
+    "mariadb": mariadb_schema,
+}
+
+
+def generator() -> Any:
+    """The schema module of the database the migration runs on."""
+    name = op.get_bind().dialect.name
+    try:
+        return GENERATORS[name]
+    except KeyError:
+        raise RuntimeError(f"no schema for the {name} database") from None
+
+
+def run(statements: list[str]) -> None:
+    cursor = op.get_bind().connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        for statement in statements:
+            cursor.execute(statement)
+    finally:
+        cursor.close()
+
+
+def create(tables: tuple[Table, ...], audit: bool) -> None:
+    run(generator().schema_statements(tables, audit=audit))
+
+
+def drop(tables: tuple[Table, ...]) -> None:
+    run(generator().drop_statements(tables))

@@ -1,0 +1,96 @@
+"""The schema is Alembic's to create and migrate, on each database: an empty database goes to
+the newest revision, back to nothing, and up again; the revision is recorded."""
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy
+
+from layerbench.datalayer import migrate
+from layerbench.datalayer.entities import SCHEMA_V1
+from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
+
+pytestmark = pytest.mark.services
+
+HEAD = "0001"
+OWN_TABLES = {"ids", "history", *(table.name for table in SCHEMA_V1)}
+
+
+@pytest.fixture(params=["sqlite", "postgres", "mariadb"])
+def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    drop: Callable[[], None] = lambda: None  # noqa: E731
+    if request.param == "sqlite":
+        url = str(tmp_path / "empty.sqlite3")
+    elif request.param == "postgres":
+        url, drop = empty_postgres_database(request.getfixturevalue("postgres_url"))
+    else:
+        url, drop = empty_mariadb_database(request.getfixturevalue("mariadb_url"))
+    try:
+        yield url
+    finally:
+        drop()
+
+
+def inventory(url: str) -> tuple[set[str], set[str]]:
+    """The database's tables and routines (stored functions), as it reports them."""
+    engine = migrate.engine_for(url)
+    try:
+        inspector = sqlalchemy.inspect(engine)
+        tables = set(inspector.get_table_names())
+        with engine.connect() as connection:
+            name = engine.dialect.name
+            if name == "postgresql":
+                sql = "SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace"
+            elif name in {"mysql", "mariadb"}:
+                sql = "SELECT routine_name FROM information_schema.routines"
+                sql += " WHERE routine_schema = DATABASE()"
+            else:
+                return tables, set()
+            functions = {row[0] for row in connection.exec_driver_sql(sql)}
+        return tables, functions
+    finally:
+        engine.dispose()
+
+
+def test_up_down_and_up_again(empty_database: str) -> None:
+    assert migrate.current_revision(empty_database) is None
+    migrate.upgrade(empty_database)
+    assert migrate.current_revision(empty_database) == HEAD
+    tables, functions = inventory(empty_database)
+    assert tables >= OWN_TABLES
+    if "://" in empty_database:
+        assert {"encode_id", "decode_id"} <= functions
+    migrate.downgrade(empty_database, "base")
+    assert migrate.current_revision(empty_database) is None
+    tables, functions = inventory(empty_database)
+    assert tables <= {"alembic_version"}
+    assert functions == set()
+    migrate.upgrade(empty_database)
+    assert migrate.current_revision(empty_database) == HEAD
+
+
+def test_upgrading_the_newest_does_nothing(empty_database: str) -> None:
+    migrate.upgrade(empty_database)
+    before = inventory(empty_database)
+    migrate.upgrade(empty_database)
+    assert inventory(empty_database) == before
+    assert migrate.current_revision(empty_database) == HEAD
+
+
+def test_the_unaudited_schema_has_no_audit_triggers(empty_database: str) -> None:
+    """For bench/trigger_cost.py only: the same tables, but writes leave no history."""
+    migrate.upgrade(empty_database, audit=False)
+    engine = migrate.engine_for(empty_database)
+    try:
+        with engine.begin() as connection:
+            placeholder = "?" if engine.dialect.name == "sqlite" else "%s"
+            connection.exec_driver_sql(
+                f"INSERT INTO tags (numid, id, name) VALUES ({placeholder}, {placeholder}, 'x')",
+                (35, "000000000000z"),
+            )
+            history = connection.exec_driver_sql("SELECT count(*) FROM history").scalar()
+            registered = connection.exec_driver_sql("SELECT count(*) FROM ids").scalar()
+    finally:
+        engine.dispose()
+    assert (history, registered) == (0, 1)
