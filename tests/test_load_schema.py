@@ -11,7 +11,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from layerbench.lab.rungs import STATIC_BODY, STATIC_FILE
-from layerbench.servers.nginx import NginxStatic
+from layerbench.servers.certificates import self_signed
+from layerbench.servers.nginx import NginxStatic, TlsListener
 from layerbench.servers.ports import free_port
 
 SCHEMA_PATH = Path(__file__).parent.parent / "load" / "schema" / "load-result.schema.json"
@@ -114,3 +115,29 @@ def test_open_loop_run_validates_with_its_rate_and_both_latencies(
     assert rate["scheduled_requests"] == 1000
     assert rate["unsent_requests"] == 0
     assert document["latency_us"]["p50"] >= document["latency_uncorrected_us"]["p50"]
+
+
+def test_https_against_nginx_validates_and_resumes_sessions(
+    load_binary: Path, nginx_binary: Path, workdir: Path
+) -> None:
+    """nginx with a self-signed certificate: keep-alive makes one handshake a connection;
+    without it, every request a handshake and nearly all of them resume nginx's sessions."""
+    certificate = self_signed(workdir)
+    tls = TlsListener(free_port(), certificate.certificate, certificate.key)
+    server = NginxStatic(workdir / "nginx", free_port(), {STATIC_FILE: STATIC_BODY}, tls=tls)
+    with server:
+        url = server.tls_base_url + "/" + STATIC_FILE
+        kept = run_load(load_binary, "-n", "300", "-c", "3", "-k", "--insecure", url)
+        closed = run_load(load_binary, "-n", "100", "-c", "1", "--cacert", str(tls.certificate),
+                          url.replace("127.0.0.1", "localhost"))  # fmt: skip
+    for document in (kept, closed):
+        validate(document)
+        assert document["requests_failed"] == 0, document["errors_by_kind"]
+        assert document["status_counts"] == {"200": document["requests_completed"]}
+        assert document["tls"]["protocol"] == "TLSv1.3"
+    assert kept["requests_completed"] == 300
+    assert kept["tls"]["handshakes_full"] + kept["tls"]["handshakes_resumed"] == 3
+    assert kept["options"]["tls_verify"] is False
+    assert closed["requests_completed"] == 100
+    assert closed["tls"]["handshakes_full"] == 1
+    assert closed["tls"]["handshakes_resumed"] == 99

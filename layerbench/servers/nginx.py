@@ -2,6 +2,7 @@
 
 import os
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from layerbench.servers.binaries import find_program
@@ -13,6 +14,15 @@ TEMP_DIRS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 UNPRIVILEGED_USER = "nobody nogroup"
 
 
+@dataclass(frozen=True)
+class TlsListener:
+    """A second listener speaking HTTPS with this certificate and key (PEM files)."""
+
+    port: int
+    certificate: Path
+    key: Path
+
+
 class NginxStatic(ManagedServer):
     name = "nginx"
 
@@ -21,14 +31,23 @@ class NginxStatic(ManagedServer):
         workdir: Path,
         port: int,
         files: dict[str, bytes],
+        *,
         workers: int = 1,
         cpus: frozenset[int] | None = None,
+        tls: TlsListener | None = None,
     ) -> None:
         super().__init__(workdir, port, cpus)
         self.binary = find_program("nginx", APT_PACKAGE)
         self.files = files
         self.workers = workers
+        self.tls = tls
         self.ready_path = "/" + next(iter(files))
+
+    @property
+    def tls_base_url(self) -> str:
+        if self.tls is None:
+            raise ValueError("this nginx has no TLS listener")
+        return f"https://{self.host}:{self.tls.port}"
 
     @property
     def docroot(self) -> Path:
@@ -72,6 +91,17 @@ def render_config(server: NginxStatic, run_as_root: bool) -> str:
     temp_paths = "\n".join(
         f"    {name}_temp_path {server.workdir / 'temp' / name};" for name in TEMP_DIRS
     )
+    tls = server.tls
+    tls_lines = (
+        f"""
+        listen {server.host}:{tls.port} ssl;
+        ssl_certificate {tls.certificate};
+        ssl_certificate_key {tls.key};
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_session_cache shared:layerbench:10m;"""
+        if tls
+        else ""
+    )
     return f"""\
 daemon off;
 master_process on;
@@ -98,7 +128,7 @@ http {{
     keepalive_requests 100000000;
 
     server {{
-        listen {server.host}:{server.port};
+        listen {server.host}:{server.port};{tls_lines}
         root {server.docroot};
         location / {{
         }}

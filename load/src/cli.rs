@@ -8,13 +8,14 @@ use clap::Parser;
 use crate::http::header::Header;
 use crate::http::request::Body;
 use crate::sources::SourceAddresses;
+use crate::tls::{TlsOptions, Trust, Versions};
 use crate::url::Url;
 
 /// HTTP/1.1 load generator with ApacheBench's flags and report.
 #[derive(Debug, Parser)]
 #[command(name = "layerbench-load", version, about, max_term_width = 100)]
 pub struct Cli {
-    /// The URL to request: http://HOST[:PORT]/PATH
+    /// The URL to request: http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH
     #[arg(value_parser = parse_url)]
     url: Url,
     /// Number of requests across all connections [default: 1, or unlimited with -t]
@@ -89,6 +90,16 @@ pub struct Cli {
     /// Accept a variable document length: bodies of another length are not failures
     #[arg(short = 'l', long = "variable-length")]
     variable_length: bool,
+    /// HTTPS: trust the CA certificates in this PEM file instead of the system's
+    #[arg(long, value_name = "FILE", conflicts_with = "insecure")]
+    cacert: Option<std::path::PathBuf>,
+    /// HTTPS: accept any server certificate (its name and issuer are not checked)
+    #[arg(long)]
+    insecure: bool,
+    /// HTTPS protocol, as ab: TLS1.2, TLS1.3 or ALL
+    #[arg(short = 'f', long = "protocol", value_name = "PROTOCOL", default_value = "ALL",
+          value_parser = Versions::parse)]
+    protocol: Versions,
     /// Accepted for ab's sake: receive errors never end a run here, they are counted
     #[arg(short = 'r')]
     _keep_going_on_receive_errors: bool,
@@ -140,6 +151,8 @@ pub struct Options {
     pub variable_length: bool,
     /// The progress line on stderr (not with -q; only when stderr is a terminal).
     pub progress: bool,
+    /// For `https://`: which certificates to trust, which versions to offer.
+    pub tls: TlsOptions,
 }
 
 impl Cli {
@@ -160,7 +173,16 @@ impl Cli {
             (None, None) if self.head => ("HEAD", None),
             (None, None) => ("GET", None),
         };
+        let trust = match (self.cacert, self.insecure) {
+            (Some(path), _) => Trust::CaFile(path),
+            (None, true) => Trust::Anything,
+            (None, false) => Trust::System,
+        };
         Options {
+            tls: TlsOptions {
+                trust,
+                versions: self.protocol,
+            },
             method: self.method.unwrap_or_else(|| default_method.to_string()),
             headers: self.headers,
             body: body.map(|file| Body {
@@ -288,7 +310,9 @@ mod tests {
     #[test]
     fn refusals() {
         for args in [
-            &["https://h/"][..],
+            &["ftp://h/"][..],
+            &["-f", "SSL3", "https://h/"],
+            &["--cacert", "ca.pem", "--insecure", "https://h/"],
             &["-c", "0", "http://h/"],
             &["-n", "0", "http://h/"],
             &["-t", "0", "http://h/"],

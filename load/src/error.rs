@@ -28,6 +28,8 @@ pub enum Error {
         source_address: std::net::IpAddr,
         error: io::Error,
     },
+    #[error("{0}")]
+    Tls(crate::tls::TlsError),
     #[error("cannot set up the signal handlers: {0}")]
     Signals(io::Error),
     #[error("the event loop failed: {0}")]

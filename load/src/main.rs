@@ -13,6 +13,7 @@ mod results;
 mod sources;
 mod stats;
 mod sys;
+mod tls;
 mod url;
 
 use std::io::{self, Write};
@@ -84,6 +85,7 @@ fn run(options: &Options) -> Result<(), Error> {
     let results = Results::new(
         output,
         plan.rate_per_s,
+        plan.tls.is_some(),
         user.as_secs_f64(),
         system.as_secs_f64(),
     );

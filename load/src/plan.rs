@@ -8,6 +8,8 @@ use crate::client::dial;
 use crate::client::progress;
 use crate::error::Error;
 use crate::http::request::{self, Request, RequestSpec};
+use crate::tls::TlsClient;
+use crate::url::Scheme;
 
 /// One thread's part of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +23,8 @@ pub struct Share {
 pub struct Plan {
     pub address: SocketAddr,
     pub source_addresses: Vec<IpAddr>,
+    /// `https://`: how connections speak TLS.
+    pub tls: Option<TlsClient>,
     pub request: Request,
     pub keep_alive: bool,
     pub timeout: Duration,
@@ -68,9 +72,14 @@ impl Plan {
                 error,
             })?;
         }
+        let tls = match url.scheme {
+            Scheme::Http => None,
+            Scheme::Https => Some(TlsClient::new(&url.host, &options.tls).map_err(Error::Tls)?),
+        };
         Ok(Plan {
             address,
             source_addresses: options.source_addresses.clone(),
+            tls,
             request: request::build(&RequestSpec {
                 url,
                 method: &options.method,

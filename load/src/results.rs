@@ -45,6 +45,19 @@ pub struct Results {
     pub rate: Option<RateResults>,
     /// With `--rate`: latency from the actual send (`latency_us` counts from the due time).
     pub latency_uncorrected_us: Option<LatencySummary>,
+    /// With `https://`: what the handshakes agreed, and how many there were.
+    pub tls: Option<TlsResults>,
+}
+
+/// The TLS figures of an `https://` run.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TlsResults {
+    /// `TLSv1.3`, from the first handshake (`None` if none completed).
+    pub protocol: Option<String>,
+    pub cipher_suite: Option<String>,
+    /// Handshakes of the requests counted: with a new session, and resuming one.
+    pub handshakes_full: u64,
+    pub handshakes_resumed: u64,
 }
 
 /// The open loop's figures.
@@ -88,6 +101,7 @@ impl Results {
     pub fn new(
         output: RunOutput,
         target_rate_per_s: Option<f64>,
+        uses_tls: bool,
         cpu_user_s: f64,
         cpu_system_s: f64,
     ) -> Results {
@@ -114,7 +128,17 @@ impl Results {
                 &recorder.uncorrected_histogram,
             )
         });
+        let tls = uses_tls.then(|| TlsResults {
+            protocol: output.first_handshake.as_ref().map(|h| h.protocol.clone()),
+            cipher_suite: output
+                .first_handshake
+                .as_ref()
+                .map(|h| h.cipher_suite.clone()),
+            handshakes_full: recorder.tls_handshakes_full,
+            handshakes_resumed: recorder.tls_handshakes_resumed,
+        });
         Results {
+            tls,
             server_software: output.server_software,
             document_length_bytes: output.document_length_bytes,
             elapsed_s: output.elapsed.as_secs_f64(),

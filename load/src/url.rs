@@ -1,29 +1,45 @@
-//! `http://HOST[:PORT][/PATH][?QUERY]`: the one kind of URL this version accepts.
+//! `http[s]://HOST[:PORT][/PATH][?QUERY]`: the URLs a run can request.
 
 use std::fmt;
 
-/// A parsed `http://` URL: where to connect and what to ask for.
+/// Plain HTTP or HTTP over TLS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    Http,
+    Https,
+}
+
+impl Scheme {
+    pub fn default_port(self) -> u16 {
+        match self {
+            Scheme::Http => 80,
+            Scheme::Https => 443,
+        }
+    }
+}
+
+/// A parsed `http://` or `https://` URL: where to connect and what to ask for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Url {
     /// The URL as the user wrote it.
     pub text: String,
+    pub scheme: Scheme,
     /// Host name or address, without IPv6 brackets.
     pub host: String,
     pub port: u16,
     /// Path and query, always starting with `/`.
     pub path: String,
-    /// The `Host` header's value: the host as written, with `:port` when it is not 80.
+    /// The `Host` header's value: the host as written, with `:port` when it is not the
+    /// scheme's default.
     pub host_header: String,
 }
 
 /// Why a URL was refused; the message says what to write instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UrlError {
-    #[error("https is not supported in this version; use an http:// URL")]
-    Https,
-    #[error("expected a URL of the form http://HOST[:PORT]/PATH")]
+    #[error("expected a URL of the form http://HOST[:PORT]/PATH or https://...")]
     NoScheme,
-    #[error("unsupported scheme {0:?}; use an http:// URL")]
+    #[error("unsupported scheme {0:?}; use an http:// or https:// URL")]
     Scheme(String),
     #[error("the URL has no host; write it as http://HOST[:PORT]/PATH")]
     NoHost,
@@ -40,11 +56,11 @@ pub enum UrlError {
 impl Url {
     pub fn parse(text: &str) -> Result<Url, UrlError> {
         let (scheme, rest) = text.split_once("://").ok_or(UrlError::NoScheme)?;
-        match scheme.to_ascii_lowercase().as_str() {
-            "http" => {}
-            "https" => return Err(UrlError::Https),
+        let scheme = match scheme.to_ascii_lowercase().as_str() {
+            "http" => Scheme::Http,
+            "https" => Scheme::Https,
             _ => return Err(UrlError::Scheme(scheme.to_string())),
-        }
+        };
         let rest = rest.split('#').next().unwrap_or_default();
         let split = rest.find(['/', '?']).unwrap_or(rest.len());
         let (authority, path) = rest.split_at(split);
@@ -70,7 +86,7 @@ impl Url {
             return Err(UrlError::Host(host.to_string()));
         }
         let port = match port_text {
-            None => 80,
+            None => scheme.default_port(),
             Some(p) => match p.parse::<u16>() {
                 Ok(port) if port > 0 && p.bytes().all(|b| b.is_ascii_digit()) => port,
                 _ => return Err(UrlError::Port(p.to_string())),
@@ -81,13 +97,14 @@ impl Url {
         } else {
             host.to_string()
         };
-        let host_header = if port == 80 {
+        let host_header = if port == scheme.default_port() {
             host_in_header
         } else {
             format!("{host_in_header}:{port}")
         };
         Ok(Url {
             text: text.to_string(),
+            scheme,
             host: host.to_string(),
             port,
             path,
@@ -138,7 +155,10 @@ mod tests {
     #[test]
     fn defaults() {
         let url = Url::parse("http://localhost").unwrap();
-        assert_eq!((url.port, url.path.as_str()), (80, "/"));
+        assert_eq!(
+            (url.scheme, url.port, url.path.as_str()),
+            (Scheme::Http, 80, "/")
+        );
         assert_eq!(url.host_header, "localhost");
         assert_eq!(Url::parse("http://h?q").unwrap().path, "/?q");
         assert_eq!(Url::parse("HTTP://h/a#frag").unwrap().path, "/a");
@@ -152,8 +172,18 @@ mod tests {
     }
 
     #[test]
+    fn https() {
+        let url = Url::parse("https://example.org/a").unwrap();
+        assert_eq!((url.scheme, url.port), (Scheme::Https, 443));
+        assert_eq!(url.host_header, "example.org");
+        let url = Url::parse("HTTPS://127.0.0.1:8443").unwrap();
+        assert_eq!(url.host_header, "127.0.0.1:8443");
+        assert_eq!(Url::parse("http://h:443/").unwrap().host_header, "h:443");
+        assert_eq!(Url::parse("https://h:80/").unwrap().host_header, "h:80");
+    }
+
+    #[test]
     fn refusals() {
-        assert_eq!(Url::parse("https://x/"), Err(UrlError::Https));
         assert_eq!(Url::parse("localhost:80/"), Err(UrlError::NoScheme));
         assert!(matches!(Url::parse("ftp://x/"), Err(UrlError::Scheme(_))));
         assert_eq!(Url::parse("http:///x"), Err(UrlError::NoHost));

@@ -109,7 +109,8 @@ fn stale_keep_alive_connection_is_retried() {
 #[test]
 fn bad_arguments_exit_2() {
     for args in [
-        &["https://127.0.0.1/"][..],
+        &["ftp://127.0.0.1/"][..],
+        &["-f", "TLS1", "https://127.0.0.1/"],
         &["127.0.0.1:80/"],
         &["-c", "0", "http://127.0.0.1/"],
         &["-t", "abc", "http://127.0.0.1/"],
@@ -119,10 +120,6 @@ fn bad_arguments_exit_2() {
         assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
         assert!(run.stdout.is_empty());
     }
-    let run = run_load(&["https://127.0.0.1/"]);
-    assert!(
-        run.stderr.contains("https is not supported"),
-        "{}",
-        run.stderr
-    );
+    let run = run_load(&["-f", "SSL3", "https://127.0.0.1/"]);
+    assert!(run.stderr.contains("SSL3 is obsolete"), "{}", run.stderr);
 }

@@ -1,12 +1,14 @@
 //! Real output validates against the committed schema, `schema/load-result.schema.json`.
 //!
 //! The validator below knows only the keywords that schema uses (type, const, properties,
-//! required, additionalProperties, items, minimum, exclusiveMinimum) and fails on any other, so the
+//! required, additionalProperties, items, minimum, exclusiveMinimum, enum) and fails on any other,
+//! so the
 //! schema cannot grow a keyword this test silently ignores. The Python tests validate the
 //! same documents with a full draft 2020-12 validator.
 
 mod common;
 
+use common::tls_server::{Ending, TlsServer};
 use common::{Reply, TestServer, ok, run_load};
 use serde_json::Value;
 
@@ -78,6 +80,12 @@ fn validate(schema: &Value, value: &Value, path: &str, errors: &mut Vec<String>)
             "items" => {
                 for (index, item) in value.as_array().into_iter().flatten().enumerate() {
                     validate(argument, item, &format!("{path}/{index}"), errors);
+                }
+            }
+            "enum" => {
+                let allowed = argument.as_array().expect("enum is an array");
+                if !allowed.contains(value) {
+                    errors.push(format!("{path}: {value} is not one of {argument}"));
                 }
             }
             "additionalProperties" => {
@@ -190,6 +198,12 @@ fn real_output_is_valid() {
     let run = run_load(&["-n", "3", "--json", "-", "http://127.0.0.1:1/"]);
     assert_eq!(run.code, Some(1));
     assert_valid(&run.json());
+    let tls = TlsServer::start(Ending::Polite);
+    let url = tls.url();
+    for trust in [["--cacert", tls.ca()], ["-f", "TLS1.2"]] {
+        let run = run_load(&[&["-n", "4", "--json", "-"][..], &trust, &[&url]].concat());
+        assert_valid(&run.json());
+    }
 }
 
 #[test]
@@ -211,4 +225,11 @@ fn the_validator_catches_mistakes() {
         "{errors:?}"
     );
     assert!(errors.iter().any(|e| e.contains("2 != 1")), "{errors:?}");
+    let mut errors = Vec::new();
+    let protocol = &schema["properties"]["options"]["properties"]["tls_protocol"];
+    validate(protocol, &Value::from("SSL3"), "", &mut errors);
+    assert!(
+        errors.iter().any(|e| e.contains("is not one of")),
+        "{errors:?}"
+    );
 }

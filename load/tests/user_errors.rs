@@ -69,7 +69,7 @@ fn bad_url_and_bad_flags() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["ftp://127.0.0.1/"],
-            "error: invalid value 'ftp://127.0.0.1/' for '<URL>': unsupported scheme \"ftp\"; use an http:// URL",
+            "error: invalid value 'ftp://127.0.0.1/' for '<URL>': unsupported scheme \"ftp\"; use an http:// or https:// URL",
         ),
         (
             &["http://127.0.0.1:99999/"],

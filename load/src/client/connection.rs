@@ -5,13 +5,13 @@
 //! Sockets are edge-triggered: `readable`/`writable` remember an event until an operation
 //! returns `WouldBlock`.
 
-use std::io::{self, Read, Write};
+use std::io;
 use std::time::Instant;
 
-use mio::net::TcpStream;
 use mio::{Interest, Registry, Token};
 
 use super::dial::Dialer;
+use super::transport::{Handshake, Stream, tls_cause};
 use crate::http::response::{ParseError, Progress, ResponseParser};
 use crate::stats::phases::PhaseTimes;
 use crate::stats::recorder::FailureClass;
@@ -27,6 +27,8 @@ pub enum Phase {
         until: Instant,
     },
     Connecting,
+    /// Connected; the TLS handshake is under way.
+    Handshaking,
     Writing {
         written: usize,
     },
@@ -37,6 +39,8 @@ pub enum Phase {
 #[derive(Debug)]
 pub enum Cause {
     Io(io::Error),
+    /// The TLS layer failed: a certificate refused, an alert, records that make no sense.
+    Tls(rustls::Error),
     /// No response within `-s` seconds.
     Timeout,
     /// The server closed the connection before the response was complete.
@@ -44,11 +48,21 @@ pub enum Cause {
     Malformed(ParseError),
 }
 
+impl From<io::Error> for Cause {
+    fn from(error: io::Error) -> Cause {
+        match tls_cause(&error) {
+            Some(tls) => Cause::Tls(tls.clone()),
+            None => Cause::Io(error),
+        }
+    }
+}
+
 impl Cause {
     /// The `errors_by_kind` key.
     pub fn kind(&self) -> String {
         match self {
             Cause::Io(error) => errno::name(error),
+            Cause::Tls(error) => crate::tls::error_kind(error).to_string(),
             Cause::Timeout => "timeout".to_string(),
             Cause::Closed => "connection_closed".to_string(),
             Cause::Malformed(_) => "malformed_response".to_string(),
@@ -58,6 +72,7 @@ impl Cause {
     pub fn describe(&self) -> String {
         match self {
             Cause::Io(error) => errno::describe(error),
+            Cause::Tls(error) => format!("TLS: {error} ({})", crate::tls::error_kind(error)),
             Cause::Timeout => "no complete response within the timeout (timeout)".to_string(),
             Cause::Closed => {
                 "connection closed before the response was complete (connection_closed)".to_string()
@@ -94,7 +109,7 @@ pub enum Outcome {
 #[derive(Debug)]
 pub struct Connection {
     token: Token,
-    stream: Option<TcpStream>,
+    stream: Option<Stream>,
     pub phase: Phase,
     parser: ResponseParser,
     /// When the current request started (its connect included).
@@ -121,6 +136,8 @@ pub struct Connection {
     sent: u64,
     /// The bytes of the response being received, kept for `-v` (once per run).
     transcript: Option<Vec<u8>>,
+    /// The TLS handshake the current request made, until the worker takes it.
+    handshake: Option<Handshake>,
 }
 
 impl Connection {
@@ -143,6 +160,7 @@ impl Connection {
             first_byte: now,
             sent: 0,
             transcript: None,
+            handshake: None,
         }
     }
 
@@ -174,6 +192,11 @@ impl Connection {
             connect_us: micros(self.connected, self.started),
             waiting_us: micros(self.first_byte, self.written),
         }
+    }
+
+    /// The TLS handshake of the request that just ended, if it made one.
+    pub fn take_handshake(&mut self) -> Option<Handshake> {
+        self.handshake.take()
     }
 
     /// Bytes the request that just ended wrote (heads and bodies, a stale attempt's included).
@@ -221,14 +244,14 @@ impl Connection {
         self.reused = false;
         self.readable = false;
         self.writable = false;
-        let opened = dialer.connect().and_then(|mut stream| {
-            stream.set_nodelay(true)?;
+        let opened = dialer.connect().and_then(|mut tcp| {
+            tcp.set_nodelay(true)?;
             registry.register(
-                &mut stream,
+                &mut tcp,
                 self.token,
                 Interest::READABLE | Interest::WRITABLE,
             )?;
-            Ok(stream)
+            Stream::new(tcp, dialer.tls())
         });
         match opened {
             Ok(stream) => {
@@ -236,7 +259,7 @@ impl Connection {
                 self.phase = Phase::Connecting;
                 None
             }
-            Err(error) => Some(self.fail(FailureClass::Connect, Cause::Io(error))),
+            Err(error) => Some(self.fail(FailureClass::Connect, Cause::from(error))),
         }
     }
 
@@ -263,7 +286,7 @@ impl Connection {
     /// The request timed out.
     pub fn time_out(&mut self) -> Outcome {
         let class = match self.phase {
-            Phase::Connecting => FailureClass::Connect,
+            Phase::Connecting | Phase::Handshaking => FailureClass::Connect,
             _ => FailureClass::Receive,
         };
         self.fail(class, Cause::Timeout)
@@ -299,9 +322,16 @@ impl Connection {
                     if let Err(outcome) = self.check_connected() {
                         return outcome;
                     }
-                    self.connected = Instant::now();
-                    self.phase = Phase::Writing { written: 0 };
+                    self.phase = Phase::Handshaking;
                 }
+                Phase::Handshaking => match self.handshake() {
+                    Ok(true) => {
+                        self.connected = Instant::now();
+                        self.phase = Phase::Writing { written: 0 };
+                    }
+                    Ok(false) => return None,
+                    Err(cause) => return Some(self.fail(FailureClass::Connect, cause)),
+                },
                 Phase::Writing { written } => {
                     if !self.writable {
                         return None;
@@ -321,10 +351,15 @@ impl Connection {
                         }
                         Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.writable = false,
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) => return Some(self.stale_or(FailureClass::Receive, Cause::Io(e))),
+                        Err(e) => {
+                            return Some(self.stale_or(FailureClass::Receive, Cause::from(e)));
+                        }
                     }
                 }
                 Phase::Reading => {
+                    if let Err(cause) = self.flush_pending() {
+                        return Some(self.stale_or(FailureClass::Receive, cause));
+                    }
                     if !self.readable {
                         return None;
                     }
@@ -336,7 +371,7 @@ impl Connection {
 
     /// `Err(None)`: not connected yet; `Err(Some(_))`: the connect failed.
     fn check_connected(&mut self) -> Result<(), Option<Outcome>> {
-        let stream = self.stream.as_ref().ok_or(None)?;
+        let stream = self.stream.as_ref().ok_or(None)?.tcp();
         let error = match stream.take_error() {
             Ok(Some(error)) | Err(error) => error,
             Ok(None) => match stream.peer_addr() {
@@ -351,6 +386,53 @@ impl Connection {
         Err(Some(self.fail(FailureClass::Connect, Cause::Io(error))))
     }
 
+    /// Drives the TLS handshake as far as readiness allows: `Ok(true)` once it is complete
+    /// (at once for plain TCP).
+    fn handshake(&mut self) -> Result<bool, Cause> {
+        loop {
+            self.flush_pending()?;
+            let Some(stream) = self.stream.as_mut() else {
+                return Err(Cause::Closed);
+            };
+            if !stream.is_handshaking() {
+                self.handshake = stream.handshake();
+                return Ok(true);
+            }
+            if !self.readable {
+                return Ok(false);
+            }
+            match stream.read_handshake() {
+                Ok(true) => {}
+                Ok(false) => return Err(Cause::Closed),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.readable = false;
+                    return Ok(false);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Cause::from(e)),
+            }
+        }
+    }
+
+    /// Writes waiting TLS records while the socket takes them.
+    fn flush_pending(&mut self) -> Result<(), Cause> {
+        let Some(stream) = self.stream.as_mut() else {
+            return Ok(());
+        };
+        if !self.writable || !stream.has_pending() {
+            return Ok(());
+        }
+        match stream.flush_pending() {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                self.writable = false;
+                Ok(())
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(()),
+            Err(e) => Err(Cause::from(e)),
+        }
+    }
+
     fn read(&mut self, buffer: &mut [u8]) -> Option<Outcome> {
         loop {
             let stream = self.stream.as_mut()?;
@@ -362,7 +444,14 @@ impl Connection {
                     return None;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Some(self.stale_or(FailureClass::Receive, Cause::Io(e))),
+                Err(e) => {
+                    let cause = Cause::from(e);
+                    let class = match cause {
+                        Cause::Tls(_) => FailureClass::Exceptions,
+                        _ => FailureClass::Receive,
+                    };
+                    return Some(self.stale_or(class, cause));
+                }
             };
             if self.received == 0 {
                 self.first_byte = Instant::now();

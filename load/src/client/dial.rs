@@ -14,6 +14,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use mio::net::TcpStream;
 use socket2::{Domain, Protocol, SockAddr, Socket, Type};
 
+use crate::tls::TlsClient;
+
 /// Opens the run's connections: to one server, from the source addresses in turn.
 #[derive(Debug)]
 pub struct Dialer {
@@ -21,15 +23,23 @@ pub struct Dialer {
     sources: Vec<IpAddr>,
     /// The next source to use, shared by the threads (touched once per connect).
     next: AtomicUsize,
+    /// `https://`: what each connection's TLS starts from.
+    tls: Option<TlsClient>,
 }
 
 impl Dialer {
-    pub fn new(server: SocketAddr, sources: Vec<IpAddr>) -> Dialer {
+    pub fn new(server: SocketAddr, sources: Vec<IpAddr>, tls: Option<TlsClient>) -> Dialer {
         Dialer {
             server,
             sources,
             next: AtomicUsize::new(0),
+            tls,
         }
+    }
+
+    /// The TLS every connection speaks over TCP, for an `https://` URL.
+    pub fn tls(&self) -> Option<&TlsClient> {
+        self.tls.as_ref()
     }
 
     /// Starts a non-blocking connect, from the next source address if there are any.
@@ -140,7 +150,7 @@ mod tests {
     fn a_dialer_takes_the_sources_in_turn() {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let sources: Vec<IpAddr> = vec![[127, 0, 0, 2].into(), [127, 0, 0, 3].into()];
-        let dialer = Dialer::new(listener.local_addr().unwrap(), sources.clone());
+        let dialer = Dialer::new(listener.local_addr().unwrap(), sources.clone(), None);
         let mut streams = Vec::new();
         let mut peers = Vec::new();
         for _ in 0..4 {

@@ -8,6 +8,7 @@ pub mod progress;
 pub mod schedule;
 #[cfg(test)]
 mod schedule_simulation;
+pub mod transport;
 pub mod worker;
 
 use std::io;
@@ -21,6 +22,7 @@ use crate::stats::recorder::Recorder;
 use pacing::{Pacer, PacingStats};
 use progress::ProgressCounter;
 use schedule::ClosedLoop;
+use transport::Handshake;
 use worker::{Shared, ThreadResult, Worker};
 
 /// What the threads did, merged.
@@ -38,11 +40,17 @@ pub struct RunOutput {
     pub busiest_thread_cpu_fraction: f64,
     /// With `--rate`: how the sends kept to the schedule.
     pub pacing: Option<PacingStats>,
+    /// The run's first TLS handshake: the protocol and suite the server agreed to.
+    pub first_handshake: Option<Handshake>,
 }
 
 pub fn run(plan: &Plan) -> io::Result<RunOutput> {
     let shared = Shared {
-        dialer: dial::Dialer::new(plan.address, plan.source_addresses.clone()),
+        dialer: dial::Dialer::new(
+            plan.address,
+            plan.source_addresses.clone(),
+            plan.tls.clone(),
+        ),
         request: plan.request.bytes.clone(),
         keep_alive: plan.keep_alive,
         timeout: plan.timeout,
@@ -129,7 +137,15 @@ fn merge(
     let mut responses_seen = 0;
     let mut busiest_thread_cpu_fraction: f64 = 0.0;
     let mut pacing: Option<PacingStats> = None;
+    let mut first_handshake: Option<(Instant, Handshake)> = None;
     for thread in threads {
+        if let Some(handshake) = thread.first_handshake
+            && first_handshake
+                .as_ref()
+                .is_none_or(|first| handshake.0 < first.0)
+        {
+            first_handshake = Some(handshake);
+        }
         if let Some(stats) = &thread.pacing {
             pacing.get_or_insert_with(PacingStats::default).merge(stats);
         }
@@ -165,5 +181,6 @@ fn merge(
         first_error: first_error.map(|(_, description)| description),
         busiest_thread_cpu_fraction,
         pacing,
+        first_handshake: first_handshake.map(|(_, handshake)| handshake),
     }
 }

@@ -17,6 +17,7 @@ use super::dial::Dialer;
 use super::pacing::{Pacer, PacingStats};
 use super::progress::ProgressCounter;
 use super::schedule::ClosedLoop;
+use super::transport::Handshake;
 use crate::report::verbose;
 use crate::stats::recorder::{FailureClass, Recorder, ResponseRecord};
 use crate::sys::timer::Timer;
@@ -67,6 +68,8 @@ pub struct ThreadResult {
     pub wall: Duration,
     /// With `--rate`: how the sends kept to the schedule.
     pub pacing: Option<PacingStats>,
+    /// The thread's first completed TLS handshake.
+    pub first_handshake: Option<(Instant, Handshake)>,
 }
 
 /// The open loop of one thread: its schedule, its idle connections, its timer.
@@ -98,6 +101,7 @@ pub struct Worker<'a> {
     responses_seen: u64,
     first_response: Option<(Instant, Option<String>)>,
     first_error: Option<(Instant, String)>,
+    first_handshake: Option<(Instant, Handshake)>,
     /// Where the progress line reads this thread's count.
     progress: Option<&'a ProgressCounter>,
     /// `--rate`: requests at a fixed rate instead of one after another.
@@ -132,6 +136,7 @@ impl<'a> Worker<'a> {
             responses_seen: 0,
             first_response: None,
             first_error: None,
+            first_handshake: None,
             progress: None,
             open_loop: None,
         })
@@ -235,6 +240,7 @@ impl<'a> Worker<'a> {
             responses_seen: self.responses_seen,
             first_response: self.first_response,
             first_error: self.first_error,
+            first_handshake: self.first_handshake,
             ended,
             cpu: rusage::thread_cpu_time().saturating_sub(cpu_before),
             wall: ended.saturating_duration_since(began),
@@ -358,6 +364,12 @@ impl<'a> Worker<'a> {
     /// Records how a request ended and sets up what the connection does next; returns an
     /// outcome when that next step ended at once (a connect refused on the spot).
     fn settle(&mut self, i: usize, outcome: Outcome, now: Instant) -> Option<Outcome> {
+        if let Some(handshake) = self.connections[i].take_handshake() {
+            if self.schedule.measuring() {
+                self.recorder.record_handshake(handshake.resumed);
+            }
+            self.first_handshake.get_or_insert((now, handshake));
+        }
         match outcome {
             Outcome::Stale => {
                 if self.schedule.measuring() {
@@ -471,7 +483,7 @@ impl<'a> Worker<'a> {
                     self.drive(i, started);
                 }
                 Phase::Backoff { until } => self.arm(until),
-                Phase::Connecting | Phase::Writing { .. } | Phase::Reading => {
+                Phase::Connecting | Phase::Handshaking | Phase::Writing { .. } | Phase::Reading => {
                     if now >= connection.deadline {
                         let timed_out = connection.time_out();
                         self.drive(i, Some(timed_out));

@@ -4,7 +4,8 @@
 //! `connection_times_us`, `sent_bytes`, `client_busiest_thread_cpu_fraction`, and in
 //! `options`: `headers`, `body_bytes`, `content_type`, `variable_length` (and `method` may
 //! be other than GET); `rate`, `latency_uncorrected_us` and `options.rate_per_s` (the open
-//! loop; null in the closed loop).
+//! loop; null in the closed loop); `tls` (null for http://), `options.tls_verify`,
+//! `options.tls_protocol` and `options.source_addresses`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -14,9 +15,10 @@ use serde::Serialize;
 
 use crate::cli::{JsonTarget, Options};
 use crate::error::Error;
-use crate::results::{RateResults, Results};
+use crate::results::{RateResults, Results, TlsResults};
 use crate::stats::latency::LatencySummary;
 use crate::stats::phases::PhaseSummary;
+use crate::tls::{Trust, Versions};
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -47,6 +49,7 @@ pub struct Document<'a> {
     pub client_busiest_thread_cpu_fraction: f64,
     pub rate: Option<RateDocument>,
     pub latency_uncorrected_us: Option<LatencyDocument>,
+    pub tls: Option<&'a TlsResults>,
 }
 
 #[derive(Debug, Serialize)]
@@ -116,6 +119,11 @@ pub struct OptionsDocument<'a> {
     pub content_type: Option<&'a str>,
     pub variable_length: bool,
     pub rate_per_s: Option<f64>,
+    pub source_addresses: Vec<String>,
+    /// Whether the server's certificate was checked (https:// only).
+    pub tls_verify: bool,
+    /// ab's `-f`: `ALL`, `TLS1.2` or `TLS1.3`.
+    pub tls_protocol: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -208,6 +216,17 @@ impl<'a> Document<'a> {
                 content_type: options.body.as_ref().map(|body| body.content_type.as_str()),
                 variable_length: options.variable_length,
                 rate_per_s: options.rate_per_s,
+                source_addresses: options
+                    .source_addresses
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect(),
+                tls_verify: options.tls.trust != Trust::Anything,
+                tls_protocol: match options.tls.versions {
+                    Versions::All => "ALL",
+                    Versions::Tls12 => "TLS1.2",
+                    Versions::Tls13 => "TLS1.3",
+                },
             },
             server_software: results.server_software.as_deref(),
             document_length_bytes: results.document_length_bytes,
@@ -251,6 +270,7 @@ impl<'a> Document<'a> {
                 .latency_uncorrected_us
                 .as_ref()
                 .map(LatencyDocument::from),
+            tls: results.tls.as_ref(),
         }
     }
 }
@@ -320,6 +340,7 @@ mod tests {
             "client_busiest_thread_cpu_fraction",
             "rate",
             "latency_uncorrected_us",
+            "tls",
         ];
         expected.sort_unstable();
         let mut keys = keys;

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use crate::cli::Options;
-use crate::results::{CLIENT_BOUND_CPU_FRACTION, RateResults, Results};
+use crate::results::{CLIENT_BOUND_CPU_FRACTION, RateResults, Results, TlsResults};
 use crate::stats::latency::LatencySummary;
 use crate::stats::phases::PhaseSummary;
 
@@ -30,6 +30,9 @@ fn write_ab(out: &mut impl Write, options: &Options, r: &Results) -> io::Result<
     writeln!(out, "{}{server}", label("Server Software"))?;
     writeln!(out, "{}{}", label("Server Hostname"), options.url.host)?;
     writeln!(out, "{}{}", label("Server Port"), options.url.port)?;
+    if let Some(tls) = &r.tls {
+        write_tls_lines(out, options, tls)?;
+    }
     writeln!(out)?;
     writeln!(out, "{}{}", label("Document Path"), options.url.path)?;
     if options.variable_length {
@@ -221,6 +224,18 @@ fn write_percentages(out: &mut impl Write, r: &Results) -> io::Result<()> {
     writeln!(out, " 100%  {:5} (longest request)", round_ms(l.max))
 }
 
+/// ab's lines for an SSL/TLS run: protocol and cipher, and the name sent with SNI.
+fn write_tls_lines(out: &mut impl Write, options: &Options, tls: &TlsResults) -> io::Result<()> {
+    if let (Some(protocol), Some(suite)) = (&tls.protocol, &tls.cipher_suite) {
+        writeln!(out, "{}{protocol},{suite}", label("SSL/TLS Protocol"))?;
+    }
+    let host = &options.url.host;
+    if host.parse::<std::net::IpAddr>().is_err() {
+        writeln!(out, "{}{host}", label("TLS Server Name"))?;
+    }
+    Ok(())
+}
+
 /// What ab does not show: µs latencies with p99.9, statuses, errors, the client's CPU.
 fn write_additions(out: &mut impl Write, r: &Results) -> io::Result<()> {
     let l = &r.latency_us;
@@ -265,6 +280,15 @@ fn write_additions(out: &mut impl Write, r: &Results) -> io::Result<()> {
         label("Stale retries"),
         r.stale_connection_retries
     )?;
+    if let Some(tls) = &r.tls {
+        writeln!(
+            out,
+            "{}{} full, {} resumed",
+            label("TLS handshakes"),
+            tls.handshakes_full,
+            tls.handshakes_resumed
+        )?;
+    }
     writeln!(
         out,
         "{}{:.3} [s] user, {:.3} [s] system",
@@ -419,6 +443,7 @@ pub(crate) mod tests {
             client_busiest_thread_cpu_fraction: 0.354,
             rate: None,
             latency_uncorrected_us: None,
+            tls: None,
         };
         (options, results)
     }
@@ -539,6 +564,31 @@ ERROR: The median and mean for the total time are more than twice the standard
             assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
         }
         assert!(!text.contains("Keep-Alive"), "{text}");
+    }
+
+    #[test]
+    fn tls_lines_where_ab_puts_them() {
+        let (mut options, mut results) = sample();
+        results.tls = Some(TlsResults {
+            protocol: Some("TLSv1.3".to_string()),
+            cipher_suite: Some("TLS13_AES_256_GCM_SHA384".to_string()),
+            handshakes_full: 2,
+            handshakes_resumed: 998,
+        });
+        let text = report(&options, &results);
+        assert!(text.contains(
+            "Server Port:            8080\n\
+             SSL/TLS Protocol:       TLSv1.3,TLS13_AES_256_GCM_SHA384\n\nDocument Path:"
+        ));
+        assert!(text.contains("TLS handshakes:         2 full, 998 resumed\n"));
+        options.url = crate::url::Url::parse("https://localhost:8443/").unwrap();
+        let text = report(&options, &results);
+        assert!(text.contains(
+            "SSL/TLS Protocol:       TLSv1.3,TLS13_AES_256_GCM_SHA384\n\
+             TLS Server Name:        localhost\n\n"
+        ));
+        results.tls = None;
+        assert!(!report(&options, &results).contains("TLS"));
     }
 
     #[test]

@@ -99,6 +99,9 @@ pub struct Recorder {
     /// With `--rate`: latency from the actual send (`histogram` counts from the due time).
     pub uncorrected_histogram: Histogram<u64>,
     pub uncorrected_moments: Moments,
+    /// TLS handshakes made by the requests counted: full, and resumed sessions.
+    pub tls_handshakes_full: u64,
+    pub tls_handshakes_resumed: u64,
 }
 
 impl Default for Recorder {
@@ -125,11 +128,21 @@ impl Default for Recorder {
             )
             .expect("constant histogram bounds are valid"),
             uncorrected_moments: Moments::default(),
+            tls_handshakes_full: 0,
+            tls_handshakes_resumed: 0,
         }
     }
 }
 
 impl Recorder {
+    pub fn record_handshake(&mut self, resumed: bool) {
+        if resumed {
+            self.tls_handshakes_resumed += 1;
+        } else {
+            self.tls_handshakes_full += 1;
+        }
+    }
+
     pub fn record_response(&mut self, response: &ResponseRecord) {
         let latency = response.latency_us.clamp(LOWEST_US, HIGHEST_US);
         self.histogram.saturating_record(latency);
@@ -217,6 +230,8 @@ impl Recorder {
             .add(&other.uncorrected_histogram)
             .expect("histograms with the same bounds merge");
         self.uncorrected_moments.merge(&other.uncorrected_moments);
+        self.tls_handshakes_full += other.tls_handshakes_full;
+        self.tls_handshakes_resumed += other.tls_handshakes_resumed;
     }
 }
 

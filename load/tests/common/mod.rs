@@ -470,6 +470,7 @@ pub fn assert_contract(doc: &Value) {
             "client_busiest_thread_cpu_fraction",
             "rate",
             "latency_uncorrected_us",
+            "tls",
         ],
         "document",
     );
@@ -493,6 +494,9 @@ pub fn assert_contract(doc: &Value) {
             "content_type",
             "variable_length",
             "rate_per_s",
+            "source_addresses",
+            "tls_verify",
+            "tls_protocol",
         ],
         "options",
     );
@@ -575,3 +579,5 @@ pub fn temp_json(name: &str) -> std::path::PathBuf {
         std::process::id()
     ))
 }
+
+pub mod tls_server;
