@@ -1,6 +1,7 @@
 """The schema is Alembic's to create and migrate, on each database: an empty database goes to
 the newest revision, back to nothing, and up again; the revision is recorded."""
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -8,13 +9,13 @@ import pytest
 import sqlalchemy
 
 from layerbench.datalayer import migrate
-from layerbench.datalayer.entities import SCHEMA_V1
+from layerbench.datalayer.entities import SCHEMA_V2
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 
 pytestmark = pytest.mark.services
 
-HEAD = "0001"
-OWN_TABLES = {"ids", "history", *(table.name for table in SCHEMA_V1)}
+HEAD = "0002"
+OWN_TABLES = {"ids", "history", *(table.name for table in SCHEMA_V2)}
 
 
 @pytest.fixture(params=["sqlite", "postgres", "mariadb"])
@@ -94,3 +95,42 @@ def test_the_unaudited_schema_has_no_audit_triggers(empty_database: str) -> None
     finally:
         engine.dispose()
     assert (history, registered) == (0, 1)
+
+
+def audited_keys(connection: sqlalchemy.Connection) -> list[list[str]]:
+    """The columns each history row of the video recorded, oldest first."""
+    rows = connection.exec_driver_sql(
+        "SELECT new_values FROM history WHERE table_name = 'videos' ORDER BY seq"
+    ).fetchall()
+    return [sorted(json.loads(row[0]) if isinstance(row[0], str) else row[0]) for row in rows]
+
+
+def test_0002_keeps_the_data_and_audits_the_new_columns(empty_database: str) -> None:
+    """A video written at revision 0001 survives the upgrade; its new column is written and
+    audited like the others; the downgrade drops the column and the history keeps working."""
+    migrate.upgrade(empty_database, "0001")
+    engine = migrate.engine_for(empty_database)
+    p = "?" if engine.dialect.name == "sqlite" else "%s"
+    try:
+        with engine.begin() as connection:
+            connection.exec_driver_sql(
+                f"INSERT INTO videos (numid, id, title, url) VALUES ({p}, {p}, 'old', 'u')",
+                (35, "000000000000z"),
+            )
+        migrate.upgrade(empty_database)
+        with engine.begin() as connection:
+            connection.exec_driver_sql("UPDATE videos SET description = 'new' WHERE numid = 35")
+            row = connection.exec_driver_sql("SELECT title, description FROM videos").one()
+            assert tuple(row) == ("old", "new")
+            keys = audited_keys(connection)
+        assert "description" not in keys[0]
+        assert "description" in keys[1]
+        migrate.downgrade(empty_database, "0001")
+        with engine.begin() as connection:
+            connection.exec_driver_sql("UPDATE videos SET title = 'newer' WHERE numid = 35")
+            keys = audited_keys(connection)
+        assert len(keys) == 3
+        assert "description" not in keys[2]
+        assert "title" in keys[2]
+    finally:
+        engine.dispose()

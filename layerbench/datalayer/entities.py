@@ -22,6 +22,12 @@ class Column:
     references: str | None = None  # the entity table whose numid this is
 
 
+def added_columns(before: "Table", after: "Table") -> tuple[Column, ...]:
+    """The columns ``after`` has that ``before`` has not (a revision adds only nullable ones)."""
+    names = {column.name for column in before.columns}
+    return tuple(column for column in after.columns if column.name not in names)
+
+
 @dataclass(frozen=True)
 class Table:
     name: str
@@ -65,6 +71,20 @@ VIDEO_TAGS = Table(
 # The tables as each schema revision made them: a migration creates the set of its revision
 # (frozen), so that a later revision can change the tables without rewriting history.
 SCHEMA_V1 = (VIDEOS, COMMENTS, TAGS, VIDEO_TAGS)
-TABLES = SCHEMA_V1
+
+# Revision 0002: the seed's demo site's fields: a video's description, a commenter's url and
+# email (all optional).
+VIDEOS_V2 = Table("videos", (*VIDEOS.columns, Column("description", ColumnType.TEXT, True)))
+COMMENTS_V2 = Table(
+    "comments",
+    (
+        *COMMENTS.columns,
+        Column("author_url", ColumnType.TEXT, nullable=True),
+        Column("author_email", ColumnType.TEXT, nullable=True),
+    ),
+)
+SCHEMA_V2 = (VIDEOS_V2, COMMENTS_V2, TAGS, VIDEO_TAGS)
+
+TABLES = SCHEMA_V2
 ENTITIES = tuple(table for table in TABLES if table.is_entity)
 TABLES_BY_NAME = {table.name: table for table in TABLES}

@@ -15,7 +15,7 @@ row's dependants are deleted by a trigger on the row instead, where their own tr
 registry, the history) do fire; the cascade then finds nothing left.
 """
 
-from layerbench.datalayer.entities import ColumnType, Table
+from layerbench.datalayer.entities import ColumnType, Table, added_columns
 
 ENCODE_SQL = "LPAD(LOWER(CONV({n}, 10, 36)), 13, '0')"
 
@@ -204,4 +204,30 @@ def drop_statements(tables: tuple[Table, ...]) -> list[str]:
         f"DROP TABLE {names}",
         "DROP FUNCTION decode_id",
         "DROP FUNCTION encode_id",
+    ]
+
+
+def add_columns_statements(before: Table, after: Table, audit: bool = True) -> list[str]:
+    """``before`` becomes ``after`` (nullable columns added); the audit triggers, which name
+    every column, are made again."""
+    statements = [
+        f"ALTER TABLE {after.name} ADD COLUMN {column.name} {SQL_TYPES[column.type]}"
+        for column in added_columns(before, after)
+    ]
+    return statements + _drop_audit(after) + (audit_triggers(after) if audit else [])
+
+
+def drop_columns_statements(after: Table, before: Table, audit: bool = True) -> list[str]:
+    """Back from ``after`` to ``before``."""
+    statements = [
+        f"ALTER TABLE {after.name} DROP COLUMN {column.name}"
+        for column in added_columns(before, after)
+    ]
+    return _drop_audit(after) + statements + (audit_triggers(before) if audit else [])
+
+
+def _drop_audit(table: Table) -> list[str]:
+    return [
+        f"DROP TRIGGER IF EXISTS {table.name}_audit_{operation}"
+        for operation in ("insert", "update", "delete")
     ]

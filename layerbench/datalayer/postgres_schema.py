@@ -8,7 +8,7 @@ and ``decode_id`` convert through numeric, and each entity row's ``id`` is check
 ``SET LOCAL layerbench.actor``; a write without it is recorded with a NULL actor.
 """
 
-from layerbench.datalayer.entities import ColumnType, Table
+from layerbench.datalayer.entities import ColumnType, Table, added_columns
 
 CODEC_SQL = r"""
 CREATE FUNCTION encode_id(numid bigint) RETURNS text
@@ -208,4 +208,23 @@ def drop_statements(tables: tuple[Table, ...]) -> list[str]:
     return [
         f"DROP TABLE {names}",
         *(f"DROP FUNCTION {function}" for function in FUNCTIONS),
+    ]
+
+
+def add_columns_statements(before: Table, after: Table, audit: bool = True) -> list[str]:
+    """``before`` becomes ``after`` (nullable columns added). The audit trigger records whole
+    rows (``to_jsonb``), so it needs no change."""
+    del audit
+    return [
+        f"ALTER TABLE {after.name} ADD COLUMN {column.name} {SQL_TYPES[column.type]};"
+        for column in added_columns(before, after)
+    ]
+
+
+def drop_columns_statements(after: Table, before: Table, audit: bool = True) -> list[str]:
+    """Back from ``after`` to ``before``."""
+    del audit
+    return [
+        f"ALTER TABLE {after.name} DROP COLUMN {column.name};"
+        for column in added_columns(before, after)
     ]

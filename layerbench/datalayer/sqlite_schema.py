@@ -9,7 +9,7 @@ row belongs to that transaction); a write without it, raw SQL behind the applica
 recorded with a NULL actor: unattributed, never lost.
 """
 
-from layerbench.datalayer.entities import ColumnType, Table
+from layerbench.datalayer.entities import ColumnType, Table, added_columns
 
 REGISTRY_DDL = [
     """CREATE TABLE ids (
@@ -151,3 +151,33 @@ def drop_statements(tables: tuple[Table, ...]) -> list[str]:
     """Everything ``schema_statements`` made, gone (a table takes its triggers with it)."""
     dependants_first = [table.name for table in reversed(tables)]
     return [f"DROP TABLE {name}" for name in [*dependants_first, "audit_actor", "history", "ids"]]
+
+
+def add_columns_statements(before: Table, after: Table, audit: bool = True) -> list[str]:
+    """``before`` becomes ``after`` (nullable columns added); the audit triggers, which name
+    every column, are made again."""
+    statements = [
+        f"ALTER TABLE {after.name} ADD COLUMN {column.name} {SQL_TYPES[column.type]}"
+        for column in added_columns(before, after)
+    ]
+    return statements + _remake_audit(after, audit)
+
+
+def drop_columns_statements(after: Table, before: Table, audit: bool = True) -> list[str]:
+    """Back from ``after`` to ``before``."""
+    statements = [
+        f"ALTER TABLE {after.name} DROP COLUMN {column.name}"
+        for column in added_columns(before, after)
+    ]
+    return _drop_audit(after) + statements + (audit_triggers(before) if audit else [])
+
+
+def _drop_audit(table: Table) -> list[str]:
+    return [
+        f"DROP TRIGGER IF EXISTS {table.name}_audit_{operation}"
+        for operation in ("insert", "update", "delete")
+    ]
+
+
+def _remake_audit(table: Table, audit: bool) -> list[str]:
+    return _drop_audit(table) + (audit_triggers(table) if audit else [])

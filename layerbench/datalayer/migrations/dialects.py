@@ -44,3 +44,11 @@ def create(tables: tuple[Table, ...], audit: bool) -> None:
 
 def drop(tables: tuple[Table, ...]) -> None:
     run(generator().drop_statements(tables))
+
+
+def add_columns(before: Table, after: Table, audit: bool) -> None:
+    run(generator().add_columns_statements(before, after, audit=audit))
+
+
+def drop_columns(after: Table, before: Table, audit: bool) -> None:
+    run(generator().drop_columns_statements(after, before, audit=audit))
