@@ -1,4 +1,6 @@
-"""The WSGI application: routes a path to a rung, and never lets an exception escape as a crash."""
+"""The WSGI application: the ladder's rungs as bare WSGI (so that each rung costs only its own
+layer), and the demo site's API (Falcon) for every other path when a store is configured.
+No exception escapes as a crash."""
 
 import traceback
 from collections.abc import Callable, Iterable
@@ -6,6 +8,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from layerbench.app.api.application import Api
 from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.database import Database
 from layerbench.app.rungs import TEXT, Handler, LadderRungs, Response
@@ -18,22 +21,39 @@ LADDER_PREFIX = "/ladder/"
 HEALTH_PATH = "/health"
 
 
-def create_app(settings: AppSettings, cache: CacheBackend | None = None) -> WSGIApplication:
+def create_app(settings: AppSettings, cache: CacheBackend | None = None) -> "Site":
     templates = Environment(
         loader=PackageLoader("layerbench.app", "templates"), autoescape=select_autoescape()
     )
-    rungs = LadderRungs(Database(settings.db_path), cache or LocalCache(), templates)
+    cache = cache or LocalCache()
+    rungs = LadderRungs(Database(settings.db_path), cache, templates)
     routes: dict[str, Handler] = {
         LADDER_PREFIX + name: handler for name, handler in rungs.handlers().items()
     }
     routes[HEALTH_PATH] = lambda: ("200 OK", TEXT, b"ok")
+    api = Api(settings.store_url, cache) if settings.store_url else None
+    return Site(routes, api)
 
-    def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        status, headers, body = _dispatch(routes, environ)
+
+class Site:
+    """The WSGI callable: a rung's path to its handler, any other path to the API."""
+
+    def __init__(self, routes: dict[str, Handler], api: "Api | None") -> None:
+        self.routes = routes
+        self.api = api
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if self.api is not None and environ.get("PATH_INFO", "") not in self.routes:
+            result: Iterable[bytes] = self.api.app(environ, start_response)
+            return result
+        status, headers, body = _dispatch(self.routes, environ)
         start_response(status, [*headers, ("Content-Length", str(len(body)))])
         return [] if environ.get("REQUEST_METHOD") == "HEAD" else [body]
 
-    return application
+    def close(self) -> None:
+        """Closes the API's database connections."""
+        if self.api is not None:
+            self.api.context.close()
 
 
 def _dispatch(routes: dict[str, Handler], environ: dict[str, Any]) -> Response:

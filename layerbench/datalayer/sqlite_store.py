@@ -27,8 +27,11 @@ def create_schema(path: Path, audit: bool = True) -> None:
 
 def connect(path: Path) -> sqlite3.Connection:
     """A connection as the store needs it: autocommit (the store begins its transactions),
-    foreign keys on, waiting up to 30 s for a busy writer."""
-    connection = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+    foreign keys on, waiting up to 30 s for a busy writer; usable from any thread, one at a
+    time (a pool hands it from thread to thread)."""
+    connection = sqlite3.connect(
+        path, isolation_level=None, timeout=BUSY_TIMEOUT_S, check_same_thread=False
+    )
     connection.execute("PRAGMA foreign_keys = ON")
     return connection
 

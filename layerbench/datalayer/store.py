@@ -70,7 +70,7 @@ class Store:
             numid = self.new_numid()
             try:
                 with self.transaction(actor) as cursor:
-                    self._insert(cursor, table, numid, prettyid, values)
+                    self.insert_row(cursor, table, numid, prettyid, values)
             except Exception as error:
                 if self.dialect.is_id_collision(error):
                     continue
@@ -85,18 +85,18 @@ class Store:
         table = entity_table(table_name)
         numid = decode(identifier)
         with self.transaction(actor) as cursor:
-            current = self._get(cursor, table, numid)
+            current = self.get_row(cursor, table, numid)
             if current is None:
-                self._insert(cursor, table, numid, None, values)
+                self.insert_row(cursor, table, numid, None, values)
                 return True
             if any(current[name] != value for name, value in values.items()):
-                self._update(cursor, table, numid, values)
+                self.update_row(cursor, table, numid, values)
             return False
 
     def update(self, table_name: str, identifier: str, values: Row, *, actor: str | None) -> None:
         table = entity_table(table_name)
         with self.transaction(actor) as cursor:
-            if not self._update(cursor, table, decode(identifier), values):
+            if not self.update_row(cursor, table, decode(identifier), values):
                 raise NotFoundError(f"{table_name}: no {identifier}")
 
     def set_prettyid(
@@ -118,7 +118,7 @@ class Store:
     def get(self, table_name: str, identifier: str) -> Row | None:
         cursor = self.connection.cursor()
         try:
-            return self._get(cursor, entity_table(table_name), decode(identifier))
+            return self.get_row(cursor, entity_table(table_name), decode(identifier))
         finally:
             cursor.close()
 
@@ -152,7 +152,7 @@ class Store:
         """The entity as it was at ``moment``, from its history; None if it did not exist."""
         return state_at(self.history(table_name, identifier), moment)
 
-    def _insert(
+    def insert_row(
         self, cursor: Any, table: Table, numid: int, prettyid: str | None, values: Row
     ) -> None:
         columns = ["numid", "id", "prettyid", *values]
@@ -163,7 +163,7 @@ class Store:
             f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({placeholders})", stored
         )
 
-    def _update(self, cursor: Any, table: Table, numid: int, values: Row) -> bool:
+    def update_row(self, cursor: Any, table: Table, numid: int, values: Row) -> bool:
         p = self.dialect.placeholder
         assignments = ", ".join(f"{name} = {p}" for name in values)
         cursor.execute(
@@ -172,7 +172,7 @@ class Store:
         )
         return bool(cursor.rowcount == 1)
 
-    def _get(self, cursor: Any, table: Table, numid: int) -> Row | None:
+    def get_row(self, cursor: Any, table: Table, numid: int) -> Row | None:
         columns = table.all_columns
         p = self.dialect.placeholder
         cursor.execute(

@@ -1,0 +1,1 @@
+"""The demo site's JSON API (Falcon): videos, comments, tags, history, OpenAPI."""

@@ -1,0 +1,186 @@
+"""What every resource shares: reading a JSON body within limits, answering JSON, the acting
+user, errors as JSON, and serving GETs through the page cache (with ETags and 304s)."""
+
+import json
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import falcon
+
+from layerbench.app.api.page_cache import CachedPage, PageCache, etag_of
+from layerbench.app.api.schemas import Schema, problems
+from layerbench.app.catalog import Catalog
+from layerbench.datalayer.open_store import open_store
+
+JSON = "application/json"
+MAX_BODY_BYTES = 64 * 1024
+MAX_LIMIT = 100
+ACTOR_HEADER = "X-Layerbench-User"
+ACTOR_PATTERN = re.compile(r"[A-Za-z0-9._@+-]{1,64}")
+
+
+class ApiError(falcon.HTTPError):
+    """An error answered as ``{"title": ..., "errors": [...]}``."""
+
+    def __init__(self, status: str, title: str, errors: list[str] | None = None) -> None:
+        super().__init__(status, title=title)
+        self.errors = errors or []
+
+    def to_dict(self, obj_type: Callable[[], Any] = dict) -> Any:
+        document = obj_type()
+        document["title"] = self.title
+        document["errors"] = self.errors
+        return document
+
+
+def invalid(errors: list[str]) -> ApiError:
+    return ApiError(falcon.HTTP_422, "invalid input", errors)
+
+
+def not_found(what: str) -> ApiError:
+    return ApiError(falcon.HTTP_404, what)
+
+
+def read_json(req: falcon.Request, schema: Schema) -> dict[str, Any]:
+    """The request's JSON body, checked against ``schema``."""
+    if req.content_length is not None and req.content_length > MAX_BODY_BYTES:
+        raise ApiError(falcon.HTTP_413, f"the body is over {MAX_BODY_BYTES} bytes")
+    raw = req.bounded_stream.read(MAX_BODY_BYTES + 1)
+    if len(raw) > MAX_BODY_BYTES:
+        raise ApiError(falcon.HTTP_413, f"the body is over {MAX_BODY_BYTES} bytes")
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ApiError(falcon.HTTP_400, "the body is not JSON", [str(error)]) from None
+    found = problems(schema, body)
+    if found:
+        raise invalid(found)
+    result: dict[str, Any] = body
+    return result
+
+
+def answer(resp: falcon.Response, document: Any, status: str = falcon.HTTP_200) -> None:
+    resp.status = status
+    resp.content_type = JSON
+    resp.data = json.dumps(document, separators=(",", ":")).encode()
+
+
+def actor(req: falcon.Request) -> str:
+    """Who makes a write, as the history records it: the server's authenticated user, else
+    the client's own name for itself, else anonymous; with the client's address."""
+    user = req.env.get("REMOTE_USER") or req.get_header(ACTOR_HEADER) or "anonymous"
+    if not ACTOR_PATTERN.fullmatch(user):
+        raise invalid([f"{ACTOR_HEADER}: 1 to 64 of A-Z a-z 0-9 . _ @ + -"])
+    return f"{user}@{req.remote_addr or 'unknown'}"
+
+
+def paging(req: falcon.Request) -> tuple[int, int]:
+    errors = []
+    values = []
+    for name, default, low, high in (("offset", 0, 0, 10**9), ("limit", 20, 1, MAX_LIMIT)):
+        text = req.get_param(name)
+        if text is None:
+            values.append(default)
+            continue
+        if not text.isdigit() or not low <= int(text) <= high:
+            errors.append(f"{name}: an integer from {low} to {high}")
+            values.append(default)
+        else:
+            values.append(int(text))
+    if errors:
+        raise invalid(errors)
+    return values[0], values[1]
+
+
+def next_url(req: falcon.Request, offset: int, limit: int, total: int) -> str | None:
+    if offset + limit >= total:
+        return None
+    params = {k: v for k, v in req.params.items() if k not in {"offset", "limit"}}
+    query = "&".join(f"{k}={v}" for k, v in sorted(params.items()))
+    extra = f"&{query}" if query else ""
+    return f"{req.path}?offset={offset + limit}&limit={limit}{extra}"
+
+
+class Context:
+    """What the resources share: a pool of catalogs, each on its own connection (a request
+    borrows one: connections are not shared between threads), and the page cache."""
+
+    def __init__(self, store_url: str, pages: PageCache) -> None:
+        self.store_url = store_url
+        self.pages = pages
+        self._idle: list[Catalog] = []
+        self._all: list[Catalog] = []
+        self._lock = threading.Lock()
+
+    def borrow(self) -> Catalog:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        catalog = Catalog(open_store(self.store_url))
+        with self._lock:
+            self._all.append(catalog)
+        return catalog
+
+    def give_back(self, catalog: Catalog) -> None:
+        with self._lock:
+            self._idle.append(catalog)
+
+    def close(self) -> None:
+        """Closes every connection (the server is stopping)."""
+        with self._lock:
+            for catalog in self._all:
+                catalog.store.connection.close()
+            self._all.clear()
+            self._idle.clear()
+
+    def cached(
+        self,
+        req: falcon.Request,
+        resp: falcon.Response,
+        family: str,
+        build: Callable[[], Any],
+    ) -> None:
+        """Answers a GET from the page cache, building and keeping the page on a miss."""
+        generation = self.pages.generation(family)
+        key = self.pages.key(family, generation, req.relative_uri)
+        page = self.pages.get(key)
+        if page is None:
+            body = json.dumps(build(), separators=(",", ":")).encode()
+            page = CachedPage(body, JSON, etag_of(body))
+            self.pages.put(key, page)
+            resp.set_header("X-Cache", "miss")
+        else:
+            resp.set_header("X-Cache", "hit")
+        resp.set_header("ETag", page.etag)
+        if matches(req.get_header("If-None-Match"), page.etag):
+            resp.status = falcon.HTTP_304
+            return
+        resp.content_type = page.content_type
+        resp.data = page.body
+
+
+def matches(if_none_match: str | None, etag: str) -> bool:
+    """``If-None-Match`` names this ETag (weakly compared, as RFC 9110 says for GET)."""
+    if not if_none_match:
+        return False
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag in tags
+
+
+class CatalogPerRequest:
+    """Falcon middleware: each request borrows a catalog and gives it back."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+
+    def process_request(self, req: falcon.Request, resp: falcon.Response) -> None:
+        req.context.catalog = self.context.borrow()
+
+    def process_response(
+        self, req: falcon.Request, resp: falcon.Response, resource: Any, req_succeeded: bool
+    ) -> None:
+        catalog = getattr(req.context, "catalog", None)
+        if catalog is not None:
+            self.context.give_back(catalog)

@@ -1,0 +1,109 @@
+"""``GET /openapi.json``: the API described from the same schemas that check its input."""
+
+from typing import Any
+
+from layerbench.app.api import schemas
+
+REF = {"name": "ref", "in": "path", "required": True, "schema": {"type": "string"},
+       "description": "A short id, or a pretty id"}  # fmt: skip
+COMMENT_REF = {**REF, "name": "cref"}
+PAGING = [
+    {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+    {"name": "limit", "in": "query",
+     "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+]  # fmt: skip
+
+
+def json_content(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"application/json": {"schema": schema}}
+
+
+def response(description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    document: dict[str, Any] = {"description": description}
+    if schema is not None:
+        document["content"] = json_content(schema)
+    return document
+
+
+ERRORS = {
+    "400": response("The body is not JSON", schemas.ERROR),
+    "404": response("No such resource", schemas.ERROR),
+    "413": response("The body is too large", schemas.ERROR),
+    "422": response("Invalid input", schemas.ERROR),
+}
+
+
+def operation(summary: str, responses: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"summary": summary, "responses": {**responses, **ERRORS}, **extra}
+
+
+def body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": json_content(schema)}
+
+
+def document() -> dict[str, Any]:
+    video_page = schemas.page_of(schemas.VIDEO)
+    comment_page = schemas.page_of(schemas.COMMENT)
+    tag_filter = {"name": "tag", "in": "query", "schema": schemas.TAG_NAME}
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "layerbench demo site", "version": "1"},
+        "paths": {
+            "/videos": {
+                "get": operation("List videos", {"200": response("A page", video_page)},
+                                 parameters=[*PAGING, tag_filter]),
+                "post": operation("Create a video",
+                                  {"201": response("Created", schemas.VIDEO),
+                                   "409": response("Conflict", schemas.ERROR)},
+                                  requestBody=body(schemas.VIDEO_INPUT)),
+            },
+            "/videos/{ref}": {
+                "parameters": [REF],
+                "get": operation("Show a video", {"200": response("The video", schemas.VIDEO),
+                                                  "304": response("Not modified")}),
+                "put": operation("Create or replace a video under a client-chosen short id",
+                                 {"200": response("Replaced", schemas.VIDEO),
+                                  "201": response("Created", schemas.VIDEO),
+                                  "409": response("Conflict", schemas.ERROR)},
+                                 requestBody=body(schemas.VIDEO_INPUT)),
+                "patch": operation("Update a video", {"200": response("Updated", schemas.VIDEO),
+                                                      "409": response("Conflict", schemas.ERROR)},
+                                   requestBody=body(schemas.VIDEO_PATCH)),
+                "delete": operation("Delete a video", {"204": response("Deleted")}),
+            },
+            "/videos/{ref}/history": {
+                "parameters": [REF],
+                "get": operation("A video's changes, or the video as it was",
+                                 {"200": response("The history", {"type": "object"})},
+                                 parameters=[{"name": "as_of", "in": "query",
+                                              "schema": {"type": "string"}}]),
+            },
+            "/videos/{ref}/comments": {
+                "parameters": [REF],
+                "get": operation("List a video's comments",
+                                 {"200": response("A page", comment_page)}, parameters=PAGING),
+                "post": operation("Comment on a video",
+                                  {"201": response("Created", schemas.COMMENT)},
+                                  requestBody=body(schemas.COMMENT_INPUT)),
+            },
+            "/videos/{ref}/comments/{cref}": {
+                "parameters": [REF, COMMENT_REF],
+                "get": operation("Show a comment",
+                                 {"200": response("The comment", schemas.COMMENT),
+                                  "304": response("Not modified")}),
+                "patch": operation("Update a comment",
+                                   {"200": response("Updated", schemas.COMMENT)},
+                                   requestBody=body(schemas.COMMENT_PATCH)),
+                "delete": operation("Delete a comment", {"204": response("Deleted")}),
+            },
+            "/tags": {"get": operation("List tags", {"200": response("The tags",
+                                                                     {"type": "object"})})},
+            "/tags/{name}": {
+                "parameters": [{"name": "name", "in": "path", "required": True,
+                                "schema": {"type": "string"}}],
+                "get": operation("A tag's videos", {"200": response("The tag",
+                                                                    {"type": "object"})},
+                                 parameters=PAGING),
+            },
+        },
+    }  # fmt: skip

@@ -1,0 +1,239 @@
+"""The API's resources: each GET through the page cache, each write a transaction followed by
+the sweep of the pages it changed."""
+
+from datetime import datetime
+from typing import Any
+
+import falcon
+
+from layerbench.app.api import schemas
+from layerbench.app.api.http import (
+    ApiError,
+    Context,
+    actor,
+    answer,
+    invalid,
+    next_url,
+    not_found,
+    paging,
+    read_json,
+)
+from layerbench.app.api.page_cache import video_family
+from layerbench.app.catalog import Catalog, NotFoundError, Page, short_id_number
+from layerbench.datalayer.changes import Change
+
+
+def page_document(req: falcon.Request, page: Page, offset: int, limit: int) -> dict[str, Any]:
+    return {
+        "items": page.items,
+        "total": page.total,
+        "offset": offset,
+        "limit": limit,
+        "next": next_url(req, offset, limit, page.total),
+    }
+
+
+def families_of(video: dict[str, Any]) -> set[str]:
+    """The page families a video's write changes: the index, the tag pages, its own pages
+    under each of its names."""
+    names = {video["id"], video.get("prettyid")} - {None}
+    return {"videos", "tags", *(video_family(name) for name in names)}
+
+
+class Base:
+    def __init__(self, context: Context) -> None:
+        self.context = context
+
+    def found(self, work: Any, *args: Any) -> Any:
+        try:
+            return work(*args)
+        except NotFoundError as error:
+            raise not_found(str(error)) from None
+
+
+class Videos(Base):
+    def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
+        offset, limit = paging(req)
+        tag = req.get_param("tag")
+        if tag is not None and schemas.problems(schemas.TAG_NAME, tag, "tag"):
+            raise invalid(schemas.problems(schemas.TAG_NAME, tag, "tag"))
+        catalog = req.context.catalog
+        self.context.cached(
+            req,
+            resp,
+            "videos",
+            lambda: page_document(
+                req, self.found(catalog.videos, offset, limit, tag), offset, limit
+            ),
+        )
+
+    on_head = on_get
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response) -> None:
+        fields = read_json(req, schemas.VIDEO_INPUT)
+        catalog = req.context.catalog
+        identifier = catalog.create_video(fields, actor(req))
+        video = catalog.video(identifier)
+        self.context.pages.sweep(families_of(video))
+        resp.location = f"/videos/{identifier}"
+        answer(resp, video, falcon.HTTP_201)
+
+
+class Video(Base):
+    def on_get(self, req: falcon.Request, resp: falcon.Response, ref: str) -> None:
+        catalog = req.context.catalog
+        self.context.cached(req, resp, video_family(ref), lambda: self.found(catalog.video, ref))
+
+    on_head = on_get
+
+    def on_put(self, req: falcon.Request, resp: falcon.Response, ref: str) -> None:
+        if short_id_number(ref) is None:
+            raise invalid([f"{ref}: PUT takes a short id (13 characters of 0-9 a-z)"])
+        fields = read_json(req, schemas.VIDEO_INPUT)
+        catalog = req.context.catalog
+        before = self._current(catalog, ref)
+        created = catalog.put_video(ref, fields, actor(req))
+        video = catalog.video(ref)
+        self.context.pages.sweep(families_of(video) | (families_of(before) if before else set()))
+        if created:
+            resp.location = f"/videos/{ref}"
+        answer(resp, video, falcon.HTTP_201 if created else falcon.HTTP_200)
+
+    def on_patch(self, req: falcon.Request, resp: falcon.Response, ref: str) -> None:
+        fields = read_json(req, schemas.VIDEO_PATCH)
+        for name in ("title", "url"):
+            if name in fields and fields[name] is None:
+                raise invalid([f"body.{name}: required, not null"])
+        catalog = req.context.catalog
+        before = self.found(catalog.video, ref)
+        identifier = self.found(catalog.update_video, ref, fields, actor(req))
+        video = catalog.video(identifier)
+        self.context.pages.sweep(families_of(before) | families_of(video))
+        answer(resp, video)
+
+    def on_delete(self, req: falcon.Request, resp: falcon.Response, ref: str) -> None:
+        catalog = req.context.catalog
+        video = self.found(catalog.delete_video, ref, actor(req))
+        self.context.pages.sweep(families_of(video))
+        resp.status = falcon.HTTP_204
+
+    @staticmethod
+    def _current(catalog: Catalog, ref: str) -> dict[str, Any] | None:
+        try:
+            video: dict[str, Any] = catalog.video(ref)
+        except NotFoundError:
+            return None
+        return video
+
+
+def change_document(change: Change) -> dict[str, Any]:
+    return {
+        "seq": change.seq,
+        "operation": change.operation,
+        "at": change.changed_at,
+        "actor": change.actor,
+        "old": change.old,
+        "new": change.new,
+    }
+
+
+class VideoHistory(Base):
+    """Not cached: ``as_of`` makes every moment its own page."""
+
+    def on_get(self, req: falcon.Request, resp: falcon.Response, ref: str) -> None:
+        catalog = req.context.catalog
+        as_of = req.get_param("as_of")
+        if as_of is None:
+            changes = self.found(catalog.history, ref)
+            answer(resp, {"changes": [change_document(c) for c in changes]})
+            return
+        try:
+            moment = datetime.fromisoformat(as_of)
+        except ValueError:
+            raise invalid(["as_of: an ISO 8601 time, e.g. 2026-11-23T10:00:00+00:00"]) from None
+        video = self.found(catalog.video, ref)
+        state = catalog.store.as_of("videos", video["id"], moment)
+        if state is None:
+            raise not_found(f"video {ref} did not exist at {as_of}")
+        answer(resp, {"as_of": as_of, "video": state})
+
+    on_head = on_get
+
+
+class Comments(Base):
+    def on_get(self, req: falcon.Request, resp: falcon.Response, ref: str) -> None:
+        offset, limit = paging(req)
+        catalog = req.context.catalog
+        self.context.cached(
+            req,
+            resp,
+            video_family(ref),
+            lambda: page_document(
+                req, self.found(catalog.comments, ref, offset, limit), offset, limit
+            ),
+        )
+
+    on_head = on_get
+
+    def on_post(self, req: falcon.Request, resp: falcon.Response, ref: str) -> None:
+        fields = read_json(req, schemas.COMMENT_INPUT)
+        catalog = req.context.catalog
+        video = self.found(catalog.video, ref)
+        comment = self.found(catalog.create_comment, video["id"], fields, actor(req))
+        self.context.pages.sweep(families_of(video))
+        resp.location = f"/videos/{video['id']}/comments/{comment['id']}"
+        answer(resp, comment, falcon.HTTP_201)
+
+
+class Comment(Base):
+    def on_get(self, req: falcon.Request, resp: falcon.Response, ref: str, cref: str) -> None:
+        catalog = req.context.catalog
+        self.context.cached(
+            req, resp, video_family(ref), lambda: self.found(catalog.comment, ref, cref)
+        )
+
+    on_head = on_get
+
+    def on_patch(self, req: falcon.Request, resp: falcon.Response, ref: str, cref: str) -> None:
+        fields = read_json(req, schemas.COMMENT_PATCH)
+        for name in ("name", "body"):
+            if name in fields and fields[name] is None:
+                raise invalid([f"body.{name}: required, not null"])
+        catalog = req.context.catalog
+        video = self.found(catalog.video, ref)
+        comment = self.found(catalog.update_comment, ref, cref, fields, actor(req))
+        self.context.pages.sweep(families_of(video))
+        answer(resp, comment)
+
+    def on_delete(self, req: falcon.Request, resp: falcon.Response, ref: str, cref: str) -> None:
+        catalog = req.context.catalog
+        video = self.found(catalog.video, ref)
+        self.found(catalog.delete_comment, ref, cref, actor(req))
+        self.context.pages.sweep(families_of(video))
+        resp.status = falcon.HTTP_204
+
+
+class Tags(Base):
+    def on_get(self, req: falcon.Request, resp: falcon.Response) -> None:
+        catalog = req.context.catalog
+        self.context.cached(req, resp, "tags", lambda: {"items": catalog.tags()})
+
+    on_head = on_get
+
+
+class Tag(Base):
+    def on_get(self, req: falcon.Request, resp: falcon.Response, name: str) -> None:
+        offset, limit = paging(req)
+        catalog = req.context.catalog
+
+        def build() -> dict[str, Any]:
+            page = self.found(catalog.videos, offset, limit, name)
+            return {"name": name, "videos": page_document(req, page, offset, limit)}
+
+        self.context.cached(req, resp, "tags", build)
+
+    on_head = on_get
+
+
+def conflict(error: Exception) -> ApiError:
+    return ApiError(falcon.HTTP_409, "the write conflicts with what is stored", [str(error)])

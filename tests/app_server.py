@@ -1,0 +1,84 @@
+"""The application under a real WSGI server for the tests: wsgiref's, one thread a request,
+with every call checked by ``wsgiref.validate.validator``; and a small JSON client."""
+
+import http.client
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from socketserver import ThreadingMixIn
+from typing import Any
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+from wsgiref.validate import validator
+
+from layerbench.app.cache import CacheBackend
+from layerbench.app.settings import AppSettings
+from layerbench.app.wsgi import create_app
+
+
+class ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class Client:
+    port: int
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        raw: bytes | None = None,
+    ) -> Reply:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+            all_headers = {"Content-Type": "application/json", **(headers or {})}
+            connection.request(method, path, body=data, headers=all_headers)
+            response = connection.getresponse()
+            return Reply(
+                response.status,
+                {k.lower(): v for k, v in response.getheaders()},
+                response.read(),
+            )
+        finally:
+            connection.close()
+
+
+@contextmanager
+def serve(settings: AppSettings, cache: CacheBackend | None = None) -> Iterator[Client]:
+    site = create_app(settings, cache)
+    server = make_server(
+        "127.0.0.1",
+        0,
+        validator(site),
+        server_class=ThreadingWSGIServer,
+        handler_class=QuietHandler,
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield Client(server.server_port)
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+        site.close()
