@@ -90,12 +90,11 @@ class Catalog:
         return self._video_json(row, self._tags_of(numid))
 
     def _tags_of(self, numid: int) -> list[str]:
-        rows = self._query(
-            "SELECT t.name FROM video_tags vt JOIN tags t ON t.numid = vt.tag_numid"
-            f" WHERE vt.video_numid = {self.p} ORDER BY t.name",
-            (self.store.dialect.to_stored(numid),),
-        )
-        return [name for (name,) in rows]
+        cursor = self.store.connection.cursor()
+        try:
+            return self._tags_of_in(cursor, numid)
+        finally:
+            cursor.close()
 
     @staticmethod
     def _video_json(row: Row, tags: list[str]) -> Row:

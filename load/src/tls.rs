@@ -34,6 +34,15 @@ pub enum Versions {
 }
 
 impl Versions {
+    /// ab's name for the choice.
+    pub fn name(self) -> &'static str {
+        match self {
+            Versions::All => "ALL",
+            Versions::Tls12 => "TLS1.2",
+            Versions::Tls13 => "TLS1.3",
+        }
+    }
+
     /// ab's names: `ALL`, `TLS1.2`, `TLS1.3`; the older ones rustls does not speak.
     pub fn parse(text: &str) -> Result<Versions, String> {
         match text.to_ascii_uppercase().as_str() {
@@ -232,6 +241,9 @@ mod tests {
         assert_eq!(Versions::parse("ALL"), Ok(Versions::All));
         assert_eq!(Versions::parse("tls1.2"), Ok(Versions::Tls12));
         assert_eq!(Versions::parse("TLS1.3"), Ok(Versions::Tls13));
+        for versions in [Versions::All, Versions::Tls12, Versions::Tls13] {
+            assert_eq!(Versions::parse(versions.name()), Ok(versions));
+        }
         assert!(Versions::parse("SSL3").unwrap_err().contains("obsolete"));
         assert!(Versions::parse("TLS9").unwrap_err().contains("unknown"));
     }

@@ -6,6 +6,7 @@ import re
 import threading
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 import falcon
 
@@ -97,9 +98,8 @@ def paging(req: falcon.Request) -> tuple[int, int]:
 def next_url(req: falcon.Request, offset: int, limit: int, total: int) -> str | None:
     if offset + limit >= total:
         return None
-    params = {k: v for k, v in req.params.items() if k not in {"offset", "limit"}}
-    query = "&".join(f"{k}={v}" for k, v in sorted(params.items()))
-    extra = f"&{query}" if query else ""
+    params = sorted((k, v) for k, v in req.params.items() if k not in {"offset", "limit"})
+    extra = f"&{urlencode(params, doseq=True)}" if params else ""
     return f"{req.path}?offset={offset + limit}&limit={limit}{extra}"
 
 

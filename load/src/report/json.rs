@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::results::{RateResults, Results, TlsResults};
 use crate::stats::latency::LatencySummary;
 use crate::stats::phases::PhaseSummary;
-use crate::tls::{Trust, Versions};
+use crate::tls::Trust;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -222,11 +222,7 @@ impl<'a> Document<'a> {
                     .map(ToString::to_string)
                     .collect(),
                 tls_verify: options.tls.trust != Trust::Anything,
-                tls_protocol: match options.tls.versions {
-                    Versions::All => "ALL",
-                    Versions::Tls12 => "TLS1.2",
-                    Versions::Tls13 => "TLS1.3",
-                },
+                tls_protocol: options.tls.versions.name(),
             },
             server_software: results.server_software.as_deref(),
             document_length_bytes: results.document_length_bytes,
