@@ -24,6 +24,7 @@ lint:
 
 test-rust:
 	cd load && $(CARGO) test --quiet --locked
+	cd load && LAYERBENCH_LOAD_IO=io_uring $(CARGO) test --quiet --locked --tests
 
 test-python:
 	$(VENV)/pytest

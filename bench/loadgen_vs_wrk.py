@@ -3,9 +3,10 @@
     .venv/bin/python bench/loadgen_vs_wrk.py [--duration 10] [--pairs 3] [--connections 50]
 
 nginx (one worker) serves a 13-byte file pinned to the first CPU; each client is pinned to the
-last CPU and run in turn, wrk then ours, PAIRS times. For each run: requests per second and the
-client's CPU-seconds per 100,000 requests (user + system, from the kernel's accounting of the
-reaped child). Prints every run, the medians, and ours as a ratio to wrk (the anchor).
+last CPU and run in turn, wrk then ours with each I/O engine (io_uring, epoll), PAIRS times. For
+each run: requests per second and the client's CPU-seconds per 100,000 requests (user + system,
+from the kernel's accounting of the reaped child). Prints every run, the medians, and each of
+ours as a ratio to wrk (the anchor).
 """
 
 import argparse
@@ -66,16 +67,27 @@ def run_wrk(
     return Run("wrk", int(match.group(1)), float(rate.group(1)), cpu)
 
 
+ENGINES = ("io_uring", "epoll")
+
+
 def run_ours(
-    binary: Path, url: str, args: argparse.Namespace, workdir: Path, cpus: frozenset[int]
+    binary: Path,
+    engine: str,
+    url: str,
+    args: argparse.Namespace,
+    workdir: Path,
+    cpus: frozenset[int],
 ) -> Run:
     before = cpu_of_children()
     json_path = workdir / "ours.json"
     argv = [str(binary), "-q", "-k", "-c", str(args.connections), "-t", str(args.duration)]
-    run_client("layerbench-load", [*argv, "--json", str(json_path), url], workdir, cpus)
+    argv += ["--io", engine, "--json", str(json_path), url]
+    run_client("layerbench-load", argv, workdir, cpus)
     cpu = cpu_of_children() - before
     document = json.loads(json_path.read_text())
-    return Run("ours", document["requests_completed"], document["requests_per_s"], cpu)
+    if document["client_io_engine"] != engine:
+        sys.exit(f"bench: asked for {engine}, ran {document['client_io_engine']}")
+    return Run(f"ours/{engine}", document["requests_completed"], document["requests_per_s"], cpu)
 
 
 def describe(requests_per_s: float, cpu_s_per_100k: float) -> str:
@@ -107,25 +119,31 @@ def main() -> None:
                 f"{args.duration} s per run, {args.pairs} pairs"
             )
             for _ in range(args.pairs):
-                for run in (
-                    run_wrk(wrk, url, args, workdir, client_cpus),
-                    run_ours(ours, url, args, workdir, client_cpus),
-                ):
-                    runs.append(run)
-                    print(f"  {run.tool:<5} {describe(run.requests_per_s, run.cpu_s_per_100k)}")
+                runs.append(run_wrk(wrk, url, args, workdir, client_cpus))
+                print_run(runs[-1])
+                for engine in ENGINES:
+                    runs.append(run_ours(ours, engine, url, args, workdir, client_cpus))
+                    print_run(runs[-1])
+    tools = ["wrk", *(f"ours/{engine}" for engine in ENGINES)]
     medians = {
         tool: (
             statistics.median(r.requests_per_s for r in runs if r.tool == tool),
             statistics.median(r.cpu_s_per_100k for r in runs if r.tool == tool),
         )
-        for tool in ("wrk", "ours")
+        for tool in tools
     }
     for tool, (rate, cpu) in medians.items():
-        print(f"median {tool:<5} {describe(rate, cpu)}")
-    print(
-        f"ours / wrk: req/s x{medians['ours'][0] / medians['wrk'][0]:.3f}, "
-        f"CPU per request x{medians['ours'][1] / medians['wrk'][1]:.3f}"
-    )
+        print(f"median {tool:<13} {describe(rate, cpu)}")
+    wrk_rate, wrk_cpu = medians["wrk"]
+    for tool in tools[1:]:
+        rate, cpu = medians[tool]
+        print(
+            f"{tool} / wrk: req/s x{rate / wrk_rate:.3f}, CPU per request x{cpu / wrk_cpu:.3f}"
+        )
+
+
+def print_run(run: Run) -> None:
+    print(f"  {run.tool:<13} {describe(run.requests_per_s, run.cpu_s_per_100k)}")
 
 
 if __name__ == "__main__":

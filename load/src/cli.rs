@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::Parser;
 
+use crate::client::engine::IoEngine;
 use crate::http::header::Header;
 use crate::http::request::Body;
 use crate::sources::SourceAddresses;
@@ -47,6 +48,10 @@ pub struct Cli {
     /// counts from when each request was due
     #[arg(long, value_name = "R", value_parser = positive_rate)]
     rate: Option<f64>,
+    /// How sockets are driven: epoll, or io_uring (batched submissions and multishot
+    /// receive; plain http:// in the closed loop, Linux 6.0 or later)
+    #[arg(long = "io", value_name = "ENGINE", value_enum, default_value_t = IoEngine::Epoll)]
+    io: IoEngine,
     /// Write the results as JSON to FILE (`-` for stdout, which replaces the text report)
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
@@ -153,6 +158,8 @@ pub struct Options {
     pub progress: bool,
     /// For `https://`: which certificates to trust, which versions to offer.
     pub tls: TlsOptions,
+    /// `--io`: the engine that drives the sockets.
+    pub io: IoEngine,
 }
 
 impl Cli {
@@ -204,6 +211,7 @@ impl Cli {
             source_addresses: self.source_addresses.map(|list| list.0).unwrap_or_default(),
             text_report: !self.quiet && json != Some(JsonTarget::Stdout),
             json,
+            io: self.io,
         }
     }
 }

@@ -30,6 +30,13 @@ pub enum Error {
     },
     #[error("{0}")]
     Tls(crate::tls::TlsError),
+    #[error(
+        "--io io_uring drives plain http:// runs in the closed loop; leave out --io \
+         (epoll) with https:// or --rate"
+    )]
+    IoUringUnsuitable,
+    #[error("io_uring is not available here: {0}; leave out --io (epoll)")]
+    IoUringUnavailable(String),
     #[error("cannot set up the signal handlers: {0}")]
     Signals(io::Error),
     #[error("the event loop failed: {0}")]

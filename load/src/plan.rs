@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::cli::Options;
 use crate::client::dial;
+use crate::client::engine::{self, IoEngine};
 use crate::client::progress;
 use crate::error::Error;
 use crate::http::request::{self, Request, RequestSpec};
@@ -41,6 +42,7 @@ pub struct Plan {
     pub verbose: bool,
     /// Show the progress line (asked for, and stderr is a terminal).
     pub progress: bool,
+    pub io_engine: IoEngine,
 }
 
 impl Plan {
@@ -76,7 +78,10 @@ impl Plan {
             Scheme::Http => None,
             Scheme::Https => Some(TlsClient::new(&url.host, &options.tls).map_err(Error::Tls)?),
         };
+        let plain_closed_loop = tls.is_none() && options.rate_per_s.is_none();
+        let io_engine = engine::check(options.io, plain_closed_loop)?;
         Ok(Plan {
+            io_engine,
             address,
             source_addresses: options.source_addresses.clone(),
             tls,

@@ -47,6 +47,8 @@ pub struct Results {
     pub latency_uncorrected_us: Option<LatencySummary>,
     /// With `https://`: what the handshakes agreed, and how many there were.
     pub tls: Option<TlsResults>,
+    /// `epoll` or `io_uring`.
+    pub client_io_engine: &'static str,
 }
 
 /// The TLS figures of an `https://` run.
@@ -166,6 +168,7 @@ impl Results {
             client_busiest_thread_cpu_fraction: output.busiest_thread_cpu_fraction,
             rate,
             latency_uncorrected_us,
+            client_io_engine: output.io_engine.name(),
         }
     }
 

@@ -5,12 +5,16 @@
 //! Sockets are edge-triggered: `readable`/`writable` remember an event until an operation
 //! returns `WouldBlock`.
 
+use std::cell::RefCell;
 use std::io;
+use std::rc::Rc;
 use std::time::Instant;
 
 use mio::{Interest, Registry, Token};
 
 use super::dial::Dialer;
+use super::ring::{Completion, Ring};
+use super::ring_socket::RingSocket;
 use super::transport::{Handshake, Stream, tls_cause};
 use crate::http::response::{ParseError, Progress, ResponseParser};
 use crate::stats::phases::PhaseTimes;
@@ -80,6 +84,13 @@ impl Cause {
             Cause::Malformed(error) => format!("{error} (malformed_response)"),
         }
     }
+}
+
+/// What drives the thread's sockets: readiness from epoll, or completions from io_uring.
+#[derive(Debug, Clone, Copy)]
+pub enum Reactor<'r> {
+    Epoll(&'r Registry),
+    Ring(&'r Rc<RefCell<Ring>>),
 }
 
 /// Longest response transcript kept for `-v` (enough for any sane head).
@@ -211,7 +222,7 @@ impl Connection {
         intended: Instant,
         deadline: Instant,
         capture_server: bool,
-        registry: &Registry,
+        reactor: Reactor<'_>,
         dialer: &Dialer,
     ) -> Option<Outcome> {
         self.started = now;
@@ -227,31 +238,40 @@ impl Connection {
             self.phase = Phase::Writing { written: 0 };
             return None;
         }
-        self.connect(registry, dialer)
+        self.connect(reactor, dialer)
     }
 
     /// Sends the current request again on a new connection (after [`Outcome::Stale`]).
-    pub fn retry(&mut self, registry: &Registry, dialer: &Dialer) -> Option<Outcome> {
+    pub fn retry(&mut self, reactor: Reactor<'_>, dialer: &Dialer) -> Option<Outcome> {
         self.close();
         self.retried = true;
         let capture_server = self.parser.capturing_server();
         self.parser.reset(capture_server);
         self.received = 0;
-        self.connect(registry, dialer)
+        self.connect(reactor, dialer)
     }
 
-    fn connect(&mut self, registry: &Registry, dialer: &Dialer) -> Option<Outcome> {
+    fn connect(&mut self, reactor: Reactor<'_>, dialer: &Dialer) -> Option<Outcome> {
         self.reused = false;
         self.readable = false;
         self.writable = false;
         let opened = dialer.connect().and_then(|mut tcp| {
             tcp.set_nodelay(true)?;
-            registry.register(
-                &mut tcp,
-                self.token,
-                Interest::READABLE | Interest::WRITABLE,
-            )?;
-            Stream::new(tcp, dialer.tls())
+            match reactor {
+                Reactor::Epoll(registry) => {
+                    registry.register(
+                        &mut tcp,
+                        self.token,
+                        Interest::READABLE | Interest::WRITABLE,
+                    )?;
+                    Stream::new(tcp, dialer.tls())
+                }
+                Reactor::Ring(ring) => {
+                    let owner = ring.borrow_mut().owner(self.token.0);
+                    let socket = RingSocket::connecting(tcp, ring, owner)?;
+                    Ok(Stream::Ring(Box::new(socket)))
+                }
+            }
         });
         match opened {
             Ok(stream) => {
@@ -281,6 +301,20 @@ impl Connection {
     pub fn on_event(&mut self, readable: bool, writable: bool) {
         self.readable |= readable;
         self.writable |= writable;
+    }
+
+    /// Notes an io_uring completion for the socket; `false` when it is for a socket this
+    /// connection no longer has (its buffer, if any, is for the caller to give back).
+    pub fn on_completion(&mut self, completion: &Completion) -> bool {
+        let Some(Stream::Ring(socket)) = &mut self.stream else {
+            return false;
+        };
+        if socket.owner() != completion.owner {
+            return false;
+        }
+        let (readable, writable) = socket.complete(completion);
+        self.on_event(readable, writable);
+        true
     }
 
     /// The request timed out.

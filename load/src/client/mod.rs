@@ -3,8 +3,11 @@
 
 pub mod connection;
 pub mod dial;
+pub mod engine;
 pub mod pacing;
 pub mod progress;
+pub mod ring;
+pub mod ring_socket;
 pub mod schedule;
 #[cfg(test)]
 mod schedule_simulation;
@@ -19,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use crate::plan::Plan;
 use crate::stats::recorder::Recorder;
+use engine::IoEngine;
 use pacing::{Pacer, PacingStats};
 use progress::ProgressCounter;
 use schedule::ClosedLoop;
@@ -42,6 +46,7 @@ pub struct RunOutput {
     pub pacing: Option<PacingStats>,
     /// The run's first TLS handshake: the protocol and suite the server agreed to.
     pub first_handshake: Option<Handshake>,
+    pub io_engine: IoEngine,
 }
 
 pub fn run(plan: &Plan) -> io::Result<RunOutput> {
@@ -97,6 +102,9 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
                         if let Some(pacer) = pacer {
                             worker = worker.with_rate(pacer, warmup_end, share.requests)?;
                         }
+                        if plan.io_engine == IoEngine::IoUring {
+                            worker = worker.with_ring()?;
+                        }
                         worker.run()
                     })
             })
@@ -116,12 +124,15 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
         results
     });
     let threads = results.into_iter().collect::<io::Result<Vec<_>>>()?;
-    Ok(merge(
-        threads,
-        warmup_end,
-        deadline,
-        shared.document_length.get().copied(),
-    ))
+    Ok(RunOutput {
+        io_engine: plan.io_engine,
+        ..merge(
+            threads,
+            warmup_end,
+            deadline,
+            shared.document_length.get().copied(),
+        )
+    })
 }
 
 fn merge(
@@ -182,5 +193,6 @@ fn merge(
         busiest_thread_cpu_fraction,
         pacing,
         first_handshake: first_handshake.map(|(_, handshake)| handshake),
+        io_engine: IoEngine::Epoll,
     }
 }

@@ -1,4 +1,5 @@
-//! A connection's byte stream: plain TCP, or TLS (rustls) over it.
+//! A connection's byte stream: plain TCP, or TLS (rustls) over it, or plain TCP driven
+//! through io_uring ([`RingSocket`]).
 //!
 //! Both are non-blocking and edge-triggered. TLS adds records waiting to be written
 //! ([`Stream::has_pending`]): the request and the handshake's messages are encrypted into
@@ -10,6 +11,7 @@ use mio::net::TcpStream;
 use rustls::ClientConnection;
 use rustls::HandshakeKind;
 
+use super::ring_socket::RingSocket;
 use crate::tls::{TlsClient, protocol_name};
 
 /// A handshake that completed: how, and what it agreed.
@@ -26,6 +28,7 @@ pub struct Handshake {
 pub enum Stream {
     Plain(TcpStream),
     Tls(Box<TlsStream>),
+    Ring(Box<RingSocket>),
 }
 
 #[derive(Debug)]
@@ -55,13 +58,14 @@ impl Stream {
         match self {
             Stream::Plain(tcp) => tcp,
             Stream::Tls(stream) => &stream.tcp,
+            Stream::Ring(socket) => socket.tcp(),
         }
     }
 
     /// The TLS handshake is still going on.
     pub fn is_handshaking(&self) -> bool {
         match self {
-            Stream::Plain(_) => false,
+            Stream::Plain(_) | Stream::Ring(_) => false,
             Stream::Tls(stream) => stream.tls.is_handshaking(),
         }
     }
@@ -69,7 +73,7 @@ impl Stream {
     /// TLS records are waiting to be written.
     pub fn has_pending(&self) -> bool {
         match self {
-            Stream::Plain(_) => false,
+            Stream::Plain(_) | Stream::Ring(_) => false,
             Stream::Tls(stream) => stream.tls.wants_write(),
         }
     }
@@ -77,7 +81,7 @@ impl Stream {
     /// Writes the waiting TLS records: `WouldBlock` when the socket took only part of them.
     pub fn flush_pending(&mut self) -> io::Result<()> {
         match self {
-            Stream::Plain(_) => Ok(()),
+            Stream::Plain(_) | Stream::Ring(_) => Ok(()),
             Stream::Tls(stream) => stream.flush_pending(),
         }
     }
@@ -86,7 +90,7 @@ impl Stream {
     /// connection.
     pub fn read_handshake(&mut self) -> io::Result<bool> {
         match self {
-            Stream::Plain(_) => Ok(true),
+            Stream::Plain(_) | Stream::Ring(_) => Ok(true),
             Stream::Tls(stream) => stream.read_records(),
         }
     }
@@ -118,6 +122,7 @@ impl Stream {
     pub fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         match self {
             Stream::Plain(tcp) => tcp.write(bytes),
+            Stream::Ring(socket) => socket.write(bytes),
             Stream::Tls(stream) => {
                 stream.flush_pending()?;
                 let taken = stream.tls.writer().write(bytes)?;
@@ -134,6 +139,7 @@ impl Stream {
         match self {
             Stream::Plain(tcp) => tcp.read(buffer),
             Stream::Tls(stream) => stream.read(buffer),
+            Stream::Ring(socket) => socket.read(buffer),
         }
     }
 }

@@ -1,10 +1,13 @@
-//! One thread's event loop: its own epoll instance, connections, schedule and recorder.
+//! One thread's event loop: its own epoll instance (or io_uring), connections, schedule and
+//! recorder.
 //! Nothing is shared with other threads on the hot path: the stop flag is read once per
 //! loop iteration, and the Document Length once per thread.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io;
 use std::os::fd::AsRawFd;
+use std::rc::Rc;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -12,10 +15,11 @@ use std::time::{Duration, Instant};
 use mio::unix::SourceFd;
 use mio::{Events, Interest, Poll, Token};
 
-use super::connection::{Connection, Outcome, Phase};
+use super::connection::{Connection, Outcome, Phase, Reactor};
 use super::dial::Dialer;
 use super::pacing::{Pacer, PacingStats};
 use super::progress::ProgressCounter;
+use super::ring::{Completion, Ring};
 use super::schedule::ClosedLoop;
 use super::transport::Handshake;
 use crate::report::verbose;
@@ -106,6 +110,9 @@ pub struct Worker<'a> {
     progress: Option<&'a ProgressCounter>,
     /// `--rate`: requests at a fixed rate instead of one after another.
     open_loop: Option<OpenLoop>,
+    /// The io_uring engine: sockets driven by completions instead of epoll's readiness.
+    ring: Option<Rc<RefCell<Ring>>>,
+    completions: Vec<Completion>,
 }
 
 impl<'a> Worker<'a> {
@@ -139,7 +146,16 @@ impl<'a> Worker<'a> {
             first_handshake: None,
             progress: None,
             open_loop: None,
+            ring: None,
+            completions: Vec::new(),
         })
+    }
+
+    /// Drives the sockets through io_uring (plain HTTP, closed loop).
+    pub fn with_ring(mut self) -> io::Result<Self> {
+        let ring = Ring::new(&self.shared.request)?;
+        self.ring = Some(Rc::new(RefCell::new(ring)));
+        Ok(self)
     }
 
     /// Sends requests at a fixed rate (wrk2's open loop) instead of each connection sending
@@ -197,6 +213,13 @@ impl<'a> Worker<'a> {
                 now = Instant::now();
             }
             let wait = self.wait(now)?;
+            if self.ring.is_some() {
+                self.wait_for_completions(wait)?;
+                let now = Instant::now();
+                self.schedule.tick(now);
+                self.after_events(now);
+                continue;
+            }
             match self.poll.poll(&mut events, Some(wait)) {
                 Ok(()) => {}
                 Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
@@ -220,12 +243,7 @@ impl<'a> Worker<'a> {
                 );
                 self.drive(i, None);
             }
-            if self.next_timer.is_some_and(|due| now >= due) {
-                self.fire_timers(now);
-            }
-            if let Some(counter) = self.progress {
-                counter.publish(&self.recorder);
-            }
+            self.after_events(now);
         }
         let ended = Instant::now();
         let pacing = self.open_loop.as_ref().map(|open_loop| {
@@ -246,6 +264,40 @@ impl<'a> Worker<'a> {
             wall: ended.saturating_duration_since(began),
             pacing,
         })
+    }
+
+    /// Fires due timers and publishes progress, after a batch of events.
+    fn after_events(&mut self, now: Instant) {
+        if self.next_timer.is_some_and(|due| now >= due) {
+            self.fire_timers(now);
+        }
+        if let Some(counter) = self.progress {
+            counter.publish(&self.recorder);
+        }
+    }
+
+    /// The io_uring engine: submits what is queued, waits up to `wait` for completions and
+    /// drives the connections they are for.
+    fn wait_for_completions(&mut self, wait: Duration) -> io::Result<()> {
+        let Some(ring) = self.ring.clone() else {
+            return Ok(());
+        };
+        let mut completions = std::mem::take(&mut self.completions);
+        ring.borrow_mut().wait(wait, &mut completions)?;
+        for completion in &completions {
+            let i = completion.owner.index as usize;
+            let current = self
+                .connections
+                .get_mut(i)
+                .is_some_and(|connection| connection.on_completion(completion));
+            if current {
+                self.drive(i, None);
+            } else if let Some(buffer) = completion.buffer {
+                ring.borrow_mut().give_back(buffer);
+            }
+        }
+        self.completions = completions;
+        Ok(())
     }
 
     /// The open loop: sends every request now due, each on the connection idle longest.
@@ -345,6 +397,7 @@ impl<'a> Worker<'a> {
 
     /// Starts a request on connection `i` at `now`, due at `intended`.
     fn begin_request(&mut self, i: usize, now: Instant, intended: Instant) -> Option<Outcome> {
+        let reactor = reactor(self.ring.as_ref(), &self.poll);
         let connection = &mut self.connections[i];
         self.schedule.start();
         let deadline = now + self.shared.timeout;
@@ -354,7 +407,7 @@ impl<'a> Worker<'a> {
             intended,
             deadline,
             capture_server,
-            self.poll.registry(),
+            reactor,
             &self.shared.dialer,
         );
         self.arm(deadline);
@@ -375,7 +428,8 @@ impl<'a> Worker<'a> {
                 if self.schedule.measuring() {
                     self.recorder.stale_retries += 1;
                 }
-                self.connections[i].retry(self.poll.registry(), &self.shared.dialer)
+                let reactor = reactor(self.ring.as_ref(), &self.poll);
+                self.connections[i].retry(reactor, &self.shared.dialer)
             }
             Outcome::Response {
                 status,
@@ -494,5 +548,13 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+    }
+}
+
+/// The thread's io_uring if it has one, or else its epoll instance.
+fn reactor<'r>(ring: Option<&'r Rc<RefCell<Ring>>>, poll: &'r Poll) -> Reactor<'r> {
+    match ring {
+        Some(ring) => Reactor::Ring(ring),
+        None => Reactor::Epoll(poll.registry()),
     }
 }

@@ -1,7 +1,7 @@
 //! The JSON document: the contract described by `schema/load-result.schema.json`.
 //!
 //! History of `version`: 1, the first; fields added since, without a version change:
-//! `connection_times_us`, `sent_bytes`, `client_busiest_thread_cpu_fraction`, and in
+//! `connection_times_us`, `sent_bytes`, `client_busiest_thread_cpu_fraction`, `client_io_engine`, and in
 //! `options`: `headers`, `body_bytes`, `content_type`, `variable_length` (and `method` may
 //! be other than GET); `rate`, `latency_uncorrected_us` and `options.rate_per_s` (the open
 //! loop; null in the closed loop); `tls` (null for http://), `options.tls_verify`,
@@ -47,6 +47,8 @@ pub struct Document<'a> {
     pub connection_times_us: ConnectionTimesDocument,
     pub sent_bytes: u64,
     pub client_busiest_thread_cpu_fraction: f64,
+    /// `epoll` or `io_uring`.
+    pub client_io_engine: &'static str,
     pub rate: Option<RateDocument>,
     pub latency_uncorrected_us: Option<LatencyDocument>,
     pub tls: Option<&'a TlsResults>,
@@ -261,6 +263,7 @@ impl<'a> Document<'a> {
             },
             sent_bytes: results.sent_bytes,
             client_busiest_thread_cpu_fraction: finite(results.client_busiest_thread_cpu_fraction),
+            client_io_engine: results.client_io_engine,
             rate: results.rate.as_ref().map(RateDocument::from),
             latency_uncorrected_us: results
                 .latency_uncorrected_us
@@ -334,6 +337,7 @@ mod tests {
             "connection_times_us",
             "sent_bytes",
             "client_busiest_thread_cpu_fraction",
+            "client_io_engine",
             "rate",
             "latency_uncorrected_us",
             "tls",

@@ -289,6 +289,7 @@ fn write_additions(out: &mut impl Write, r: &Results) -> io::Result<()> {
             tls.handshakes_resumed
         )?;
     }
+    writeln!(out, "{}{}", label("Client I/O engine"), r.client_io_engine)?;
     writeln!(
         out,
         "{}{:.3} [s] user, {:.3} [s] system",
@@ -444,6 +445,7 @@ pub(crate) mod tests {
             rate: None,
             latency_uncorrected_us: None,
             tls: None,
+            client_io_engine: "io_uring",
         };
         (options, results)
     }
@@ -514,6 +516,7 @@ Latency percentiles:    50% 4400, 90% 4800, 99% 7000, 99.9% 9000 [us]
 Status codes:           200: 998, 500: 2
 Errors by kind:         ECONNREFUSED: 1
 Stale retries:          0
+Client I/O engine:      io_uring
 Client CPU time:        0.100 [s] user, 0.200 [s] system
 Busiest client thread:  35% of its wall time on the CPU
 ";

@@ -375,12 +375,29 @@ pub const RUN_LIMIT: Duration = Duration::from_secs(30);
 
 pub fn spawn(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_layerbench-load"))
+        .args(engine_args(args))
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start layerbench-load")
+}
+
+/// `LAYERBENCH_LOAD_IO=io_uring` runs every test that the engine can take (plain http://,
+/// the closed loop, no engine of its own) with `--io io_uring`: `make test` runs the
+/// integration tests once per engine.
+fn engine_args(args: &[&str]) -> Vec<String> {
+    let Ok(engine) = std::env::var("LAYERBENCH_LOAD_IO") else {
+        return Vec::new();
+    };
+    let epoll_only = args
+        .iter()
+        .any(|arg| *arg == "--rate" || *arg == "--io" || arg.starts_with("https://"));
+    if epoll_only {
+        return Vec::new();
+    }
+    vec!["--io".to_string(), engine]
 }
 
 /// Waits for the child, killing it (and failing the test) past `RUN_LIMIT`.
@@ -468,11 +485,17 @@ pub fn assert_contract(doc: &Value) {
             "connection_times_us",
             "sent_bytes",
             "client_busiest_thread_cpu_fraction",
+            "client_io_engine",
             "rate",
             "latency_uncorrected_us",
             "tls",
         ],
         "document",
+    );
+    assert!(
+        ["epoll", "io_uring"].contains(&doc["client_io_engine"].as_str().unwrap_or("")),
+        "client_io_engine: {}",
+        doc["client_io_engine"]
     );
     assert_eq!(doc["version"], 1);
     assert_eq!(doc["generator"]["name"], "layerbench-load");
