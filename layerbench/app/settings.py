@@ -1,13 +1,15 @@
 """How the application is configured: explicitly in tests, from the environment under a server."""
 
 import os
-from dataclasses import dataclass
+import secrets
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from layerbench.errors import ConfigError
 
 DB_PATH_VARIABLE = "LAYERBENCH_DB_PATH"
 STORE_URL_VARIABLE = "LAYERBENCH_STORE_URL"
+SECRET_VARIABLE = "LAYERBENCH_SECRET"
 
 
 @dataclass(frozen=True)
@@ -17,6 +19,9 @@ class AppSettings:
     # The demo site's database: a SQLite path or a postgres:// or mysql:// URL; without it,
     # only the ladder is served.
     store_url: str | None = None
+    # Signs the HTML form's CSRF tokens; every worker of one site must share it (a random one
+    # serves a single process).
+    secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
     @classmethod
     def from_env(cls) -> "AppSettings":
@@ -29,4 +34,9 @@ class AppSettings:
         if not path.is_file():
             # sqlite3 would quietly create an empty database and fail on the first query.
             raise ConfigError(f"{DB_PATH_VARIABLE} names {path}, which does not exist")
-        return cls(db_path=path, store_url=os.environ.get(STORE_URL_VARIABLE) or None)
+        secret = os.environ.get(SECRET_VARIABLE)
+        return cls(
+            db_path=path,
+            store_url=os.environ.get(STORE_URL_VARIABLE) or None,
+            **({"secret": secret.encode()} if secret else {}),
+        )

@@ -31,7 +31,7 @@ def create_app(settings: AppSettings, cache: CacheBackend | None = None) -> "Sit
         LADDER_PREFIX + name: handler for name, handler in rungs.handlers().items()
     }
     routes[HEALTH_PATH] = lambda: ("200 OK", TEXT, b"ok")
-    api = Api(settings.store_url, cache) if settings.store_url else None
+    api = Api(settings.store_url, cache, templates, settings.secret) if settings.store_url else None
     return Site(routes, api)
 
 

@@ -4,8 +4,10 @@ import traceback
 from typing import Any
 
 import falcon
+from jinja2 import Environment
 
-from layerbench.app.api import openapi, resources
+from layerbench.app.api import openapi, pages, resources
+from layerbench.app.api.csrf import CsrfGuard
 from layerbench.app.api.http import CatalogPerRequest, Context, answer
 from layerbench.app.api.page_cache import PageCache
 from layerbench.app.cache import CacheBackend
@@ -27,12 +29,14 @@ def is_conflict(error: Exception) -> bool:
 class Api:
     """The Falcon application of the API and what its resources share."""
 
-    def __init__(self, store_url: str, cache: CacheBackend) -> None:
+    def __init__(
+        self, store_url: str, cache: CacheBackend, templates: Environment, secret: bytes
+    ) -> None:
         self.context = Context(store_url, PageCache(cache))
-        self.app = build_app(self.context)
+        self.app = build_app(self.context, pages.Pages(self.context, templates, CsrfGuard(secret)))
 
 
-def build_app(context: Context) -> "falcon.App[falcon.Request, falcon.Response]":
+def build_app(context: Context, site: pages.Pages) -> "falcon.App[falcon.Request, falcon.Response]":
     app = falcon.App(cors_enable=False, middleware=[CatalogPerRequest(context)])
     app.req_options.auto_parse_form_urlencoded = False
     app.add_route("/videos", resources.Videos(context))
@@ -43,6 +47,9 @@ def build_app(context: Context) -> "falcon.App[falcon.Request, falcon.Response]"
     app.add_route("/tags", resources.Tags(context))
     app.add_route("/tags/{name}", resources.Tag(context))
     app.add_route("/openapi.json", OpenApi())
+    app.add_route("/", pages.IndexPage(site))
+    app.add_route("/v/{ref}", pages.VideoPage(site))
+    app.add_route("/v/{ref}/comments", pages.CommentForm(site))
 
     def database_error(
         req: falcon.Request, resp: falcon.Response, error: Exception, params: dict[str, Any]

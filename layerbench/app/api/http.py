@@ -141,24 +141,41 @@ class Context:
         resp: falcon.Response,
         family: str,
         build: Callable[[], Any],
+        *,
+        render: "Renderer | None" = None,
+        finish: Callable[[bytes], bytes] | None = None,
     ) -> None:
-        """Answers a GET from the page cache, building and keeping the page on a miss."""
+        """Answers a GET from the page cache, building and keeping the page on a miss.
+
+        ``render`` turns what ``build`` returns into a body and its type (JSON by default);
+        ``finish`` fills in, on every request, what differs per browser (the form's token),
+        so that the page is cached without it."""
         generation = self.pages.generation(family)
         key = self.pages.key(family, generation, req.relative_uri)
         page = self.pages.get(key)
         if page is None:
-            body = json.dumps(build(), separators=(",", ":")).encode()
-            page = CachedPage(body, JSON, etag_of(body))
+            body, content_type = (render or render_json)(build())
+            page = CachedPage(body, content_type, etag_of(body))
             self.pages.put(key, page)
             resp.set_header("X-Cache", "miss")
         else:
             resp.set_header("X-Cache", "hit")
+        if finish is not None:
+            body = finish(page.body)
+            page = CachedPage(body, page.content_type, etag_of(body))
         resp.set_header("ETag", page.etag)
         if matches(req.get_header("If-None-Match"), page.etag):
             resp.status = falcon.HTTP_304
             return
         resp.content_type = page.content_type
         resp.data = page.body
+
+
+Renderer = Callable[[Any], tuple[bytes, str]]
+
+
+def render_json(document: Any) -> tuple[bytes, str]:
+    return json.dumps(document, separators=(",", ":")).encode(), JSON
 
 
 def matches(if_none_match: str | None, etag: str) -> bool:
