@@ -1,7 +1,9 @@
 """The module a WSGI server imports: ``layerbench.app.entry:application``, configured from the
 environment (see ``layerbench.app.settings``)."""
 
+from layerbench.app.cache_select import cache_from_url
 from layerbench.app.settings import AppSettings
 from layerbench.app.wsgi import create_app
 
-application = create_app(AppSettings.from_env())
+settings = AppSettings.from_env()
+application = create_app(settings, cache_from_url(settings.cache_url))

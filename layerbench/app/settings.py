@@ -10,6 +10,7 @@ from layerbench.errors import ConfigError
 DB_PATH_VARIABLE = "LAYERBENCH_DB_PATH"
 STORE_URL_VARIABLE = "LAYERBENCH_STORE_URL"
 SECRET_VARIABLE = "LAYERBENCH_SECRET"
+CACHE_URL_VARIABLE = "LAYERBENCH_CACHE_URL"
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,8 @@ class AppSettings:
     store_url: str | None = None
     # Signs the HTML form's CSRF tokens; every worker of one site must share it (a random one
     # serves a single process).
+    # The cache: ``local`` (in-process), memcached://… or redis://…
+    cache_url: str | None = None
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
     @classmethod
@@ -38,5 +41,6 @@ class AppSettings:
         return cls(
             db_path=path,
             store_url=os.environ.get(STORE_URL_VARIABLE) or None,
+            cache_url=os.environ.get(CACHE_URL_VARIABLE) or None,
             **({"secret": secret.encode()} if secret else {}),
         )

@@ -9,6 +9,7 @@ from pathlib import Path
 from layerbench.app.settings import DB_PATH_VARIABLE
 from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.servers.managed_server import ManagedServer
+from layerbench.servers.ports import LOOPBACK
 
 APP_ENTRY = "layerbench.app.entry:application"
 
@@ -32,10 +33,14 @@ class GunicornServer(ManagedServer):
         db_path: Path,
         settings: GunicornSettings = GunicornSettings(),
         cpus: frozenset[int] | None = None,
+        *,
+        host: str = LOOPBACK,
+        app_environment: dict[str, str] | None = None,
     ) -> None:
-        super().__init__(workdir, port, cpus)
+        super().__init__(workdir, port, cpus, host=host)
         self.db_path = db_path
         self.settings = settings
+        self.app_environment = app_environment or {}
 
     def version(self) -> str:
         return version("gunicorn")
@@ -46,7 +51,7 @@ class GunicornServer(ManagedServer):
             "-m",
             "gunicorn",
             "--bind",
-            f"{self.host}:{self.port}",
+            f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}",
             "--workers",
             str(self.settings.workers),
             "--worker-class",
@@ -66,4 +71,4 @@ class GunicornServer(ManagedServer):
         ]
 
     def environment(self) -> dict[str, str]:
-        return {**os.environ, DB_PATH_VARIABLE: str(self.db_path)}
+        return {**os.environ, **self.app_environment, DB_PATH_VARIABLE: str(self.db_path)}

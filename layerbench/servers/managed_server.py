@@ -36,7 +36,8 @@ class ManagedServer(ABC):
 
     @property
     def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
 
     @abstractmethod
     def version(self) -> str:

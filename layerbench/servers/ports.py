@@ -21,7 +21,8 @@ def free_port(host: str = LOOPBACK) -> int:
 def ensure_port_free(host: str, port: int) -> None:
     """Raise PortInUseError when something listens on host:port (servers set SO_REUSEADDR,
     so a port held only by connections in TIME_WAIT counts as free, as it does for them)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))

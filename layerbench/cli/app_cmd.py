@@ -1,0 +1,106 @@
+"""``layerbench app serve``: the demo site (and the ladder's rungs) under gunicorn.
+
+    layerbench app serve [--db URL] [--cache BACKEND] [--port PORT] [--host HOST]
+
+The embedded default is a SQLite file and the in-process cache, one gunicorn process with
+threads, on 127.0.0.1. The database's schema is brought up to date first; Ctrl-C stops the
+server.
+"""
+
+import argparse
+import secrets
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from layerbench.app.cache_select import LOCAL
+from layerbench.app.settings import CACHE_URL_VARIABLE, SECRET_VARIABLE, STORE_URL_VARIABLE
+from layerbench.datalayer.open_store import is_sqlite, prepare
+from layerbench.errors import ConfigError
+from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench.servers.ports import LOOPBACK
+from layerbench.services.sqlite import create_seeded_database
+from layerbench.services.urls import ServiceUrl
+
+DEFAULT_DB = "layerbench-site.sqlite3"
+DEFAULT_PORT = 8000
+WATCH_INTERVAL_S = 0.5
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "app",
+        help="run the reference application (the demo site)",
+        description="The reference application: videos, comments and tags as JSON "
+        "(/videos, /openapi.json) and HTML (/), with the ladder's rungs under /ladder/.",
+    )
+    actions = parser.add_subparsers(dest="app_action", required=True, metavar="ACTION")
+    serve = actions.add_parser("serve", help="serve it under gunicorn until Ctrl-C")
+    serve.add_argument(
+        "--db",
+        default=DEFAULT_DB,
+        metavar="URL",
+        help=f"a SQLite file, postgresql://… or mysql://… (default: {DEFAULT_DB})",
+    )
+    serve.add_argument(
+        "--cache",
+        default=LOCAL,
+        metavar="BACKEND",
+        help=f"{LOCAL} (in-process, the default), memcached://HOST:PORT or redis://HOST:PORT",
+    )
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: %(default)s")
+    serve.add_argument(
+        "--host", default=LOOPBACK, help="the address to bind (default: %(default)s)"
+    )
+    serve.add_argument("--workers", type=int, default=1, help="processes (default: 1)")
+    serve.add_argument(
+        "--threads", type=int, default=8, help="threads per process (default: %(default)s)"
+    )
+    serve.set_defaults(handler=run_serve)
+
+
+def check(args: argparse.Namespace) -> None:
+    if not 0 < args.port < 65536:
+        raise ConfigError(f"--port {args.port}: a port from 1 to 65535")
+    if args.workers < 1 or args.threads < 1:
+        raise ConfigError("--workers and --threads: at least 1")
+    if args.cache != LOCAL:
+        kind = ServiceUrl.parse(args.cache).kind
+        if kind not in ("memcached", "redis"):
+            raise ConfigError(f"--cache {args.cache}: use {LOCAL}, memcached://… or redis://…")
+    elif args.workers > 1:
+        raise ConfigError(
+            "the in-process cache belongs to one process, and its sweeps would not reach the "
+            "others: use --workers 1 (with --threads), or --cache memcached://… or redis://…"
+        )
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    check(args)
+    database = str(Path(args.db).resolve()) if is_sqlite(args.db) else args.db
+    try:
+        prepare(database)
+    except Exception as error:  # a driver's own error: unreachable, refused, not a database
+        raise ConfigError(f"cannot use the database {args.db}: {error}") from None
+    with tempfile.TemporaryDirectory(prefix="layerbench-app-") as directory:
+        workdir = Path(directory)
+        server = GunicornServer(
+            workdir / "gunicorn",
+            args.port,
+            create_seeded_database(workdir),
+            GunicornSettings(workers=args.workers, worker_class="gthread", threads=args.threads),
+            host=args.host,
+            app_environment={
+                STORE_URL_VARIABLE: database,
+                CACHE_URL_VARIABLE: args.cache,
+                SECRET_VARIABLE: secrets.token_hex(32),
+            },
+        )
+        with server:
+            print(f"serving {server.base_url}/ (database {args.db}, cache {args.cache})")
+            print("Ctrl-C stops it", file=sys.stderr, flush=True)
+            while True:
+                server.check_alive()
+                time.sleep(WATCH_INTERVAL_S)
