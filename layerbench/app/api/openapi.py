@@ -8,7 +8,8 @@ REF = {"name": "ref", "in": "path", "required": True, "schema": {"type": "string
        "description": "A short id, or a pretty id"}  # fmt: skip
 COMMENT_REF = {**REF, "name": "cref"}
 PAGING = [
-    {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+    {"name": "offset", "in": "query",
+     "schema": {"type": "integer", "minimum": 0, "maximum": 1_000_000_000}},
     {"name": "limit", "in": "query",
      "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
 ]  # fmt: skip
@@ -65,7 +66,9 @@ def document() -> dict[str, Any]:
                                  {"200": response("Replaced", schemas.VIDEO),
                                   "201": response("Created", schemas.VIDEO),
                                   "409": response("Conflict", schemas.ERROR)},
-                                 requestBody=body(schemas.VIDEO_INPUT)),
+                                 requestBody=body(schemas.VIDEO_INPUT),
+                                 parameters=[{**REF, "schema": schemas.SHORT_ID,
+                                              "description": "A short id"}]),
                 "patch": operation("Update a video", {"200": response("Updated", schemas.VIDEO),
                                                       "409": response("Conflict", schemas.ERROR)},
                                    requestBody=body(schemas.VIDEO_PATCH)),
@@ -76,7 +79,8 @@ def document() -> dict[str, Any]:
                 "get": operation("A video's changes, or the video as it was",
                                  {"200": response("The history", {"type": "object"})},
                                  parameters=[{"name": "as_of", "in": "query",
-                                              "schema": {"type": "string"}}]),
+                                              "schema": {"type": "string",
+                                                         "format": "date-time"}}]),
             },
             "/videos/{ref}/comments": {
                 "parameters": [REF],

@@ -1,7 +1,6 @@
 """The API's resources: each GET through the page cache, each write a transaction followed by
 the sweep of the pages it changed."""
 
-from datetime import datetime
 from typing import Any
 
 import falcon
@@ -18,6 +17,7 @@ from layerbench.app.api.http import (
     paging,
     read_json,
 )
+from layerbench.app.api.moments import parse_moment
 from layerbench.app.api.page_cache import video_family
 from layerbench.app.catalog import Catalog, NotFoundError, Page, short_id_number
 from layerbench.datalayer.changes import Change
@@ -147,10 +147,9 @@ class VideoHistory(Base):
             changes = self.found(catalog.history, ref)
             answer(resp, {"changes": [change_document(c) for c in changes]})
             return
-        try:
-            moment = datetime.fromisoformat(as_of)
-        except ValueError:
-            raise invalid(["as_of: an ISO 8601 time, e.g. 2026-11-23T10:00:00+00:00"]) from None
+        moment = parse_moment(as_of)
+        if moment is None:
+            raise invalid(["as_of: an ISO 8601 time, e.g. 2026-11-23T10:00:00+00:00"])
         video = self.found(catalog.video, ref)
         state = catalog.store.as_of("videos", video["id"], moment)
         if state is None:

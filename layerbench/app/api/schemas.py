@@ -8,6 +8,8 @@ additionalProperties, maxLength, minLength, pattern, items, maxItems, uniqueItem
 import re
 from typing import Any
 
+from layerbench.ids.codec import MAX_NUMBER, encode
+
 Schema = dict[str, Any]
 
 # A pretty id (and a tag's name): lowercase words joined by '-'. A well-formed short id is
@@ -15,8 +17,9 @@ Schema = dict[str, Any]
 PRETTYID_PATTERN = r"^(?![0-9a-z]{13}$)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"
 # No control characters but tab and newlines (PostgreSQL refuses NUL in text, among others).
 TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
-URL_PATTERN = r"^https?://[^\s\x00-\x1f\x7f]+$"
-EMAIL_PATTERN = r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+$"
+# No space, C0 or C1 control (spelled out: `\s` means other things in ECMA and Python regexes).
+URL_PATTERN = r"^https?://[^\x00-\x20\x7f-\x9f]+$"
+EMAIL_PATTERN = r"^[^@\x00-\x20\x7f-\x9f]+@[^@\x00-\x20\x7f-\x9f]+$"
 
 
 def text(max_length: int, min_length: int = 0, pattern: str = TEXT_PATTERN) -> Schema:
@@ -61,7 +64,27 @@ VIDEO_PATCH = body_schema(VIDEO_FIELDS, [])
 COMMENT_INPUT = body_schema(COMMENT_FIELDS, COMMENT_REQUIRED)
 COMMENT_PATCH = body_schema(COMMENT_FIELDS, [])
 
-SHORT_ID = {"type": "string", "pattern": "^[0-9a-z]{13}$"}
+
+def at_most(bound: str) -> str:
+    """A pattern for the strings of ``len(bound)`` characters of 0-9 a-z that sort no later
+    than ``bound`` (for base36 of one length, the numbers no greater)."""
+
+    def below(char: str) -> str:
+        if char <= "9":
+            return "" if char == "0" else f"0-{chr(ord(char) - 1)}"
+        return "0-9" if char == "a" else f"0-9a-{chr(ord(char) - 1)}"
+
+    rest = len(bound) - 1
+    alternatives = [
+        f"{bound[:i]}[{below(char)}][0-9a-z]{{{rest - i}}}"
+        for i, char in enumerate(bound)
+        if below(char)
+    ]
+    return "^(?:" + "|".join([*alternatives, bound]) + ")$"
+
+
+# A version-0 short id: 13 characters of base36, at most 2**64 - 1.
+SHORT_ID = {"type": "string", "pattern": at_most(encode(MAX_NUMBER))}
 VIDEO = {
     "type": "object",
     "properties": {
