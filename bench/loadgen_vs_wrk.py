@@ -72,11 +72,12 @@ ENGINES = ("io_uring", "epoll")
 
 def run_ours(
     binary: Path,
-    engine: str,
     url: str,
     args: argparse.Namespace,
     workdir: Path,
     cpus: frozenset[int],
+    *,
+    engine: str,
 ) -> Run:
     before = cpu_of_children()
     json_path = workdir / "ours.json"
@@ -122,7 +123,7 @@ def main() -> None:
                 runs.append(run_wrk(wrk, url, args, workdir, client_cpus))
                 print_run(runs[-1])
                 for engine in ENGINES:
-                    runs.append(run_ours(ours, engine, url, args, workdir, client_cpus))
+                    runs.append(run_ours(ours, url, args, workdir, client_cpus, engine=engine))
                     print_run(runs[-1])
     tools = ["wrk", *(f"ours/{engine}" for engine in ENGINES)]
     medians = {
@@ -137,9 +138,7 @@ def main() -> None:
     wrk_rate, wrk_cpu = medians["wrk"]
     for tool in tools[1:]:
         rate, cpu = medians[tool]
-        print(
-            f"{tool} / wrk: req/s x{rate / wrk_rate:.3f}, CPU per request x{cpu / wrk_cpu:.3f}"
-        )
+        print(f"{tool} / wrk: req/s x{rate / wrk_rate:.3f}, CPU per request x{cpu / wrk_cpu:.3f}")
 
 
 def print_run(run: Run) -> None:
