@@ -67,7 +67,10 @@ def check(args: argparse.Namespace) -> None:
     if args.workers < 1 or args.threads < 1:
         raise ConfigError("--workers and --threads: at least 1")
     if args.cache != LOCAL:
-        kind = ServiceUrl.parse(args.cache).kind
+        try:
+            kind = ServiceUrl.parse(args.cache).kind
+        except ConfigError:
+            kind = None
         if kind not in ("memcached", "redis"):
             raise ConfigError(f"--cache {args.cache}: use {LOCAL}, memcached://… or redis://…")
     elif args.workers > 1:

@@ -1,0 +1,84 @@
+"""``layerbench app serve``: serves the demo site's JSON and HTML from a SQLite file, stops
+on Ctrl-C leaving nothing listening, and says in one line what is wrong with its options."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from layerbench.servers.ports import free_port, listening_socket_inodes
+
+LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
+START_LIMIT_S = 30
+
+
+def wait_until_listening(port: int, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + START_LIMIT_S
+    while not listening_socket_inodes(port):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "app serve did not start"
+        time.sleep(0.1)
+
+
+def test_serve_answers_json_and_html_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    port = free_port()
+    database = tmp_path / "site.sqlite3"
+    process = subprocess.Popen(
+        [*LAYERBENCH, "app", "serve", "--db", str(database), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_until_listening(port, process)
+        base = f"http://127.0.0.1:{port}"
+        request = urllib.request.Request(
+            f"{base}/videos",
+            data=json.dumps({"title": "Toxic", "url": "https://example.org/t"}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as created:
+            assert created.status == 201
+            video = json.load(created)
+        with urllib.request.urlopen(f"{base}/v/{video['id']}", timeout=10) as page:
+            assert b'<h1 id="title">Toxic</h1>' in page.read()
+        with urllib.request.urlopen(f"{base}/ladder/string", timeout=10) as rung:
+            assert rung.status == 200
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, stderr
+    assert f"serving http://127.0.0.1:{port}/" in stdout
+    assert database.is_file()
+    assert not listening_socket_inodes(port), "the server outlived app serve"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--workers", "2"], "the in-process cache belongs to one process"),
+        (["--cache", "http://127.0.0.1:1"], "--cache http://127.0.0.1:1"),
+        (["--port", "0"], "--port 0: a port from 1 to 65535"),
+        (["--db", "postgresql://u@127.0.0.1:1/x"], "cannot use the database"),
+    ],
+)
+def test_wrong_options_are_one_line_errors(args: list[str], message: str) -> None:
+    run = subprocess.run(
+        [*LAYERBENCH, "app", "serve", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 1, run.stderr
+    assert message in run.stderr
+    assert "Traceback" not in run.stderr
