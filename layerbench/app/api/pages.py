@@ -172,7 +172,10 @@ class CommentForm:
             return None
         try:
             parsed = parse_qs(
-                raw.decode("utf-8"), keep_blank_values=True, max_num_fields=len(FORM_FIELDS) * 2
+                raw.decode("utf-8"),
+                keep_blank_values=True,
+                errors="strict",
+                max_num_fields=len(FORM_FIELDS) * 2,
             )
         except (UnicodeDecodeError, ValueError) as error:
             self.pages.problem(resp, falcon.HTTP_400, "a form that cannot be read", [str(error)])

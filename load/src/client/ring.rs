@@ -29,7 +29,7 @@ const BUFFER_BYTES: usize = 16 * 1024;
 const GROUP: u16 = 0;
 /// The oldest kernel with multishot receive.
 const MINIMUM_KERNEL: (u32, u32) = (6, 0);
-/// How long [`Ring::drain`] waits for cancelled operations at the end of a run.
+/// How long the ring's drop waits for cancelled operations at the end of a run.
 const DRAIN_LIMIT: Duration = Duration::from_secs(2);
 
 /// What a submission was for.
@@ -179,8 +179,8 @@ pub struct Ring {
     in_flight: usize,
     /// The generation the next socket gets.
     next_generation: u32,
-    /// The run's request: every send writes a suffix of it. It outlives the ring (the
-    /// worker drains the ring before it returns).
+    /// The run's request: every send writes a suffix of it. It outlives the ring, which
+    /// belongs to a worker that borrows the request (and drains itself on drop).
     request: *const u8,
     request_len: usize,
 }
