@@ -6,6 +6,8 @@ mod common;
 
 use common::{Reply, TestServer, assert_contract, ok, run_load};
 use serde_json::json;
+use std::net::TcpListener;
+use std::time::Duration;
 
 #[test]
 fn io_uring_counts_exactly_what_epoll_counts() {
@@ -55,6 +57,28 @@ fn io_uring_without_keep_alive_opens_a_connection_per_request() {
     assert_eq!(doc["status_counts"], json!({"200": 600}));
     assert_eq!(doc["keep_alive_requests"], 0);
     assert_eq!(server.connections(), 600);
+}
+
+#[test]
+fn io_uring_refused_connects_each_end_promptly() {
+    // Each refused socket is closed and the next one often gets its descriptor number: an
+    // operation queued for the old socket but not yet submitted must not act on the new
+    // one (a receive once took the new socket's ECONNREFUSED, and its connect never ended).
+    let port = {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let url = format!("http://127.0.0.1:{port}/");
+    let run = run_load(&[
+        "--io", "io_uring", "-n", "1500", "-c", "8", "-s", "20", "-q", "--json", "-", &url,
+    ]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let doc = run.json();
+    assert_eq!(doc["failures"]["connect"], 1500);
+    assert_eq!(doc["errors_by_kind"], json!({"ECONNREFUSED": 1500}));
+    // 1500 connects, 10 ms apart on each of 8 connections: about 2 s, far below the 20 s
+    // timeout that a stuck connect would wait for.
+    assert!(run.wall < Duration::from_secs(10), "{:?}", run.wall);
 }
 
 #[test]

@@ -179,6 +179,11 @@ pub struct Ring {
     in_flight: usize,
     /// The generation the next socket gets.
     next_generation: u32,
+    /// Entries queued so far, and how many of them the kernel has been handed: an entry
+    /// names its socket by descriptor, so it must be submitted before that descriptor
+    /// closes (or its number, reused, would name another socket).
+    queued: u64,
+    submitted: u64,
     /// The run's request: every send writes a suffix of it. It outlives the ring, which
     /// belongs to a worker that borrows the request (and drains itself on drop).
     request: *const u8,
@@ -213,6 +218,8 @@ impl Ring {
             buffers: ManuallyDrop::new(buffers),
             in_flight: 0,
             next_generation: 0,
+            queued: 0,
+            submitted: 0,
             request: request.as_ptr(),
             request_len: request.len(),
         })
@@ -233,20 +240,39 @@ impl Ring {
     }
 
     /// Queues `entry`; `counted` ones are waited for before the buffers are freed.
-    fn push(&mut self, entry: &squeue::Entry, counted: bool) -> io::Result<()> {
+    /// Returns the entry's sequence number (see [`Ring::submit_through`]).
+    fn push(&mut self, entry: &squeue::Entry, counted: bool) -> io::Result<u64> {
         loop {
             // SAFETY: every pointer an entry carries (the request, a buffer of the ring)
             // stays valid until the operation completes: see `Ring`'s drop.
             if unsafe { self.uring.submission().push(entry) }.is_ok() {
                 self.in_flight += usize::from(counted);
-                return Ok(());
+                self.queued += 1;
+                return Ok(self.queued);
             }
-            self.uring.submit()?;
+            self.submit()?;
         }
     }
 
-    /// Polls for the end of a non-blocking connect.
-    pub fn poll_connect(&mut self, fd: RawFd, owner: Owner) -> io::Result<()> {
+    fn submit(&mut self) -> io::Result<()> {
+        let queued = self.queued;
+        self.uring.submit()?;
+        self.submitted = queued;
+        Ok(())
+    }
+
+    /// Hands the kernel every entry up to sequence number `sequence`, if it does not have
+    /// it yet: called before a socket's descriptor closes.
+    pub fn submit_through(&mut self, sequence: u64) -> io::Result<()> {
+        if sequence > self.submitted {
+            self.submit()?;
+        }
+        Ok(())
+    }
+
+    /// Polls for the end of a non-blocking connect. The operations return their entry's
+    /// sequence number.
+    pub fn poll_connect(&mut self, fd: RawFd, owner: Owner) -> io::Result<u64> {
         let entry = opcode::PollAdd::new(Fd(fd), libc::POLLOUT as u32)
             .build()
             .user_data(user_data(owner, Operation::Connect));
@@ -254,7 +280,7 @@ impl Ring {
     }
 
     /// Sends `bytes`, which must be a suffix of the run's request.
-    pub fn send(&mut self, fd: RawFd, owner: Owner, bytes: &[u8]) -> io::Result<()> {
+    pub fn send(&mut self, fd: RawFd, owner: Owner, bytes: &[u8]) -> io::Result<u64> {
         let offset = self.request_len.checked_sub(bytes.len());
         let request_end = self.request.wrapping_add(self.request_len);
         if offset.is_none() || bytes.as_ptr_range().end != request_end {
@@ -270,7 +296,7 @@ impl Ring {
     }
 
     /// Arms the socket's multishot receive.
-    pub fn receive(&mut self, fd: RawFd, owner: Owner) -> io::Result<()> {
+    pub fn receive(&mut self, fd: RawFd, owner: Owner) -> io::Result<u64> {
         let entry = opcode::RecvMulti::new(Fd(fd), GROUP)
             .build()
             .user_data(user_data(owner, Operation::Receive));
@@ -302,7 +328,13 @@ impl Ring {
     pub fn wait(&mut self, wait: Duration, completions: &mut Vec<Completion>) -> io::Result<()> {
         let timespec = Timespec::from(wait);
         let args = SubmitArgs::new().timespec(&timespec);
-        match self.uring.submitter().submit_with_args(1, &args) {
+        let queued = self.queued;
+        let result = self.uring.submitter().submit_with_args(1, &args);
+        // Submission happens before the wait, which is what may fail.
+        if self.uring.submission().is_empty() {
+            self.submitted = queued;
+        }
+        match result {
             Ok(_) => {}
             Err(error)
                 if matches!(

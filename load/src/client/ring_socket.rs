@@ -45,12 +45,14 @@ pub struct RingSocket {
     send: SendState,
     receiving: bool,
     arrivals: VecDeque<Arrival>,
+    /// The sequence number of the last entry queued for this socket.
+    last_queued: u64,
 }
 
 impl RingSocket {
     /// A socket whose non-blocking connect is under way: its end is polled for.
     pub fn connecting(tcp: TcpStream, ring: &Rc<RefCell<Ring>>, owner: Owner) -> io::Result<Self> {
-        ring.borrow_mut().poll_connect(tcp.as_raw_fd(), owner)?;
+        let last_queued = ring.borrow_mut().poll_connect(tcp.as_raw_fd(), owner)?;
         Ok(RingSocket {
             tcp,
             ring: Rc::clone(ring),
@@ -59,6 +61,7 @@ impl RingSocket {
             send: SendState::Idle,
             receiving: false,
             arrivals: VecDeque::new(),
+            last_queued,
         })
     }
 
@@ -77,8 +80,12 @@ impl RingSocket {
             Operation::Connect => {
                 self.connecting = false;
                 // Armed once connected: a receive on a socket still connecting could end
-                // before the connect does.
-                if completion.result >= 0 && self.arm_receive().is_err() {
+                // before the connect does. A failed connect (the state machine reads its
+                // error from the socket) gets none.
+                let failed = libc::POLLERR | libc::POLLHUP;
+                let connected =
+                    completion.result >= 0 && completion.result & i32::from(failed) == 0;
+                if connected && self.arm_receive().is_err() {
                     self.arrivals.push_back(Arrival::Error(libc::ENOMEM));
                 }
                 (true, true)
@@ -119,7 +126,8 @@ impl RingSocket {
 
     fn arm_receive(&mut self) -> io::Result<()> {
         if !self.receiving {
-            self.ring
+            self.last_queued = self
+                .ring
                 .borrow_mut()
                 .receive(self.tcp.as_raw_fd(), self.owner)?;
             self.receiving = true;
@@ -141,11 +149,16 @@ impl RingSocket {
                     .ring
                     .borrow_mut()
                     .send(self.tcp.as_raw_fd(), self.owner, bytes);
-                if let Err(error) = queued {
-                    self.send = SendState::Idle;
-                    return Err(error);
+                match queued {
+                    Ok(sequence) => {
+                        self.last_queued = sequence;
+                        Err(io::ErrorKind::WouldBlock.into())
+                    }
+                    Err(error) => {
+                        self.send = SendState::Idle;
+                        Err(error)
+                    }
                 }
-                Err(io::ErrorKind::WouldBlock.into())
             }
         }
     }
@@ -180,9 +193,16 @@ impl RingSocket {
 
 impl Drop for RingSocket {
     /// Gives back the buffers nobody read and cancels what is still in flight; the socket
-    /// closes for good once the kernel lets go of it.
+    /// closes for good once the kernel lets go of it. Entries still queued for it are
+    /// handed to the kernel first, while the descriptor they name is still this socket's:
+    /// after the close, a new socket may get the same number (a receive meant for a
+    /// refused connect once consumed the next socket's error, and that connect hung).
     fn drop(&mut self) {
         let mut ring = self.ring.borrow_mut();
+        // A failed submit leaves nothing better to do than to close: the operations then
+        // fail on a closed descriptor, or act on its successor (whose generation differs,
+        // so their completions are still told apart).
+        let _ = ring.submit_through(self.last_queued);
         for arrival in self.arrivals.drain(..) {
             if let Arrival::Bytes { buffer, .. } = arrival {
                 ring.give_back(buffer);
