@@ -12,6 +12,7 @@ from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from wsgiref.validate import validator
 
+from layerbench.app.api.page_cache import PageStore
 from layerbench.app.cache import CacheBackend
 from layerbench.app.settings import AppSettings
 from layerbench.app.wsgi import create_app
@@ -64,8 +65,10 @@ class Client:
 
 
 @contextmanager
-def serve(settings: AppSettings, cache: CacheBackend | None = None) -> Iterator[Client]:
-    site = create_app(settings, cache)
+def serve(
+    settings: AppSettings, cache: CacheBackend | None = None, pages: PageStore | None = None
+) -> Iterator[Client]:
+    site = create_app(settings, cache, pages)
     server = make_server(
         "127.0.0.1",
         0,

@@ -62,12 +62,51 @@ def test_serve_answers_json_and_html_and_stops_on_ctrl_c(tmp_path: Path) -> None
     assert not listening_socket_inodes(port), "the server outlived app serve"
 
 
+@pytest.mark.services
+def test_serve_with_a_page_directory_has_nginx_serve_its_files(
+    nginx_binary: Path, workdir: Path, tmp_path: Path
+) -> None:
+    port = free_port()
+    pages = workdir / "pages"
+    command = [*LAYERBENCH, "app", "serve", "--db", str(tmp_path / "site.sqlite3")]
+    command += ["--port", str(port), "--cache", f"file://{pages}", "--workers", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_until_listening(port, process)
+        base = f"http://127.0.0.1:{port}"
+        request = urllib.request.Request(
+            f"{base}/videos",
+            data=json.dumps({"title": "Toxic", "url": "https://example.org/t"}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as created:
+            path = f"/videos/{json.load(created)['id']}"
+        served_by = []
+        for _ in range(2):
+            with urllib.request.urlopen(base + path, timeout=10) as answer:
+                served_by.append((answer.headers["X-Cache"], answer.headers["Server"]))
+        assert served_by[0][0] == "miss"
+        assert served_by[1][0] == "front" and served_by[1][1].startswith("nginx")
+        assert (pages / (path.removeprefix("/") + ".json")).is_file()
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, stderr
+    assert f"serving http://127.0.0.1:{port}/" in stdout
+    assert not listening_socket_inodes(port), "nginx outlived app serve"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["--workers", "2"], "the in-process cache belongs to one process"),
         (["--cache", "http://127.0.0.1:1"], "--cache http://127.0.0.1:1"),
         (["--port", "0"], "--port 0: a port from 1 to 65535"),
+        (["--cache", "file:pages"], "a page-cache directory is file:///ABSOLUTE/PATH"),
         (["--db", "postgresql://u@127.0.0.1:1/x"], "cannot use the database"),
     ],
 )

@@ -1,21 +1,27 @@
 """0 stale pages: writers and readers at once against each cache backend (in-process,
-memcached, Redis); once a write has returned, no read that starts later shows older content
-— the JSON video, the JSON index and the HTML page alike."""
+memcached, Redis, and the page-cache directory through nginx, which serves its files); once a
+write has returned, no read that starts later shows older content — the JSON video, the JSON
+index and the HTML pages alike."""
 
 import re
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from layerbench.app.api.page_cache import PageStore
 from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
+from layerbench.app.page_directory import PageDirectory
 from layerbench.app.settings import AppSettings
 from layerbench.datalayer.open_store import prepare
+from layerbench.servers.nginx_front import NginxFront
+from layerbench.servers.ports import free_port
 from layerbench.services.sqlite import create_seeded_database
 from tests.app_server import Client, serve
 
@@ -31,37 +37,81 @@ class Read:
     started: float
     path: str
     version: int
+    # X-Cache: miss, hit (the application's cache) or front (nginx served the page's file).
+    cache: str
 
 
-@pytest.fixture(params=["local", "memcached", "redis"])
-def backend(request: pytest.FixtureRequest) -> Iterator[CacheBackend]:
+@dataclass(frozen=True)
+class Backing:
+    cache: CacheBackend
+    # The page-cache directory, served by nginx in front of the application.
+    directory: Path | None = None
+
+    @property
+    def pages(self) -> PageStore | None:
+        return None if self.directory is None else PageDirectory(self.directory)
+
+
+@pytest.fixture(params=["local", "memcached", "redis", "directory"])
+def backing(request: pytest.FixtureRequest) -> Iterator[Backing]:
     if request.param == "local":
-        yield LocalCache()
+        yield Backing(LocalCache())
     elif request.param == "memcached":
         memcached = MemcachedCache(request.getfixturevalue("memcached_url"))
-        yield memcached
+        yield Backing(memcached)
         memcached.close()
-    else:
+    elif request.param == "redis":
         redis = RedisCache(request.getfixturevalue("redis_url"))
-        yield redis
+        yield Backing(redis)
         redis.close()
+    else:
+        request.getfixturevalue("nginx_binary")
+        yield Backing(LocalCache(), request.getfixturevalue("workdir") / "pages")
 
 
 def versions_in(body: bytes) -> list[int]:
     return [int(found) for found in TITLE.findall(body)]
 
 
-def test_no_read_after_a_write_shows_what_it_replaced(
-    backend: CacheBackend, tmp_path: Path
-) -> None:
+def started(stack: ExitStack, settings: AppSettings, backing: Backing) -> Client:
+    """The application on ``backing``, behind nginx for the page-cache directory."""
+    site = stack.enter_context(serve(settings, backing.cache, backing.pages))
+    if backing.directory is None:
+        return site
+    upstream = f"127.0.0.1:{site.port}"
+    front = NginxFront(backing.directory.parent / "nginx", free_port(), upstream, backing.directory)
+    stack.enter_context(front)
+    return Client(front.port)
+
+
+def stale_reads(reads: list[Read], written: list[tuple[float, int]]) -> list[tuple[str, int, int]]:
+    """Reads that started after a write had returned and show an older version than it."""
+    stale = []
+    for one in reads:
+        returned_before = [version for at, version in written if at < one.started]
+        if returned_before and one.version < max(returned_before):
+            stale.append((one.path, one.version, max(returned_before)))
+    return stale
+
+
+def paths_read(video: str, backing: Backing) -> list[str]:
+    """The video's JSON first (the writer patches it), an index, an HTML page."""
+    if backing.directory is not None:
+        # The pages a front server can serve as files: no query string, no form token.
+        return [f"/videos/{video}", "/videos", "/"]
+    return [f"/videos/{video}", "/videos?limit=5", f"/v/{video}"]
+
+
+def test_no_read_after_a_write_shows_what_it_replaced(backing: Backing, tmp_path: Path) -> None:
     url = str(tmp_path / "site.sqlite3")
     prepare(url)
     settings = AppSettings(db_path=create_seeded_database(tmp_path), store_url=url)
-    with serve(settings, backend) as site:
+    with ExitStack() as stack:
+        site = started(stack, settings, backing)
         video = site.request(
             "POST", "/videos", {"title": "version 0", "url": "https://example.org/v"}
         ).json()
-        paths = [f"/videos/{video['id']}", "/videos?limit=5", f"/v/{video['id']}"]
+        paths = paths_read(video["id"], backing)
         written: list[tuple[float, int]] = []  # (when the write returned, its version)
         reads: list[Read] = []
         done = threading.Event()
@@ -89,7 +139,8 @@ def test_no_read_after_a_write_shows_what_it_replaced(
                     assert answer.status == 200, answer.body
                     found = set(versions_in(answer.body))
                     assert len(found) == 1, (path, answer.body[:300])
-                    reads.append(Read(started, path, found.pop()))
+                    cache = answer.headers.get("x-cache", "")
+                    reads.append(Read(started, path, found.pop(), cache))
             except BaseException as error:
                 failures.append(f"reader: {error!r}")
 
@@ -102,13 +153,11 @@ def test_no_read_after_a_write_shows_what_it_replaced(
         assert not failures, failures
         assert not any(thread.is_alive() for thread in threads)
 
-    stale = []
-    for one in reads:
-        returned_before = [version for at, version in written if at < one.started]
-        if returned_before and one.version < max(returned_before):
-            stale.append((one.path, one.version, max(returned_before)))
+    stale = stale_reads(reads, written)
     assert len(written) == WRITES
     assert len(reads) > WRITES, "the readers hardly overlapped the writes"
-    hits = {one.path for one in reads}
-    assert hits == set(paths)
+    assert {one.path for one in reads} == set(paths)
+    # Pages were served from where they were kept, not only built.
+    kept = "front" if backing.directory is not None else "hit"
+    assert sum(one.cache == kept for one in reads) > WRITES, {one.cache for one in reads}
     assert stale == [], f"{len(stale)} stale reads of {len(reads)}: {stale[:5]}"

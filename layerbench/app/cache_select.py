@@ -1,21 +1,54 @@
-"""Choosing a cache backend: ``local`` (in-process, the default), or a memcached:// or redis://
-URL."""
+"""Choosing a cache backend: ``local`` (in-process, the default), a memcached:// or redis://
+URL, or a page-cache directory as a file:// URL (pages as files for a front server; the cache
+rung then uses the in-process cache)."""
 
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from layerbench.app.api.page_cache import PageCache, PageStore
 from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
+from layerbench.app.page_directory import PageDirectory
 from layerbench.errors import ConfigError
 from layerbench.services.urls import ServiceUrl
 
 LOCAL = "local"
+DIRECTORY_SCHEME = "file"
+CHOICES = f"use {LOCAL}, memcached://…, redis://… or file:///DIRECTORY"
+
+
+def page_directory_of(url: str) -> Path | None:
+    """The directory a file:// URL names; None for any other URL."""
+    parts = urlsplit(url)
+    if parts.scheme != DIRECTORY_SCHEME:
+        return None
+    path = Path(unquote(parts.path))
+    if parts.netloc not in ("", "localhost") or not path.is_absolute() or parts.query:
+        raise ConfigError(f"{url!r}: a page-cache directory is file:///ABSOLUTE/PATH")
+    return path
 
 
 def cache_from_url(url: str | None) -> CacheBackend:
-    if url is None or url == LOCAL:
+    if url is None or url == LOCAL or page_directory_of(url) is not None:
         return LocalCache()
-    kind = ServiceUrl.parse(url).kind
+    try:
+        kind = ServiceUrl.parse(url).kind
+    except ConfigError:
+        kind = None
     if kind == "memcached":
         return MemcachedCache(url)
     if kind == "redis":
         return RedisCache(url)
-    raise ConfigError(f"{url!r} is not a cache: use {LOCAL}, memcached://… or redis://…")
+    raise ConfigError(f"{url!r} is not a cache: {CHOICES}")
+
+
+def pages_from_url(url: str | None, cache: CacheBackend) -> PageStore:
+    """Where the site keeps its pages: the directory of a file:// URL, or else ``cache``."""
+    directory = page_directory_of(url) if url else None
+    if directory is None:
+        return PageCache(cache)
+    try:
+        return PageDirectory(directory)
+    except OSError as error:
+        raise ConfigError(f"the page-cache directory {directory}: {error.strerror}") from None

@@ -9,6 +9,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from layerbench.app.api.application import Api
+from layerbench.app.api.page_cache import PageCache, PageStore
 from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.database import Database
 from layerbench.app.rungs import TEXT, Handler, LadderRungs, Response
@@ -21,7 +22,10 @@ LADDER_PREFIX = "/ladder/"
 HEALTH_PATH = "/health"
 
 
-def create_app(settings: AppSettings, cache: CacheBackend | None = None) -> "Site":
+def create_app(
+    settings: AppSettings, cache: CacheBackend | None = None, pages: PageStore | None = None
+) -> "Site":
+    """The site on ``cache`` (the cache rung's, and the pages' unless ``pages`` says where)."""
     templates = Environment(
         loader=PackageLoader("layerbench.app", "templates"), autoescape=select_autoescape()
     )
@@ -31,7 +35,11 @@ def create_app(settings: AppSettings, cache: CacheBackend | None = None) -> "Sit
         LADDER_PREFIX + name: handler for name, handler in rungs.handlers().items()
     }
     routes[HEALTH_PATH] = lambda: ("200 OK", TEXT, b"ok")
-    api = Api(settings.store_url, cache, templates, settings.secret) if settings.store_url else None
+    api = (
+        Api(settings.store_url, pages or PageCache(cache), templates, settings.secret)
+        if settings.store_url
+        else None
+    )
     return Site(routes, api)
 
 

@@ -3,8 +3,9 @@
     layerbench app serve [--db URL] [--cache BACKEND] [--port PORT] [--host HOST]
 
 The embedded default is a SQLite file and the in-process cache, one gunicorn process with
-threads, on 127.0.0.1. The database's schema is brought up to date first; Ctrl-C stops the
-server.
+threads, on 127.0.0.1. With a page-cache directory (``--cache file:///DIR``), nginx listens on
+the port in front of gunicorn and serves the cached pages' files itself. The database's schema
+is brought up to date first; Ctrl-C stops the servers.
 """
 
 import argparse
@@ -12,15 +13,18 @@ import secrets
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from layerbench.app.cache_select import LOCAL
+from layerbench.app.cache_select import LOCAL, page_directory_of
 from layerbench.app.settings import CACHE_URL_VARIABLE, SECRET_VARIABLE, STORE_URL_VARIABLE
 from layerbench.datalayer.open_store import is_sqlite, prepare
 from layerbench.errors import ConfigError
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
-from layerbench.servers.ports import LOOPBACK
+from layerbench.servers.managed_server import ManagedServer
+from layerbench.servers.nginx_front import NginxFront
+from layerbench.servers.ports import LOOPBACK, free_port
 from layerbench.services.sqlite import create_seeded_database
 from layerbench.services.urls import ServiceUrl
 
@@ -48,7 +52,8 @@ def add_parser(commands: Any) -> None:
         "--cache",
         default=LOCAL,
         metavar="BACKEND",
-        help=f"{LOCAL} (in-process, the default), memcached://HOST:PORT or redis://HOST:PORT",
+        help=f"{LOCAL} (in-process, the default), memcached://HOST:PORT, redis://HOST:PORT, "
+        "or file:///DIR: a page-cache directory that nginx, in front, serves",
     )
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: %(default)s")
     serve.add_argument(
@@ -71,8 +76,10 @@ def check(args: argparse.Namespace) -> None:
             kind = ServiceUrl.parse(args.cache).kind
         except ConfigError:
             kind = None
-        if kind not in ("memcached", "redis"):
-            raise ConfigError(f"--cache {args.cache}: use {LOCAL}, memcached://… or redis://…")
+        if kind not in ("memcached", "redis") and page_directory_of(args.cache) is None:
+            raise ConfigError(
+                f"--cache {args.cache}: use {LOCAL}, memcached://…, redis://… or file:///DIR"
+            )
     elif args.workers > 1:
         raise ConfigError(
             "the in-process cache belongs to one process, and its sweeps would not reach the "
@@ -87,23 +94,34 @@ def run_serve(args: argparse.Namespace) -> int:
         prepare(database)
     except Exception as error:  # a driver's own error: unreachable, refused, not a database
         raise ConfigError(f"cannot use the database {args.db}: {error}") from None
+    pages = page_directory_of(args.cache)
     with tempfile.TemporaryDirectory(prefix="layerbench-app-") as directory:
         workdir = Path(directory)
-        server = GunicornServer(
+        # nginx's workers, unprivileged when we are root, reach their configuration through it.
+        workdir.chmod(0o711)
+        application = GunicornServer(
             workdir / "gunicorn",
-            args.port,
+            args.port if pages is None else free_port(),
             create_seeded_database(workdir),
             GunicornSettings(workers=args.workers, worker_class="gthread", threads=args.threads),
-            host=args.host,
+            host=args.host if pages is None else LOOPBACK,
             app_environment={
                 STORE_URL_VARIABLE: database,
                 CACHE_URL_VARIABLE: args.cache,
                 SECRET_VARIABLE: secrets.token_hex(32),
             },
         )
-        with server:
-            print(f"serving {server.base_url}/ (database {args.db}, cache {args.cache})")
+        servers: list[ManagedServer] = [application]
+        if pages is not None:
+            upstream = f"{LOOPBACK}:{application.port}"
+            front = NginxFront(workdir / "nginx", args.port, upstream, pages, host=args.host)
+            servers.append(front)
+        with ExitStack() as running:
+            for server in servers:
+                running.enter_context(server)
+            print(f"serving {servers[-1].base_url}/ (database {args.db}, cache {args.cache})")
             print("Ctrl-C stops it", file=sys.stderr, flush=True)
             while True:
-                server.check_alive()
+                for server in servers:
+                    server.check_alive()
                 time.sleep(WATCH_INTERVAL_S)

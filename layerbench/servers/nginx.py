@@ -58,10 +58,7 @@ class NginxStatic(ManagedServer):
         return self.workdir / "nginx.conf"
 
     def version(self) -> str:
-        completed = subprocess.run(
-            [str(self.binary), "-v"], capture_output=True, text=True, check=False
-        )
-        return completed.stderr.strip().removeprefix("nginx version: ")
+        return nginx_version(self.binary)
 
     def prepare(self) -> None:
         self.docroot.mkdir(parents=True, exist_ok=True)
@@ -70,27 +67,14 @@ class NginxStatic(ManagedServer):
             (self.docroot / name).chmod(0o644)
         for directory in (self.workdir, self.docroot):
             directory.chmod(0o755)
-        for name in TEMP_DIRS:
-            (self.workdir / "temp" / name).mkdir(parents=True, exist_ok=True)
+        make_temp_dirs(self.workdir)
         self.config_path.write_text(render_config(self, run_as_root=os.geteuid() == 0))
 
     def command(self) -> list[str]:
-        return [
-            str(self.binary),
-            "-p",
-            str(self.workdir),
-            "-c",
-            str(self.config_path),
-            "-e",
-            "stderr",
-        ]
+        return nginx_command(self.binary, self.workdir, self.config_path)
 
 
 def render_config(server: NginxStatic, run_as_root: bool) -> str:
-    user_line = f"user {UNPRIVILEGED_USER};" if run_as_root else ""
-    temp_paths = "\n".join(
-        f"    {name}_temp_path {server.workdir / 'temp' / name};" for name in TEMP_DIRS
-    )
     tls = server.tls
     tls_lines = (
         f"""
@@ -102,11 +86,26 @@ def render_config(server: NginxStatic, run_as_root: bool) -> str:
         if tls
         else ""
     )
+    server_block = f"""
+    server {{
+        listen {server.host}:{server.port};{tls_lines}
+        root {server.docroot};
+        location / {{
+        }}
+    }}"""
+    return render_main(server.workdir, server.workers, run_as_root, server_block)
+
+
+def render_main(workdir: Path, workers: int, run_as_root: bool, http_body: str) -> str:
+    """nginx.conf around ``http_body`` (server blocks): in the foreground, logs on stderr, its
+    pid and temporary files in ``workdir``, workers unprivileged when started as root."""
+    user_line = f"user {UNPRIVILEGED_USER};" if run_as_root else ""
+    temp_paths = "\n".join(f"    {name}_temp_path {workdir / 'temp' / name};" for name in TEMP_DIRS)
     return f"""\
 daemon off;
 master_process on;
-worker_processes {server.workers};
-pid {server.workdir / "nginx.pid"};
+worker_processes {workers};
+pid {workdir / "nginx.pid"};
 error_log stderr warn;
 {user_line}
 
@@ -120,18 +119,27 @@ http {{
     types {{
         text/plain txt;
         text/html html;
+        application/json json;
     }}
     default_type application/octet-stream;
     sendfile on;
     tcp_nopush on;
     keepalive_timeout 65;
     keepalive_requests 100000000;
-
-    server {{
-        listen {server.host}:{server.port};{tls_lines}
-        root {server.docroot};
-        location / {{
-        }}
-    }}
+{http_body}
 }}
 """
+
+
+def make_temp_dirs(workdir: Path) -> None:
+    for name in TEMP_DIRS:
+        (workdir / "temp" / name).mkdir(parents=True, exist_ok=True)
+
+
+def nginx_version(binary: Path) -> str:
+    completed = subprocess.run([str(binary), "-v"], capture_output=True, text=True, check=False)
+    return completed.stderr.strip().removeprefix("nginx version: ")
+
+
+def nginx_command(binary: Path, workdir: Path, config: Path) -> list[str]:
+    return [str(binary), "-p", str(workdir), "-c", str(config), "-e", "stderr"]

@@ -9,8 +9,7 @@ from jinja2 import Environment
 from layerbench.app.api import openapi, pages, resources
 from layerbench.app.api.csrf import CsrfGuard
 from layerbench.app.api.http import CatalogPerRequest, Context, answer
-from layerbench.app.api.page_cache import PageCache
-from layerbench.app.cache import CacheBackend
+from layerbench.app.api.page_cache import PageStore
 
 # What the triggers say when a write breaks a rule of the registry (all three databases).
 RULE_MESSAGES = ("cannot change", "can be set once")
@@ -30,9 +29,9 @@ class Api:
     """The Falcon application of the API and what its resources share."""
 
     def __init__(
-        self, store_url: str, cache: CacheBackend, templates: Environment, secret: bytes
+        self, store_url: str, page_store: PageStore, templates: Environment, secret: bytes
     ) -> None:
-        self.context = Context(store_url, PageCache(cache))
+        self.context = Context(store_url, page_store)
         self.app = build_app(self.context, pages.Pages(self.context, templates, CsrfGuard(secret)))
 
 

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import falcon
 
-from layerbench.app.api.page_cache import CachedPage, PageCache, etag_of
+from layerbench.app.api.page_cache import CachedPage, PageStore, etag_of
 from layerbench.app.api.schemas import Schema, problems
 from layerbench.app.catalog import Catalog
 from layerbench.datalayer.open_store import open_store
@@ -107,7 +107,7 @@ class Context:
     """What the resources share: a pool of catalogs, each on its own connection (a request
     borrows one: connections are not shared between threads), and the page cache."""
 
-    def __init__(self, store_url: str, pages: PageCache) -> None:
+    def __init__(self, store_url: str, pages: PageStore) -> None:
         self.store_url = store_url
         self.pages = pages
         self._idle: list[Catalog] = []
@@ -150,13 +150,12 @@ class Context:
         ``render`` turns what ``build`` returns into a body and its type (JSON by default);
         ``finish`` fills in, on every request, what differs per browser (the form's token),
         so that the page is cached without it."""
-        generation = self.pages.generation(family)
-        key = self.pages.key(family, generation, req.relative_uri)
-        page = self.pages.get(key)
+        lookup = self.pages.lookup(family, req.path, req.query_string, shareable=finish is None)
+        page = lookup.page
         if page is None:
             body, content_type = (render or render_json)(build())
             page = CachedPage(body, content_type, etag_of(body))
-            self.pages.put(key, page)
+            self.pages.keep(lookup, page)
             resp.set_header("X-Cache", "miss")
         else:
             resp.set_header("X-Cache", "hit")
