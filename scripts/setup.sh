@@ -13,9 +13,10 @@ profile=${1:-runtime}
 # libmariadb-dev: native builds (mysqlclient, the seed's MySQLdb driver).
 apt_packages=(python3 python3-venv python3-dev build-essential pkg-config libmariadb-dev nginx)
 # The tests run against real backing services (started privately by layerbench, never the
-# system's instances), and compare the load generator's report with ApacheBench's own.
+# system's instances), compare the load generator's report with ApacheBench's own, and drive
+# the demo site with a real browser (Debian's chromium and its chromedriver).
 [[ ${1:-runtime} == dev ]] && apt_packages+=(postgresql mariadb-server memcached redis-server
-    apache2-utils)
+    apache2-utils chromium chromium-driver)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

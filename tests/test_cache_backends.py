@@ -37,6 +37,14 @@ def test_get_set_delete(cache: CacheBackend) -> None:
     cache.delete(key)
 
 
+def test_get_many_answers_in_order_with_none_for_the_missing(cache: CacheBackend) -> None:
+    present, absent, long_one = unique("a"), unique("b"), unique("/videos?q=a b") + "x" * 300
+    cache.set(present, b"1")
+    cache.set(long_one, b"3")
+    assert cache.get_many([present, absent, long_one, present]) == [b"1", None, b"3", b"1"]
+    assert cache.get_many([]) == []
+
+
 def test_entries_expire(cache: CacheBackend) -> None:
     key = unique("short")
     cache.set(key, b"v", ttl_s=0.5)

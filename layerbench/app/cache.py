@@ -13,6 +13,10 @@ from typing import Protocol
 class CacheBackend(Protocol):
     def get(self, key: str) -> bytes | None: ...
 
+    def get_many(self, keys: list[str]) -> list[bytes | None]:
+        """The values of ``keys``, in order, in one round trip."""
+        ...
+
     def set(self, key: str, value: bytes, ttl_s: float | None = None) -> None: ...
 
     def delete(self, key: str) -> None: ...
@@ -37,6 +41,9 @@ class LocalCache:
                 return None
             self._entries.move_to_end(key)
             return value
+
+    def get_many(self, keys: list[str]) -> list[bytes | None]:
+        return [self.get(key) for key in keys]
 
     def set(self, key: str, value: bytes, ttl_s: float | None = None) -> None:
         expires_at = None if ttl_s is None else time.monotonic() + ttl_s

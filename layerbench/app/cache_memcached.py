@@ -35,6 +35,11 @@ class MemcachedCache:
         value: bytes | None = self._client.get(memcached_key(key))
         return value
 
+    def get_many(self, keys: list[str]) -> list[bytes | None]:
+        names = [memcached_key(key) for key in keys]
+        found: dict[str, bytes] = self._client.get_many(names)
+        return [found.get(name) for name in names]
+
     def set(self, key: str, value: bytes, ttl_s: float | None = None) -> None:
         # memcached counts whole seconds, 0 meaning never; a fraction rounds up, never to 0.
         expire = 0 if ttl_s is None else max(1, math.ceil(ttl_s))

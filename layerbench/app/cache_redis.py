@@ -25,6 +25,12 @@ class RedisCache:
             return value
         raise TypeError(f"Redis answered {type(value).__name__} for a cache entry")
 
+    def get_many(self, keys: list[str]) -> list[bytes | None]:
+        values = self._client.mget(keys)
+        if isinstance(values, list) and all(v is None or isinstance(v, bytes) for v in values):
+            return values
+        raise TypeError("Redis answered something other than bytes for a cache entry")
+
     def set(self, key: str, value: bytes, ttl_s: float | None = None) -> None:
         expire_ms = None if ttl_s is None else max(1, math.ceil(ttl_s * 1000))
         self._client.set(key, value, px=expire_ms)

@@ -1,11 +1,11 @@
 """Choosing a cache backend: ``local`` (in-process, the default), a memcached:// or redis://
 URL, or a page-cache directory as a file:// URL (pages as files for a front server; the cache
-rung then uses the in-process cache)."""
+rung then uses the in-process cache); ``none`` caches no page (the rung's cache is in-process)."""
 
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from layerbench.app.api.page_cache import PageCache, PageStore
+from layerbench.app.api.page_cache import NoPages, PageCache, PageStore
 from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
@@ -14,8 +14,9 @@ from layerbench.errors import ConfigError
 from layerbench.services.urls import ServiceUrl
 
 LOCAL = "local"
+NONE = "none"
 DIRECTORY_SCHEME = "file"
-CHOICES = f"use {LOCAL}, memcached://…, redis://… or file:///DIRECTORY"
+CHOICES = f"use {LOCAL}, {NONE}, memcached://…, redis://… or file:///DIRECTORY"
 
 
 def page_directory_of(url: str) -> Path | None:
@@ -30,7 +31,7 @@ def page_directory_of(url: str) -> Path | None:
 
 
 def cache_from_url(url: str | None) -> CacheBackend:
-    if url is None or url == LOCAL or page_directory_of(url) is not None:
+    if url is None or url in (LOCAL, NONE) or page_directory_of(url) is not None:
         return LocalCache()
     try:
         kind = ServiceUrl.parse(url).kind
@@ -44,7 +45,10 @@ def cache_from_url(url: str | None) -> CacheBackend:
 
 
 def pages_from_url(url: str | None, cache: CacheBackend) -> PageStore:
-    """Where the site keeps its pages: the directory of a file:// URL, or else ``cache``."""
+    """Where the site keeps its pages: the directory of a file:// URL, nowhere for ``none``,
+    or else ``cache``."""
+    if url == NONE:
+        return NoPages()
     directory = page_directory_of(url) if url else None
     if directory is None:
         return PageCache(cache)

@@ -17,7 +17,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from layerbench.app.cache_select import LOCAL, page_directory_of
+from layerbench.app.cache_select import LOCAL, NONE, page_directory_of
 from layerbench.app.settings import CACHE_URL_VARIABLE, SECRET_VARIABLE, STORE_URL_VARIABLE
 from layerbench.datalayer.open_store import is_sqlite, prepare
 from layerbench.errors import ConfigError
@@ -53,7 +53,7 @@ def add_parser(commands: Any) -> None:
         default=LOCAL,
         metavar="BACKEND",
         help=f"{LOCAL} (in-process, the default), memcached://HOST:PORT, redis://HOST:PORT, "
-        "or file:///DIR: a page-cache directory that nginx, in front, serves",
+        f"file:///DIR (a page-cache directory that nginx, in front, serves) or {NONE}",
     )
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: %(default)s")
     serve.add_argument(
@@ -71,19 +71,27 @@ def check(args: argparse.Namespace) -> None:
         raise ConfigError(f"--port {args.port}: a port from 1 to 65535")
     if args.workers < 1 or args.threads < 1:
         raise ConfigError("--workers and --threads: at least 1")
-    if args.cache != LOCAL:
-        try:
-            kind = ServiceUrl.parse(args.cache).kind
-        except ConfigError:
-            kind = None
-        if kind not in ("memcached", "redis") and page_directory_of(args.cache) is None:
+    check_cache(args.cache, args.workers)
+
+
+def check_cache(cache: str, workers: int) -> None:
+    if cache == LOCAL:
+        if workers > 1:
             raise ConfigError(
-                f"--cache {args.cache}: use {LOCAL}, memcached://…, redis://… or file:///DIR"
+                "the in-process cache belongs to one process, and its sweeps would not reach "
+                "the others: use --workers 1 (with --threads), or --cache memcached://…, "
+                "redis://… or file:///DIR"
             )
-    elif args.workers > 1:
+        return
+    if cache == NONE or page_directory_of(cache) is not None:
+        return
+    try:
+        kind = ServiceUrl.parse(cache).kind
+    except ConfigError:
+        kind = None
+    if kind not in ("memcached", "redis"):
         raise ConfigError(
-            "the in-process cache belongs to one process, and its sweeps would not reach the "
-            "others: use --workers 1 (with --threads), or --cache memcached://… or redis://…"
+            f"--cache {cache}: use {LOCAL}, memcached://…, redis://…, file:///DIR or {NONE}"
         )
 
 

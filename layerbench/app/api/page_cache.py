@@ -5,12 +5,13 @@ and :class:`layerbench.app.page_directory.PageDirectory` as files that a front s
 
 In the key/value cache, a GET's whole response (body, type, ETag) is kept under its path and
 query, in a *family*: ``videos`` (the index pages), ``video:REF`` (a video's pages: itself,
-its comments, under each name it has), ``tags``. A write bumps the generation of every family
-whose pages it changes, after its transaction commits; keys carry the generation, so the pages
-of an old generation are never read again and age out of the cache.
+its comments, under each name it has), ``tags``. Each family has a generation, and each page
+carries the generation it was built under. A write replaces the generation of every family
+whose pages it changes, after its transaction commits; a page is served only if it carries its
+family's current generation. One round trip reads both (``get_many``).
 
 A reader reads the generation before the database: a page built from data older than a write
-is then stored under the generation before that write, which no later reader asks for.
+carries the generation before that write, which no later reader accepts.
 """
 
 import hashlib
@@ -31,15 +32,16 @@ class CachedPage:
     content_type: str
     etag: str
 
-    def encode(self) -> bytes:
-        head = json.dumps([self.content_type, self.etag]).encode()
+    def encode(self, generation: str) -> bytes:
+        head = json.dumps([generation, self.content_type, self.etag]).encode()
         return head + b"\n" + self.body
 
     @classmethod
-    def decode(cls, data: bytes) -> "CachedPage":
+    def decode(cls, data: bytes) -> tuple[str, "CachedPage"]:
+        """The generation the page was built under, and the page."""
         head, _, body = data.partition(b"\n")
-        content_type, etag = json.loads(head)
-        return cls(body, content_type, etag)
+        generation, content_type, etag = json.loads(head)
+        return generation, cls(body, content_type, etag)
 
 
 @dataclass(frozen=True)
@@ -77,40 +79,43 @@ def video_family(ref: str) -> str:
 
 
 class PageCache:
-    """Pages in a key/value cache, under keys that carry their family's generation."""
+    """Pages in a key/value cache, each with the generation it was built under."""
 
     def __init__(self, backend: CacheBackend) -> None:
         self.backend = backend
 
     def lookup(self, family: str, path: str, query: str, *, shareable: bool) -> Lookup:
-        generation = self.generation(family)
-        key = self.key(family, generation, f"{path}?{query}" if query else path)
-        return Lookup(family, generation, key, self.get(key))
+        key = f"{PAGE_PREFIX}{family}:{path}?{query}" if query else f"{PAGE_PREFIX}{family}:{path}"
+        generation, data = self.backend.get_many([GENERATION_PREFIX + family, key])
+        if generation is None:
+            # None yet (or evicted): a new one, which no kept page carries.
+            generation = secrets.token_hex(8).encode()
+            self.backend.set(GENERATION_PREFIX + family, generation)
+            return Lookup(family, generation.decode(), key, None)
+        page = None
+        if data is not None:
+            built_under, kept = CachedPage.decode(data)
+            page = kept if built_under == generation.decode() else None
+        return Lookup(family, generation.decode(), key, page)
 
     def keep(self, lookup: Lookup, page: CachedPage) -> None:
         if lookup.place is not None:
-            self.put(lookup.place, page)
-
-    def generation(self, family: str) -> str:
-        """The family's current generation (a new one if the cache has none)."""
-        key = GENERATION_PREFIX + family
-        value = self.backend.get(key)
-        if value is None:
-            value = secrets.token_hex(8).encode()
-            self.backend.set(key, value)
-        return value.decode()
-
-    def key(self, family: str, generation: str, path: str) -> str:
-        return f"{PAGE_PREFIX}{family}@{generation}:{path}"
-
-    def get(self, key: str) -> CachedPage | None:
-        data = self.backend.get(key)
-        return None if data is None else CachedPage.decode(data)
-
-    def put(self, key: str, page: CachedPage) -> None:
-        self.backend.set(key, page.encode())
+            self.backend.set(lookup.place, page.encode(lookup.generation))
 
     def sweep(self, families: set[str]) -> None:
         """After a write has committed: every page of these families is out of date."""
         for family in families:
             self.backend.set(GENERATION_PREFIX + family, secrets.token_hex(8).encode())
+
+
+class NoPages:
+    """No page cache: every page is built (the uncached page, for comparison)."""
+
+    def lookup(self, family: str, path: str, query: str, *, shareable: bool) -> Lookup:
+        return Lookup(family, "", None, None)
+
+    def keep(self, lookup: Lookup, page: CachedPage) -> None:
+        return None
+
+    def sweep(self, families: set[str]) -> None:
+        return None
