@@ -4,18 +4,22 @@ with every call checked by ``wsgiref.validate.validator``; and a small JSON clie
 import http.client
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from socketserver import ThreadingMixIn
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from wsgiref.validate import validator
 
 from layerbench.app.api.page_cache import PageStore
-from layerbench.app.cache import CacheBackend
+from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.settings import AppSettings
 from layerbench.app.wsgi import create_app
+from layerbench.datalayer.open_store import prepare
+from layerbench.services.sqlite import create_seeded_database
+from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 
 
 class ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
@@ -85,3 +89,23 @@ def serve(
         server.server_close()
         thread.join(timeout=10)
         site.close()
+
+
+@contextmanager
+def serve_on(database: str, request: Any, tmp_path: Path) -> Iterator[Client]:
+    """The application, in-process cache, on an empty database of the kind named (``sqlite``,
+    ``postgres``, ``mariadb``: a throwaway database on the session's server)."""
+    drop: Callable[[], None] = lambda: None  # noqa: E731
+    if database == "sqlite":
+        url = str(tmp_path / "site.sqlite3")
+    elif database == "postgres":
+        url, drop = empty_postgres_database(request.getfixturevalue("postgres_url"))
+    else:
+        url, drop = empty_mariadb_database(request.getfixturevalue("mariadb_url"))
+    try:
+        prepare(url)
+        settings = AppSettings(db_path=create_seeded_database(tmp_path), store_url=url)
+        with serve(settings, LocalCache()) as client:
+            yield client
+    finally:
+        drop()

@@ -2,19 +2,14 @@
 PostgreSQL and MariaDB: the REST operations and their statuses, bad input, the history and its
 actor, the page cache and its sweeps, and responses that match the OpenAPI document."""
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 
-from layerbench.app.cache import LocalCache
-from layerbench.app.settings import AppSettings
-from layerbench.datalayer.open_store import prepare
-from layerbench.services.sqlite import create_seeded_database
-from tests.app_server import Client, serve
-from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
+from tests.app_server import Client, serve_on
 
 pytestmark = pytest.mark.services
 
@@ -23,20 +18,8 @@ VIDEO = {"title": "Toxic", "url": "https://example.org/toxic", "tags": ["pop", "
 
 @pytest.fixture(params=["sqlite", "postgres", "mariadb"])
 def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Client]:
-    drop: Callable[[], None] = lambda: None  # noqa: E731
-    if request.param == "sqlite":
-        url = str(tmp_path / "site.sqlite3")
-    elif request.param == "postgres":
-        url, drop = empty_postgres_database(request.getfixturevalue("postgres_url"))
-    else:
-        url, drop = empty_mariadb_database(request.getfixturevalue("mariadb_url"))
-    try:
-        prepare(url)
-        settings = AppSettings(db_path=create_seeded_database(tmp_path), store_url=url)
-        with serve(settings, LocalCache()) as client:
-            yield client
-    finally:
-        drop()
+    with serve_on(request.param, request, tmp_path) as client:
+        yield client
 
 
 def openapi_schema(client: Client, path: str, method: str, status: int) -> dict[str, Any]:

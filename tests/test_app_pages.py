@@ -1,6 +1,7 @@
 """The demo site's HTML pages through a real WSGI server (under wsgiref's validator): the list,
 a video with its comments, the comment form with its CSRF token, escaping of every text,
-problem pages instead of 500s, and the page cache swept by a form post."""
+problem pages instead of 500s, and the page cache swept by a form post; on SQLite, PostgreSQL
+and MariaDB."""
 
 import re
 from collections.abc import Iterator
@@ -9,22 +10,17 @@ from urllib.parse import urlencode
 
 import pytest
 
-from layerbench.app.cache import LocalCache
-from layerbench.app.settings import AppSettings
-from layerbench.datalayer.open_store import prepare
-from layerbench.services.sqlite import create_seeded_database
-from tests.app_server import Client, Reply, serve
+from tests.app_server import Client, Reply, serve_on
 
 SCRIPT = "<script>alert('x')</script>"
+pytestmark = pytest.mark.services
+
 FORM_TYPE = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[Client]:
-    url = str(tmp_path / "site.sqlite3")
-    prepare(url)
-    settings = AppSettings(db_path=create_seeded_database(tmp_path), store_url=url)
-    with serve(settings, LocalCache()) as client:
+@pytest.fixture(params=["sqlite", "postgres", "mariadb"])
+def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Client]:
+    with serve_on(request.param, request, tmp_path) as client:
         yield client
 
 
@@ -79,7 +75,7 @@ def test_a_comment_posted_through_the_form_shows_on_the_page(site: Client) -> No
     assert posted.headers["location"].startswith(f"{path}#c-")
     after = site.request("GET", path, headers={"Cookie": cookie})
     assert after.status == 200
-    assert b"1 comments" in after.body
+    assert b"1 comment<" in after.body
     assert SCRIPT.encode() not in after.body
     assert b"Oops\nI did it &lt;script&gt;" in after.body
     comments = site.request("GET", f"/videos/{video['id']}/comments").json()

@@ -84,7 +84,7 @@ def render_front_config(front: NginxFront, run_as_root: bool) -> str:
         locations = f"""
         root {front.pages};
         location / {{
-            try_files $page_uri/{INDEX}.html $page_uri.html $page_uri.json @application;
+            try_files $page_uri.json $page_uri.html $page_uri/{INDEX}.html @application;
             # A sweep can delete the file between try_files' check and its opening.
             error_page 404 = @application;
             add_header X-Cache front;
