@@ -44,13 +44,19 @@ def test_ladder_measures_every_rung_and_writes_json(
     ]  # fmt: skip
     assert "Traceback" not in completed.stderr
     document = json.loads((tmp_path / "out.json").read_text())
-    assert document["version"] == 1
+    assert document["version"] == 2
     assert not document["interrupted"]
     for rung in document["rungs"]:
         assert rung["status"] == "ok", rung
         assert rung["requests_per_s"] > 0
         assert rung["errors"] == 0
         assert rung["load"]["requests_completed"] > 0
+        # Every process of the server and the client was sampled over the measured interval.
+        server, client = rung["roles"]["server"], rung["roles"]["client"]
+        assert server["cpu_s"] > 0 and server["pss_bytes"] > 0, server
+        assert server["processes"] and client["processes"], rung["roles"]
+        assert client["cpu_s"] > 0 and client["cpu_s_per_1000_requests"] > 0, client
+        assert 0 <= rung["sampler_cpu_percent"] < 100
     assert document["conditions"]["server_versions"]["nginx"].startswith("nginx/")
     assert set(document["conditions"]["load_commands"]) == {r["rung"] for r in document["rungs"]}
 

@@ -4,6 +4,7 @@ from typing import Any
 
 from layerbench.lab.loadgen import LoadResult
 from layerbench.lab.results import LADDER_JSON_VERSION, LadderResult, RungResult, RungStatus
+from layerbench.lab.sampler import ProcessUsage, RoleUsage, Usage
 from layerbench.report.ladder_table import format_ladder_table
 
 
@@ -21,12 +22,29 @@ def load(requests_per_s: float) -> LoadResult:
     )
 
 
+MIB = 1024 * 1024
+
+
+def usage() -> Usage:
+    """Over 8 s: two workers with 3 and 1 CPU-seconds (10 and 6 MiB PSS); the client 4 s."""
+    workers = (
+        ProcessUsage(10, "gunicorn", "server", 3.0, 20 * MIB, 10 * MIB, 4 * MIB),
+        ProcessUsage(11, "gunicorn", "server", 1.0, 20 * MIB, 6 * MIB, 2 * MIB),
+    )
+    client = (ProcessUsage(12, "layerbench-load", "client", 4.0, 5 * MIB, 5 * MIB, 5 * MIB),)
+    roles = {
+        "server": RoleUsage("server", workers, 8.0),
+        "client": RoleUsage("client", client, 8.0),
+    }
+    return Usage(roles, 8.0, 17, 0.2)
+
+
 def seed_table() -> LadderResult:
     """The seed's figures: hello.txt 9700, python string 7500, memcached 2100."""
     result = LadderResult(options={}, conditions={}, started_at="2026-11-22T00:00:00+00:00")
     result.rungs = [
         RungResult("static", "nginx", RungStatus.OK, load=load(9700)),
-        RungResult("string", "gunicorn", RungStatus.OK, load=load(7500)),
+        RungResult("string", "gunicorn", RungStatus.OK, load=load(7500), usage=usage()),
         RungResult("broken", "gunicorn", RungStatus.ERROR, message="rung broken: wrong body"),
         RungResult("cache", "gunicorn", RungStatus.OK, load=load(2100)),
         RungResult("absent", "x", RungStatus.SKIPPED, message="x is not installed"),
@@ -58,6 +76,13 @@ def test_json_document_carries_version_figures_and_reasons() -> None:
     assert round(string["ms_per_request"], 4) == round(1000 / 7500, 4)
     assert string["latency_p50_ms"] == 1.5
     assert string["errors"] == 3
+    server = string["roles"]["server"]
+    assert (server["cpu_s"], server["cpu_percent"], server["pss_bytes"]) == (4.0, 50.0, 16 * MIB)
+    # 60,000 requests (7,500 req/s for 8 s) for 4 CPU-seconds.
+    assert round(server["cpu_s_per_1000_requests"], 4) == round(4.0 / 60, 4)
+    assert [p["pid"] for p in server["processes"]] == [10, 11]
+    assert string["sampler_cpu_percent"] == 0.2
+    assert document["rungs"][0]["roles"] is None
     assert document["rungs"][2]["status"] == "error"
     assert document["rungs"][2]["message"] == "rung broken: wrong body"
 
@@ -66,10 +91,12 @@ def test_table_shows_rates_changes_and_why_rungs_were_not_measured() -> None:
     table = format_ladder_table(seed_table())
     lines = table.splitlines()
     assert lines[0].split() == [
-        "rung", "server", "req/s", "vs", "above", "ms/req", "p50", "ms", "p99", "ms", "errors"
+        "rung", "server", "req/s", "vs", "above", "ms/req", "p50", "ms", "p99", "ms", "errors",
+        "server", "CPU", "%", "client", "CPU", "%", "server", "PSS", "MiB",
     ]  # fmt: skip
     assert lines[1].split()[:4] == ["static", "nginx", "9,700", "—"]
     assert lines[2].split()[:5] == ["string", "gunicorn", "7,500", "-23", "%"]
+    assert lines[2].split()[-3:] == ["50", "50", "16.0"]
     assert lines[4].split()[:5] == ["cache", "gunicorn", "2,100", "-72", "%"]
     assert "  broken: rung broken: wrong body" in lines
     assert "  absent: x is not installed" in lines

@@ -12,6 +12,7 @@ from layerbench.lab.loadgen import LoadSpec, run_load
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.results import LadderResult, RungResult, RungStatus
 from layerbench.lab.rungs import LADDER, STATIC_BODY, STATIC_FILE, Rung, Stack
+from layerbench.lab.sampler import CLIENT_ROLE, SERVER_ROLE, Sampler
 from layerbench.lab.verify import verify_rung
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.managed_server import ManagedServer
@@ -85,22 +86,31 @@ class Ladder:
         self.observer.rung_starting(rung)
         try:
             verify_rung(server.base_url, rung)
-            cpus = self.layout.client_cpus
-            load = run_load(
-                binary=self.load_binary,
-                url=url,
-                spec=self.load_spec,
-                workdir=self.workdir,
-                label=rung.name,
-                cpus=cpus,
-            )
+            sampler = Sampler({SERVER_ROLE: {server.session}})
+
+            def client_started(session: int) -> None:
+                sampler.watch(CLIENT_ROLE, session)
+                sampler.start(delay_s=self.load_spec.warmup_s)
+
+            try:
+                load = run_load(
+                    binary=self.load_binary,
+                    url=url,
+                    spec=self.load_spec,
+                    workdir=self.workdir,
+                    label=rung.name,
+                    cpus=self.layout.client_cpus,
+                    started=client_started,
+                )
+            finally:
+                usage = sampler.stop()
         except LayerbenchError as error:
             server.check_alive()
             return RungResult(rung.name, server.name, RungStatus.ERROR, url, str(error))
         server.check_alive()
         argv = self.load_spec.argv(self.load_binary, url, Path("-"))
         self.result.conditions["load_commands"][rung.name] = " ".join(argv)
-        return RungResult(rung.name, server.name, RungStatus.OK, url, load=load)
+        return RungResult(rung.name, server.name, RungStatus.OK, url, load=load, usage=usage)
 
     def _record(self, rung_result: RungResult) -> None:
         self.result.rungs.append(rung_result)

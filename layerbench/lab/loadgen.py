@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -113,12 +114,16 @@ def run_load(
     workdir: Path,
     label: str,
     cpus: frozenset[int] | None = None,
+    started: Callable[[int], None] | None = None,
 ) -> LoadResult:
+    """Runs the load generator to the end; ``started`` is told its session once it runs."""
     json_path = workdir / f"load-{label}.json"
     log_path = workdir / f"load-{label}.log"
     argv = spec.argv(binary, url, json_path)
     process = ManagedProcess(BINARY, argv, log_path=log_path, cpus=cpus)
     with process:
+        if started is not None:
+            started(process.pid)
         try:
             returncode = process.wait(spec.warmup_s + spec.duration_s + OVERRUN_ALLOWANCE_S)
         except subprocess.TimeoutExpired:

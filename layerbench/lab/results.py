@@ -4,6 +4,8 @@
 what changed here, whenever a field changes meaning or goes away.
 
     1: the walking skeleton's ladder (rungs with req/s, latency, errors, the raw load result)
+    2: per rung, ``roles``: CPU and memory of each role's processes over the measured interval
+       (server, client), and ``sampler_cpu_percent``, the sampler's own cost
 """
 
 from dataclasses import dataclass, field
@@ -11,8 +13,9 @@ from enum import Enum
 from typing import Any
 
 from layerbench.lab.loadgen import LoadResult
+from layerbench.lab.sampler import RoleUsage, Usage
 
-LADDER_JSON_VERSION = 1
+LADDER_JSON_VERSION = 2
 
 
 class RungStatus(Enum):
@@ -29,6 +32,7 @@ class RungResult:
     url: str | None = None
     message: str | None = None
     load: LoadResult | None = None
+    usage: Usage | None = None
 
     @property
     def requests_per_s(self) -> float | None:
@@ -98,5 +102,36 @@ def _rung_dict(rung: RungResult, change: float | None) -> dict[str, Any]:
         "latency_p99_ms": rung.latency_ms("p99"),
         "errors": rung.load.errors if rung.load else None,
         "client_cpu_s": rung.load.client_cpu_s if rung.load else None,
+        "roles": _roles_dict(rung),
+        "sampler_cpu_percent": rung.usage.sampler_cpu_percent if rung.usage else None,
         "load": rung.load.document if rung.load else None,
+    }
+
+
+def _roles_dict(rung: RungResult) -> dict[str, Any] | None:
+    if rung.usage is None:
+        return None
+    requests = rung.load.requests_completed if rung.load else 0
+    return {name: _role_dict(role, requests) for name, role in rung.usage.roles.items()}
+
+
+def _role_dict(role: RoleUsage, requests: int) -> dict[str, Any]:
+    return {
+        "cpu_s": role.cpu_s,
+        "cpu_percent": role.cpu_percent,
+        "cpu_s_per_1000_requests": role.cpu_s_per_1000(requests),
+        "rss_bytes": role.rss_bytes,
+        "pss_bytes": role.pss_bytes,
+        "uss_bytes": role.uss_bytes,
+        "processes": [
+            {
+                "pid": p.pid,
+                "name": p.name,
+                "cpu_s": p.cpu_s,
+                "rss_bytes": p.rss_bytes,
+                "pss_bytes": p.pss_bytes,
+                "uss_bytes": p.uss_bytes,
+            }
+            for p in role.processes
+        ],
     }

@@ -1,8 +1,23 @@
 """The seed's "cost of each layer" table, for the terminal."""
 
 from layerbench.lab.results import LadderResult, RungResult, RungStatus
+from layerbench.lab.sampler import CLIENT_ROLE, SERVER_ROLE
 
-COLUMNS = ("rung", "server", "req/s", "vs above", "ms/req", "p50 ms", "p99 ms", "errors")
+MIB = 1024 * 1024
+
+COLUMNS = (
+    "rung",
+    "server",
+    "req/s",
+    "vs above",
+    "ms/req",
+    "p50 ms",
+    "p99 ms",
+    "errors",
+    "server CPU %",
+    "client CPU %",
+    "server PSS MiB",
+)
 RIGHT_ALIGNED = frozenset(COLUMNS[2:])
 
 
@@ -26,7 +41,7 @@ def format_ladder_table(result: LadderResult) -> str:
 
 def _row(rung: RungResult, change: float | None) -> tuple[str, ...]:
     if rung.load is None:
-        return (rung.rung, rung.server, rung.status.value, "", "", "", "", "")
+        return (rung.rung, rung.server, rung.status.value, *[""] * (len(COLUMNS) - 3))
     return (
         rung.rung,
         rung.server,
@@ -36,6 +51,19 @@ def _row(rung: RungResult, change: float | None) -> tuple[str, ...]:
         _ms(rung.latency_ms("p50")),
         _ms(rung.latency_ms("p99")),
         str(rung.load.errors),
+        *_costs(rung),
+    )
+
+
+def _costs(rung: RungResult) -> tuple[str, str, str]:
+    """The server's and the client's CPU (% of a core) and the server's memory (PSS)."""
+    if rung.usage is None:
+        return "", "", ""
+    server, client = rung.usage.roles.get(SERVER_ROLE), rung.usage.roles.get(CLIENT_ROLE)
+    return (
+        f"{server.cpu_percent:.0f}" if server else "",
+        f"{client.cpu_percent:.0f}" if client else "",
+        f"{server.pss_bytes / MIB:.1f}" if server else "",
     )
 
 

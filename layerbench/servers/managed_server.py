@@ -39,6 +39,11 @@ class ManagedServer(ABC):
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}"
 
+    @property
+    def session(self) -> int:
+        """The session its processes run in (the sampler's way to find them)."""
+        return self._require_process().pid
+
     @abstractmethod
     def version(self) -> str:
         """The server's version, recorded with every result."""

@@ -1,0 +1,250 @@
+"""The cost of every process of a trial, by role: CPU seconds over the measured interval and
+memory (RSS, PSS, USS) per process, read from /proc by a background thread.
+
+A role is a set of sessions: every server, service and load generator layerbench starts runs
+in a session of its own (:mod:`layerbench.servers.process`), and every process it forks (nginx's
+and gunicorn's workers, PostgreSQL's backends) stays in it. Each sample reads
+``/proc/PID/stat`` of every process and keeps those of the roles' sessions.
+
+CPU: a process's user + system time at the last sample it was seen in, less its time at the
+start (0 for a process born after the start). A process that exits between two samples loses
+what it used since its last one, at most one interval's worth. Memory: the peak of each
+figure seen per process in ``/proc/PID/smaps_rollup``, read less often (it walks the process's
+mappings), and once more at the end. PSS shares each page among the processes that map it:
+the sum of a role's PSS is what its forked workers really cost together; USS is what each one
+alone would give back.
+
+The sampler measures itself: the CPU time of its own thread as a share of a core.
+"""
+
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PROC = Path("/proc")
+# The roles every trial has; others (database, cache, front server) join them.
+SERVER_ROLE = "server"
+CLIENT_ROLE = "client"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+DEFAULT_INTERVAL_S = 0.5
+MEMORY_EVERY = 4  # samples between two memory readings
+
+
+@dataclass(frozen=True)
+class ProcessStat:
+    pid: int
+    name: str
+    session: int
+    cpu_s: float
+    # Seconds after boot.
+    started_s: float
+
+
+@dataclass
+class ProcessUsage:
+    pid: int
+    name: str
+    role: str
+    cpu_s: float = 0.0
+    rss_bytes: int = 0
+    pss_bytes: int = 0
+    uss_bytes: int = 0
+
+
+@dataclass(frozen=True)
+class RoleUsage:
+    role: str
+    processes: tuple[ProcessUsage, ...]
+    interval_s: float
+
+    @property
+    def cpu_s(self) -> float:
+        return sum(p.cpu_s for p in self.processes)
+
+    @property
+    def cpu_percent(self) -> float:
+        """Of one core, over the interval."""
+        return 100 * self.cpu_s / self.interval_s if self.interval_s > 0 else 0.0
+
+    def cpu_s_per_1000(self, requests: int) -> float | None:
+        return 1000 * self.cpu_s / requests if requests else None
+
+    @property
+    def rss_bytes(self) -> int:
+        return sum(p.rss_bytes for p in self.processes)
+
+    @property
+    def pss_bytes(self) -> int:
+        return sum(p.pss_bytes for p in self.processes)
+
+    @property
+    def uss_bytes(self) -> int:
+        return sum(p.uss_bytes for p in self.processes)
+
+
+@dataclass(frozen=True)
+class Usage:
+    roles: dict[str, RoleUsage]
+    interval_s: float
+    samples: int
+    # The sampler's own CPU over the interval, as a share of one core.
+    sampler_cpu_percent: float
+
+
+def read_stat(pid: int) -> ProcessStat | None:
+    """None when the process is gone (or unreadable)."""
+    try:
+        raw = (PROC / str(pid) / "stat").read_bytes()
+    except OSError:
+        return None
+    # The name is in parentheses and may hold anything, ')' included: fields follow the last.
+    open_at, close_at = raw.index(b"("), raw.rindex(b")")
+    fields = raw[close_at + 2 :].split()
+    # Fields from 3 (state): session is 6, utime 14, stime 15, starttime 22.
+    session = int(fields[6 - 3])
+    ticks = int(fields[14 - 3]) + int(fields[15 - 3])
+    started = int(fields[22 - 3])
+    name = raw[open_at + 1 : close_at].decode(errors="replace")
+    return ProcessStat(pid, name, session, ticks / CLOCK_TICKS, started / CLOCK_TICKS)
+
+
+def read_memory(pid: int) -> tuple[int, int, int] | None:
+    """RSS, PSS and USS in bytes; None when the process is gone (or unreadable)."""
+    try:
+        text = (PROC / str(pid) / "smaps_rollup").read_text()
+    except OSError:
+        return None
+    values: dict[str, int] = {}
+    for line in text.splitlines():
+        key, _, rest = line.partition(":")
+        parts = rest.split()
+        if len(parts) == 2 and parts[1] == "kB":
+            values[key] = int(parts[0]) * 1024
+    if "Rss" not in values:
+        return None
+    private = values.get("Private_Clean", 0) + values.get("Private_Dirty", 0)
+    return values["Rss"], values.get("Pss", 0), private
+
+
+def all_pids() -> list[int]:
+    return [int(name) for name in os.listdir(PROC) if name.isdigit()]
+
+
+def uptime_s() -> float:
+    return float((PROC / "uptime").read_text().split()[0])
+
+
+def peaks(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[int, int, int]:
+    return max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2])
+
+
+@dataclass
+class _Seen:
+    role: str
+    name: str
+    baseline_cpu_s: float
+    last_cpu_s: float
+    memory: tuple[int, int, int] = (0, 0, 0)
+
+
+@dataclass
+class Sampler:
+    """Samples the processes of ``roles`` (role name → session ids) from :meth:`start` to
+    :meth:`stop`."""
+
+    roles: dict[str, set[int]]
+    interval_s: float = DEFAULT_INTERVAL_S
+    _seen: dict[int, _Seen] = field(default_factory=dict, init=False)
+    _stop: threading.Event = field(default_factory=threading.Event, init=False)
+    _thread: threading.Thread | None = field(default=None, init=False)
+    _started_at: float = field(default=0.0, init=False)
+    _started_uptime_s: float = field(default=0.0, init=False)
+    _samples: int = field(default=0, init=False)
+    _own_cpu_s: float = field(default=0.0, init=False)
+
+    def watch(self, role: str, session: int) -> None:
+        """Counts the processes of ``session`` in ``role`` too (before the interval begins)."""
+        self.roles.setdefault(role, set()).add(session)
+
+    def start(self, delay_s: float = 0.0) -> "Sampler":
+        """Begins the interval now, or after ``delay_s`` (a warm-up not to be counted)."""
+        if delay_s <= 0:
+            self._begin()
+        self._thread = threading.Thread(
+            target=self._run, args=(delay_s,), name="layerbench-sampler", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def _begin(self) -> None:
+        self._started_uptime_s = uptime_s()
+        self._started_at = time.monotonic()
+        self._sample(first=True, memory=True)
+
+    def stop(self) -> Usage:
+        """Ends the interval; a sampler stopped before its interval began saw nothing."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if not self._started_at:
+            return Usage({role: RoleUsage(role, (), 0.0) for role in self.roles}, 0.0, 0, 0.0)
+        self._sample(first=False, memory=True)
+        interval = time.monotonic() - self._started_at
+        by_role: dict[str, list[ProcessUsage]] = {role: [] for role in self.roles}
+        for pid, seen in sorted(self._seen.items()):
+            rss, pss, uss = seen.memory
+            cpu = max(0.0, seen.last_cpu_s - seen.baseline_cpu_s)
+            by_role[seen.role].append(ProcessUsage(pid, seen.name, seen.role, cpu, rss, pss, uss))
+        roles = {
+            role: RoleUsage(role, tuple(processes), interval) for role, processes in by_role.items()
+        }
+        own = 100 * self._own_cpu_s / interval if interval > 0 else 0.0
+        return Usage(roles, interval, self._samples, own)
+
+    def _run(self, delay_s: float) -> None:
+        if delay_s > 0:
+            if self._stop.wait(delay_s):
+                return
+            self._begin()
+        cpu_before = time.thread_time()
+        n = 0
+        while not self._stop.wait(self.interval_s):
+            n += 1
+            self._sample(first=False, memory=n % MEMORY_EVERY == 0)
+        self._own_cpu_s = time.thread_time() - cpu_before
+
+    def _role_of(self, session: int) -> str | None:
+        for role, sessions in self.roles.items():
+            if session in sessions:
+                return role
+        return None
+
+    def _sample(self, *, first: bool, memory: bool) -> None:
+        self._samples += 1
+        for pid in all_pids():
+            stat = read_stat(pid)
+            if stat is None:
+                continue
+            seen = self._seen.get(pid)
+            if seen is None:
+                role = self._role_of(stat.session)
+                if role is None:
+                    continue
+                born_since = not first and stat.started_s >= self._started_uptime_s
+                baseline = 0.0 if born_since else stat.cpu_s
+                seen = _Seen(role, stat.name, baseline, stat.cpu_s)
+                self._seen[pid] = seen
+            seen.last_cpu_s = stat.cpu_s
+            if memory:
+                current = read_memory(pid)
+                if current is not None:
+                    seen.memory = peaks(seen.memory, current)
+
+    def __enter__(self) -> "Sampler":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        if not self._stop.is_set():
+            self.stop()

@@ -1,0 +1,97 @@
+"""The process sampler against real processes: CPU goes to the role whose session used it, a
+worker forked during the interval is counted, and forked workers share their memory in PSS."""
+
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from layerbench.lab.sampler import Sampler, read_memory, read_stat
+
+MIB = 1024 * 1024
+SPIN_S = 1.5
+
+
+@contextmanager
+def child(code: str, cpu: int | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """A Python child in a session of its own (as layerbench starts every server)."""
+    argv = [sys.executable, "-c", textwrap.dedent(code)]
+    if cpu is not None:
+        argv = ["taskset", "-c", str(cpu), *argv]
+    process = subprocess.Popen(argv, start_new_session=True)
+    try:
+        yield process
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_cpu_goes_to_the_role_that_used_it() -> None:
+    spin = f"""
+        import time
+        end = time.monotonic() + {SPIN_S + 3}
+        while time.monotonic() < end:
+            pass
+    """
+    with child(spin, cpu=0) as busy, child("import time; time.sleep(30)") as idle:
+        time.sleep(0.3)
+        sampler = Sampler({"busy": {busy.pid}, "idle": {idle.pid}}, interval_s=0.2).start()
+        time.sleep(SPIN_S)
+        usage = sampler.stop()
+    busy_role, idle_role = usage.roles["busy"], usage.roles["idle"]
+    assert [p.pid for p in busy_role.processes] == [busy.pid]
+    # One process pinned to one CPU: at most the interval (plus a clock tick), and most of it.
+    assert 0.5 * usage.interval_s < busy_role.cpu_s <= usage.interval_s + 0.02
+    assert 50 < busy_role.cpu_percent <= 102
+    assert idle_role.cpu_s < 0.05
+    assert busy_role.cpu_s_per_1000(500) == 2 * busy_role.cpu_s
+    assert usage.samples >= 5
+    assert 0 <= usage.sampler_cpu_percent < 100
+
+
+def test_forked_workers_are_counted_and_share_their_memory_in_pss() -> None:
+    # The parent fills 64 MiB, then forks three workers that only sleep: the pages are shared.
+    forking = f"""
+        import os, time
+        time.sleep(0.5)
+        block = bytearray(b"x" * {64 * MIB})
+        for _ in range(3):
+            if os.fork() == 0:
+                time.sleep(30)
+                os._exit(0)
+        time.sleep(30)
+    """
+    with child(forking) as parent:
+        sampler = Sampler({"workers": {parent.pid}}, interval_s=0.1).start()
+        time.sleep(2.0)
+        usage = sampler.stop()
+        role = usage.roles["workers"]
+        pids = [p.pid for p in role.processes]
+        for pid in pids:
+            if pid != parent.pid:
+                subprocess.run(["kill", "-9", str(pid)], check=False)
+    assert len(pids) == 4, role.processes
+    assert role.rss_bytes > 4 * 64 * MIB
+    # Shared pages are counted once across the role in PSS, and in nobody's USS.
+    assert role.pss_bytes < 0.5 * role.rss_bytes
+    assert role.pss_bytes > 64 * MIB
+    assert all(p.uss_bytes < 32 * MIB for p in role.processes), role.processes
+
+
+def test_readers_of_proc_handle_odd_names_and_gone_processes() -> None:
+    with child("import time; time.sleep(30)") as sleeper:
+        stat = read_stat(sleeper.pid)
+        assert stat is not None and stat.session == sleeper.pid and stat.cpu_s >= 0
+    assert read_stat(sleeper.pid) is None
+    assert read_memory(sleeper.pid) is None
+    renamed = (
+        "import ctypes, time; ctypes.CDLL(None).prctl(15, b'a) (b c', 0, 0, 0); time.sleep(30)"
+    )
+    with child(renamed) as odd:
+        deadline = time.monotonic() + 5
+        while (stat := read_stat(odd.pid)) is None or stat.name != "a) (b c":
+            assert time.monotonic() < deadline, stat
+            time.sleep(0.02)
+        assert stat.session == odd.pid
