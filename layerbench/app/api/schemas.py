@@ -17,8 +17,16 @@ Schema = dict[str, Any]
 PRETTYID_PATTERN = r"^(?![0-9a-z]{13}$)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"
 # No control characters but tab and newlines (PostgreSQL refuses NUL in text, among others).
 TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
-# No space, C0 or C1 control (spelled out: `\s` means other things in ECMA and Python regexes).
-URL_PATTERN = r"^https?://[^\x00-\x20\x7f-\x9f]+$"
+# An http(s) URL with an authority that parsers agree on: optional user info, a host name or
+# IPv4 address (non-ASCII letters allowed), an optional port; then no space, C0 or C1 control
+# (spelled out: `\s` means other things in ECMA and Python regexes). No IPv6 literal: a pattern
+# cannot say which bracketed hosts Python's urlsplit takes, so brackets stay out of the
+# authority. No `$`, which the validator turns into an end anchor.
+URL_HOST_CHARS = r"A-Za-z0-9._~!&'()*+,;=%\u00a1-\uffff-"
+URL_PATTERN = (
+    rf"^https?://(?:[{URL_HOST_CHARS}:]*@)?[{URL_HOST_CHARS}]+"
+    r"(?::[0-9]{0,5})?(?:[/?#][^\x00-\x20\x7f-\x9f]*)?$"
+)
 EMAIL_PATTERN = r"^[^@\x00-\x20\x7f-\x9f]+@[^@\x00-\x20\x7f-\x9f]+$"
 
 
