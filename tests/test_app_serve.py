@@ -8,6 +8,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,18 @@ def wait_until_listening(port: int, process: subprocess.Popen[str]) -> None:
         time.sleep(0.1)
 
 
+def create_video(base: str) -> Any:
+    request = urllib.request.Request(
+        f"{base}/videos",
+        data=json.dumps({"title": "Toxic", "url": "https://example.org/t"}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as created:
+        assert created.status == 201
+        return json.load(created)
+
+
 def test_serve_answers_json_and_html_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     port = free_port()
     database = tmp_path / "site.sqlite3"
@@ -37,15 +50,7 @@ def test_serve_answers_json_and_html_and_stops_on_ctrl_c(tmp_path: Path) -> None
     try:
         wait_until_listening(port, process)
         base = f"http://127.0.0.1:{port}"
-        request = urllib.request.Request(
-            f"{base}/videos",
-            data=json.dumps({"title": "Toxic", "url": "https://example.org/t"}).encode(),
-            headers={"Content-Type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(request, timeout=10) as created:
-            assert created.status == 201
-            video = json.load(created)
+        video = create_video(base)
         with urllib.request.urlopen(f"{base}/v/{video['id']}", timeout=10) as page:
             assert b'<h1 id="title">Toxic</h1>' in page.read()
         with urllib.request.urlopen(f"{base}/ladder/string", timeout=10) as rung:
@@ -74,14 +79,7 @@ def test_serve_with_a_page_directory_has_nginx_serve_its_files(
     try:
         wait_until_listening(port, process)
         base = f"http://127.0.0.1:{port}"
-        request = urllib.request.Request(
-            f"{base}/videos",
-            data=json.dumps({"title": "Toxic", "url": "https://example.org/t"}).encode(),
-            headers={"Content-Type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(request, timeout=10) as created:
-            path = f"/videos/{json.load(created)['id']}"
+        path = f"/videos/{create_video(base)['id']}"
         served_by = []
         for _ in range(2):
             with urllib.request.urlopen(base + path, timeout=10) as answer:

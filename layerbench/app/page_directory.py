@@ -62,10 +62,10 @@ class PageDirectory:
             directory.chmod(DIRECTORY_MODE)
 
     def lookup(self, family: str, path: str, query: str, *, shareable: bool) -> Lookup:
-        generation = self._generation(family)
         stem = file_stem(path) if shareable and not query else None
         if stem is None:
-            return Lookup(family, generation, None, None)
+            return Lookup(family, "", None, None)  # never kept: no generation needed
+        generation = self._generation(family)
         for suffix, content_type in CONTENT_TYPES.items():
             try:
                 body = (self.root / (stem + suffix)).read_bytes()

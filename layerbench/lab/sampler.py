@@ -241,10 +241,3 @@ class Sampler:
                 current = read_memory(pid)
                 if current is not None:
                     seen.memory = peaks(seen.memory, current)
-
-    def __enter__(self) -> "Sampler":
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        if not self._stop.is_set():
-            self.stop()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from layerbench.servers.binaries import find_program
 from layerbench.servers.managed_server import ManagedServer
+from layerbench.servers.ports import LOOPBACK
 
 APT_PACKAGE = "nginx"
 TEMP_DIRS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -23,7 +24,55 @@ class TlsListener:
     key: Path
 
 
-class NginxStatic(ManagedServer):
+class NginxServer(ManagedServer):
+    """What every nginx layerbench runs shares: Debian's binary, in the foreground, with its
+    configuration, pid and temporary files in its work directory (traversable by its
+    unprivileged workers)."""
+
+    def __init__(
+        self,
+        workdir: Path,
+        port: int,
+        cpus: frozenset[int] | None,
+        *,
+        workers: int,
+        host: str = LOOPBACK,
+    ) -> None:
+        super().__init__(workdir, port, cpus, host=host)
+        self.binary = find_program("nginx", APT_PACKAGE)
+        self.workers = workers
+
+    @property
+    def config_path(self) -> Path:
+        return self.workdir / "nginx.conf"
+
+    def version(self) -> str:
+        completed = subprocess.run(
+            [str(self.binary), "-v"], capture_output=True, text=True, check=False
+        )
+        return completed.stderr.strip().removeprefix("nginx version: ")
+
+    def write_config(self, http_body: str) -> None:
+        """nginx.conf around ``http_body`` (its server blocks)."""
+        self.workdir.chmod(0o755)
+        for name in TEMP_DIRS:
+            (self.workdir / "temp" / name).mkdir(parents=True, exist_ok=True)
+        run_as_root = os.geteuid() == 0
+        self.config_path.write_text(render_main(self.workdir, self.workers, run_as_root, http_body))
+
+    def command(self) -> list[str]:
+        return [
+            str(self.binary),
+            "-p",
+            str(self.workdir),
+            "-c",
+            str(self.config_path),
+            "-e",
+            "stderr",
+        ]
+
+
+class NginxStatic(NginxServer):
     name = "nginx"
 
     def __init__(
@@ -36,10 +85,8 @@ class NginxStatic(ManagedServer):
         cpus: frozenset[int] | None = None,
         tls: TlsListener | None = None,
     ) -> None:
-        super().__init__(workdir, port, cpus)
-        self.binary = find_program("nginx", APT_PACKAGE)
+        super().__init__(workdir, port, cpus, workers=workers)
         self.files = files
-        self.workers = workers
         self.tls = tls
         self.ready_path = "/" + next(iter(files))
 
@@ -53,52 +100,38 @@ class NginxStatic(ManagedServer):
     def docroot(self) -> Path:
         return self.workdir / "htdocs"
 
-    @property
-    def config_path(self) -> Path:
-        return self.workdir / "nginx.conf"
-
-    def version(self) -> str:
-        return nginx_version(self.binary)
-
     def prepare(self) -> None:
         self.docroot.mkdir(parents=True, exist_ok=True)
         for name, content in self.files.items():
             (self.docroot / name).write_bytes(content)
             (self.docroot / name).chmod(0o644)
-        for directory in (self.workdir, self.docroot):
-            directory.chmod(0o755)
-        make_temp_dirs(self.workdir)
-        self.config_path.write_text(render_config(self, run_as_root=os.geteuid() == 0))
+        self.docroot.chmod(0o755)
+        self.write_config(self.server_block())
 
-    def command(self) -> list[str]:
-        return nginx_command(self.binary, self.workdir, self.config_path)
-
-
-def render_config(server: NginxStatic, run_as_root: bool) -> str:
-    tls = server.tls
-    tls_lines = (
-        f"""
-        listen {server.host}:{tls.port} ssl;
+    def server_block(self) -> str:
+        tls = self.tls
+        tls_lines = (
+            f"""
+        listen {self.host}:{tls.port} ssl;
         ssl_certificate {tls.certificate};
         ssl_certificate_key {tls.key};
         ssl_protocols TLSv1.2 TLSv1.3;
         ssl_session_cache shared:layerbench:10m;"""
-        if tls
-        else ""
-    )
-    server_block = f"""
+            if tls
+            else ""
+        )
+        return f"""
     server {{
-        listen {server.host}:{server.port};{tls_lines}
-        root {server.docroot};
+        listen {self.host}:{self.port};{tls_lines}
+        root {self.docroot};
         location / {{
         }}
     }}"""
-    return render_main(server.workdir, server.workers, run_as_root, server_block)
 
 
 def render_main(workdir: Path, workers: int, run_as_root: bool, http_body: str) -> str:
-    """nginx.conf around ``http_body`` (server blocks): in the foreground, logs on stderr, its
-    pid and temporary files in ``workdir``, workers unprivileged when started as root."""
+    """nginx.conf around ``http_body``: in the foreground, logs on stderr, its pid and
+    temporary files in ``workdir``, workers unprivileged when started as root."""
     user_line = f"user {UNPRIVILEGED_USER};" if run_as_root else ""
     temp_paths = "\n".join(f"    {name}_temp_path {workdir / 'temp' / name};" for name in TEMP_DIRS)
     return f"""\
@@ -129,17 +162,3 @@ http {{
 {http_body}
 }}
 """
-
-
-def make_temp_dirs(workdir: Path) -> None:
-    for name in TEMP_DIRS:
-        (workdir / "temp" / name).mkdir(parents=True, exist_ok=True)
-
-
-def nginx_version(binary: Path) -> str:
-    completed = subprocess.run([str(binary), "-v"], capture_output=True, text=True, check=False)
-    return completed.stderr.strip().removeprefix("nginx version: ")
-
-
-def nginx_command(binary: Path, workdir: Path, config: Path) -> list[str]:
-    return [str(binary), "-p", str(workdir), "-c", str(config), "-e", "stderr"]

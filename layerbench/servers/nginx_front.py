@@ -7,20 +7,11 @@ responses served from them carry ``X-Cache: front``. A file swept away between n
 and its opening sends the request on to the application too, rather than answering 404.
 """
 
-import os
 from pathlib import Path
 
 from layerbench.app.page_directory import FAMILIES, INDEX
 from layerbench.app.wsgi import HEALTH_PATH
-from layerbench.servers.binaries import find_program
-from layerbench.servers.managed_server import ManagedServer
-from layerbench.servers.nginx import (
-    APT_PACKAGE,
-    make_temp_dirs,
-    nginx_command,
-    nginx_version,
-    render_main,
-)
+from layerbench.servers.nginx import NginxServer
 from layerbench.servers.ports import LOOPBACK
 
 # A path that names no page file: what try_files looks for when the request may not be served
@@ -29,7 +20,7 @@ NO_PAGE = "/.no-page"
 UPSTREAM_KEEPALIVE = 64
 
 
-class NginxFront(ManagedServer):
+class NginxFront(NginxServer):
     name = "nginx-front"
     ready_path = HEALTH_PATH  # the application's, through nginx
 
@@ -46,43 +37,28 @@ class NginxFront(ManagedServer):
     ) -> None:
         """``upstream`` is the application's HOST:PORT; without ``pages``, every request goes
         to it."""
-        super().__init__(workdir, port, cpus, host=host)
-        self.binary = find_program("nginx", APT_PACKAGE)
+        super().__init__(workdir, port, cpus, workers=workers, host=host)
         self.upstream = upstream
         self.pages = pages
-        self.workers = workers
-
-    @property
-    def config_path(self) -> Path:
-        return self.workdir / "nginx.conf"
-
-    def version(self) -> str:
-        return nginx_version(self.binary)
 
     def prepare(self) -> None:
-        self.workdir.chmod(0o755)
-        make_temp_dirs(self.workdir)
-        self.config_path.write_text(render_front_config(self, run_as_root=os.geteuid() == 0))
+        self.write_config(self.http_body())
 
-    def command(self) -> list[str]:
-        return nginx_command(self.binary, self.workdir, self.config_path)
-
-
-def render_front_config(front: NginxFront, run_as_root: bool) -> str:
-    proxy = """
+    def http_body(self) -> str:
+        proxy = """
             proxy_pass http://application;
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header Host $http_host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;"""
-    if front.pages is None:
-        locations = f"""
+        if self.pages is None:
+            locations = f"""
         location / {{{proxy}
         }}"""
-    else:
-        locations = f"""
-        root {front.pages};
+        else:
+            locations = f"""
+        root {self.pages};
         location / {{
             try_files $page_uri.json $page_uri.html $page_uri/{INDEX}.html @application;
             # A sweep can delete the file between try_files' check and its opening.
@@ -94,9 +70,9 @@ def render_front_config(front: NginxFront, run_as_root: bool) -> str:
         }}
         location @application {{{proxy}
         }}"""
-    body = f"""
+        return f"""
     upstream application {{
-        server {front.upstream};
+        server {self.upstream};
         keepalive {UPSTREAM_KEEPALIVE};
     }}
     # Only a GET or HEAD without a query string may be answered from a page file.
@@ -106,10 +82,9 @@ def render_front_config(front: NginxFront, run_as_root: bool) -> str:
         default {NO_PAGE};
     }}
     server {{
-        listen {listen_address(front.host)}:{front.port};
+        listen {listen_address(self.host)}:{self.port};
         client_max_body_size 1m;{locations}
     }}"""
-    return render_main(front.workdir, front.workers, run_as_root, body)
 
 
 def listen_address(host: str) -> str:

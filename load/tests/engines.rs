@@ -4,9 +4,8 @@
 
 mod common;
 
-use common::{Reply, TestServer, assert_contract, ok, run_load};
+use common::{Reply, TestServer, assert_contract, closed_port, ok, run_load};
 use serde_json::json;
-use std::net::TcpListener;
 use std::time::Duration;
 
 #[test]
@@ -64,10 +63,7 @@ fn io_uring_refused_connects_each_end_promptly() {
     // Each refused socket is closed and the next one often gets its descriptor number: an
     // operation queued for the old socket but not yet submitted must not act on the new
     // one (a receive once took the new socket's ECONNREFUSED, and its connect never ended).
-    let port = {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.local_addr().unwrap().port()
-    };
+    let port = closed_port();
     let url = format!("http://127.0.0.1:{port}/");
     let run = run_load(&[
         "--io", "io_uring", "-n", "1500", "-c", "8", "-s", "20", "-q", "--json", "-", &url,

@@ -2,10 +2,9 @@
 
 mod common;
 
-use std::net::TcpListener;
 use std::time::Duration;
 
-use common::{Reply, TestServer, assert_contract, ok, run_load, temp_json};
+use common::{Reply, TestServer, assert_contract, closed_port, ok, run_load, temp_json};
 use serde_json::json;
 
 #[test]
@@ -41,10 +40,7 @@ fn garbage_mixed_with_good_responses() {
 
 #[test]
 fn nothing_listening() {
-    let port = {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.local_addr().unwrap().port()
-    };
+    let port = closed_port();
     let url = format!("http://127.0.0.1:{port}/");
     let path = temp_json("nothing-listening");
     let run = run_load(&[

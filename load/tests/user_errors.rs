@@ -4,10 +4,9 @@
 
 mod common;
 
-use std::net::TcpListener;
 use std::time::Duration;
 
-use common::{Reply, TestServer, ok, run_load, temp_json};
+use common::{Reply, TestServer, closed_port, ok, run_load, temp_json};
 
 fn assert_no_panic(stderr: &str) {
     for sign in ["panicked", "backtrace", "RUST_BACKTRACE"] {
@@ -46,10 +45,7 @@ fn unresolvable_host() {
 
 #[test]
 fn refused_connection() {
-    let port = {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.local_addr().unwrap().port()
-    };
+    let port = closed_port();
     let url = format!("http://127.0.0.1:{port}/");
     let run = run_load(&["-n", "3", &url]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);

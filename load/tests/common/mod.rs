@@ -339,6 +339,12 @@ impl FullBacklog {
 }
 
 /// `200 OK` with a Content-Length body and a `Server` header.
+/// A loopback port that nothing listens on (bound for a moment, then let go).
+pub fn closed_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
 pub fn ok(body: &str) -> Vec<u8> {
     response("200 OK", "", body)
 }
