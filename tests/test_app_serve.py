@@ -2,10 +2,10 @@
 on Ctrl-C leaving nothing listening, and says in one line what is wrong with its options."""
 
 import json
+import select
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -18,12 +18,16 @@ LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
 START_LIMIT_S = 30
 
 
-def wait_until_listening(port: int, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + START_LIMIT_S
-    while not listening_socket_inodes(port):
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "app serve did not start"
-        time.sleep(0.1)
+def wait_until_serving(port: int, process: subprocess.Popen[str]) -> str:
+    """Its first line, which says that every server it started is ready (listening alone is
+    not: nginx listens before the application behind it has answered)."""
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], START_LIMIT_S)
+    assert ready, f"app serve said nothing within {START_LIMIT_S} s"
+    line = process.stdout.readline()  # printed whole and flushed, or '' at its exit
+    assert f"serving http://127.0.0.1:{port}/" in line, (line, process.communicate())
+    assert listening_socket_inodes(port)
+    return line
 
 
 def create_video(base: str) -> Any:
@@ -48,7 +52,7 @@ def test_serve_answers_json_and_html_and_stops_on_ctrl_c(tmp_path: Path) -> None
         text=True,
     )
     try:
-        wait_until_listening(port, process)
+        serving = wait_until_serving(port, process)
         base = f"http://127.0.0.1:{port}"
         video = create_video(base)
         with urllib.request.urlopen(f"{base}/v/{video['id']}", timeout=10) as page:
@@ -56,13 +60,13 @@ def test_serve_answers_json_and_html_and_stops_on_ctrl_c(tmp_path: Path) -> None
         with urllib.request.urlopen(f"{base}/ladder/string", timeout=10) as rung:
             assert rung.status == 200
         process.send_signal(signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=30)
+        _, stderr = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
             process.communicate()
     assert process.returncode == 130, stderr
-    assert f"serving http://127.0.0.1:{port}/" in stdout
+    assert "(database " in serving
     assert database.is_file()
     assert not listening_socket_inodes(port), "the server outlived app serve"
 
@@ -77,7 +81,7 @@ def test_serve_with_a_page_directory_has_nginx_serve_its_files(
     command += ["--port", str(port), "--cache", f"file://{pages}", "--workers", "2"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        wait_until_listening(port, process)
+        serving = wait_until_serving(port, process)
         base = f"http://127.0.0.1:{port}"
         path = f"/videos/{create_video(base)['id']}"
         served_by = []
@@ -88,13 +92,13 @@ def test_serve_with_a_page_directory_has_nginx_serve_its_files(
         assert served_by[1][0] == "front" and served_by[1][1].startswith("nginx")
         assert (pages / (path.removeprefix("/") + ".json")).is_file()
         process.send_signal(signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=30)
+        _, stderr = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
             process.kill()
             process.communicate()
     assert process.returncode == 130, stderr
-    assert f"serving http://127.0.0.1:{port}/" in stdout
+    assert "(database " in serving
     assert not listening_socket_inodes(port), "nginx outlived app serve"
 
 

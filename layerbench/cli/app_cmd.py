@@ -127,7 +127,8 @@ def run_serve(args: argparse.Namespace) -> int:
         with ExitStack() as running:
             for server in servers:
                 running.enter_context(server)
-            print(f"serving {servers[-1].base_url}/ (database {args.db}, cache {args.cache})")
+            base_url = servers[-1].base_url
+            print(f"serving {base_url}/ (database {args.db}, cache {args.cache})", flush=True)
             print("Ctrl-C stops it", file=sys.stderr, flush=True)
             while True:
                 for server in servers:
