@@ -4,7 +4,8 @@ Every error that reaches the command line is a ``LayerbenchError``: its message 
 wrong and what to do, in one line, and the CLI prints it without a traceback.
 
     LayerbenchError
-     +-- MissingBinaryError      a program we need is not installed (names the apt package)
+     +-- MissingPackageError     something we run is not installed (says how to install it)
+     |    +-- MissingBinaryError a program or module from Debian (names the apt package)
      +-- PortInUseError          a port we were told to use is taken
      +-- ServerStartError        a server did not come up (carries its log tail)
      +-- ServerDiedError         a server exited while we were using it
@@ -18,13 +19,19 @@ class LayerbenchError(Exception):
     """An error with a message fit for the user."""
 
 
-class MissingBinaryError(LayerbenchError):
+class MissingPackageError(LayerbenchError):
+    """Something we run is not installed; the message says how to install it."""
+
+    def __init__(self, what: str, install_command: str) -> None:
+        self.install_command = install_command
+        super().__init__(f"{what} is not installed; install it with: {install_command}")
+
+
+class MissingBinaryError(MissingPackageError):
     def __init__(self, program: str, apt_package: str) -> None:
         self.program = program
         self.apt_package = apt_package
-        super().__init__(
-            f"{program} is not installed; install it with: apt-get install {apt_package}"
-        )
+        super().__init__(program, f"apt-get install {apt_package}")
 
 
 class PortInUseError(LayerbenchError):

@@ -10,8 +10,11 @@ cd "$(dirname "$0")/.."
 profile=${1:-runtime}
 # python3-venv/python3-dev: the virtualenv on Debian's interpreter (the one mod_wsgi, mod_python
 # and uWSGI embed); nginx: the static rung and the front server; build-essential, pkg-config,
-# libmariadb-dev: native builds (mysqlclient, the seed's MySQLdb driver).
-apt_packages=(python3 python3-venv python3-dev build-essential pkg-config libmariadb-dev nginx)
+# libmariadb-dev: native builds (mysqlclient, the seed's MySQLdb driver); Apache with mod_wsgi
+# and mod_python, and uWSGI's core with its python3 plugin: the servers `layerbench matrix` runs
+# (they embed /usr/bin/python3, which is why .venv is built on it).
+apt_packages=(python3 python3-venv python3-dev build-essential pkg-config libmariadb-dev nginx
+    apache2 libapache2-mod-wsgi-py3 libapache2-mod-python uwsgi-core uwsgi-plugin-python3)
 # The tests run against real backing services (started privately by layerbench, never the
 # system's instances), compare the load generator's report with ApacheBench's own, and drive
 # the demo site with a real browser (Debian's chromium and its chromedriver).
@@ -33,8 +36,18 @@ if ((${#missing[@]})); then
     fi
     say "installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
+    # layerbench starts its own private instances; the packages' system services (nginx and
+    # Apache both on port 80) must not start. Debian's way: a policy-rc.d that denies them,
+    # ours only for this install.
+    policy=/usr/sbin/policy-rc.d
+    if [[ ! -e $policy ]]; then
+        printf '#!/bin/sh\n# layerbench setup: no service starts during its install\nexit 101\n' >"$policy"
+        chmod 0755 "$policy"
+        trap 'rm -f "$policy"' EXIT
+    fi
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    if [[ -n $(trap -p EXIT) ]]; then rm -f "$policy"; trap - EXIT; fi
 fi
 
 if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import sys; assert sys.base_prefix == "/usr"' 2>/dev/null; then

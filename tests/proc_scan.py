@@ -33,3 +33,20 @@ def group_members(group: int) -> list[int]:
         if int(fields[2]) == group and fields[0] != "Z":
             members.append(int(entry))
     return members
+
+
+def session_members(sessions: set[int]) -> list[tuple[int, str]]:
+    """Live processes (pid, name) in any of ``sessions``."""
+    members = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            raw = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        name = raw[raw.index("(") + 1 : raw.rindex(")")]
+        fields = raw.rsplit(")", 1)[1].split()
+        if int(fields[3]) in sessions and fields[0] != "Z":
+            members.append((int(entry), name))
+    return members

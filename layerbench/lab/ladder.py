@@ -6,14 +6,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol
 
-from layerbench.errors import LayerbenchError, MissingBinaryError
+from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec, run_load
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.results import LadderResult, RungResult, RungStatus
 from layerbench.lab.rungs import LADDER, STATIC_BODY, STATIC_FILE, Rung, Stack
-from layerbench.lab.sampler import CLIENT_ROLE, SERVER_ROLE, Sampler
+from layerbench.lab.sampler import Sampler
 from layerbench.lab.verify import verify_rung
+from layerbench.roles import CLIENT_ROLE
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import NginxStatic
@@ -66,11 +67,11 @@ class Ladder:
         pending = list(rungs)
         try:
             with self._server(stack) as server:
-                self.result.conditions["server_versions"][server.name] = server.version()
+                self.result.conditions["server_versions"].update(server.versions())
                 while pending:
                     self._record(self._measure(server, pending[0]))
                     pending.pop(0)
-        except MissingBinaryError as error:
+        except MissingPackageError as error:
             for rung in pending:
                 self._record(
                     RungResult(rung.name, stack.value, RungStatus.SKIPPED, message=str(error))
@@ -86,7 +87,7 @@ class Ladder:
         self.observer.rung_starting(rung)
         try:
             verify_rung(server.base_url, rung)
-            sampler = Sampler({SERVER_ROLE: {server.session}})
+            sampler = Sampler(server.roles())
 
             def client_started(session: int) -> None:
                 sampler.watch(CLIENT_ROLE, session)

@@ -24,9 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 PROC = Path("/proc")
-# The roles every trial has; others (database, cache, front server) join them.
-SERVER_ROLE = "server"
-CLIENT_ROLE = "client"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 DEFAULT_INTERVAL_S = 0.5
 MEMORY_EVERY = 4  # samples between two memory readings

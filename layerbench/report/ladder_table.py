@@ -1,7 +1,7 @@
 """The seed's "cost of each layer" table, for the terminal."""
 
 from layerbench.lab.results import LadderResult, RungResult, RungStatus
-from layerbench.lab.sampler import CLIENT_ROLE, SERVER_ROLE
+from layerbench.roles import CLIENT_ROLE, SERVER_ROLE
 
 MIB = 1024 * 1024
 

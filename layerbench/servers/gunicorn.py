@@ -1,17 +1,12 @@
-"""gunicorn running the reference application, N worker processes on one loopback port."""
+"""gunicorn running the reference application: N worker processes (sync, or gthread with M
+threads each) on one loopback port."""
 
-import os
-import sys
 from dataclasses import dataclass
-from importlib.metadata import version
 from pathlib import Path
 
-from layerbench.app.settings import DB_PATH_VARIABLE
-from layerbench.app.wsgi import HEALTH_PATH
-from layerbench.servers.managed_server import ManagedServer
+from layerbench.errors import ConfigError
 from layerbench.servers.ports import LOOPBACK
-
-APP_ENTRY = "layerbench.app.entry:application"
+from layerbench.servers.python_app_server import APP_ENTRY, LISTEN_BACKLOG, PythonAppServer
 
 
 @dataclass(frozen=True)
@@ -20,11 +15,17 @@ class GunicornSettings:
     worker_class: str = "sync"
     threads: int = 1
     keep_alive_s: int = 5
+    backlog: int = LISTEN_BACKLOG
+
+    def __post_init__(self) -> None:
+        if self.workers < 1 or self.threads < 1:
+            raise ConfigError("gunicorn needs at least one worker of at least one thread")
 
 
-class GunicornServer(ManagedServer):
+class GunicornServer(PythonAppServer[GunicornSettings]):
     name = "gunicorn"
-    ready_path = HEALTH_PATH
+    distribution = "gunicorn"
+    module = "gunicorn"
 
     def __init__(
         self,
@@ -37,21 +38,17 @@ class GunicornServer(ManagedServer):
         host: str = LOOPBACK,
         app_environment: dict[str, str] | None = None,
     ) -> None:
-        super().__init__(workdir, port, cpus, host=host)
-        self.db_path = db_path
-        self.settings = settings
-        self.app_environment = app_environment or {}
-
-    def version(self) -> str:
-        return version("gunicorn")
+        super().__init__(
+            workdir, port, db_path, settings, cpus, host=host, app_environment=app_environment
+        )
 
     def command(self) -> list[str]:
         return [
-            sys.executable,
+            *self.python(),
             "-m",
             "gunicorn",
             "--bind",
-            f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}",
+            self.bind_address,
             "--workers",
             str(self.settings.workers),
             "--worker-class",
@@ -60,6 +57,8 @@ class GunicornServer(ManagedServer):
             str(self.settings.threads),
             "--keep-alive",
             str(self.settings.keep_alive_s),
+            "--backlog",
+            str(self.settings.backlog),
             "--worker-tmp-dir",
             str(self.workdir),
             "--no-control-socket",
@@ -69,6 +68,3 @@ class GunicornServer(ManagedServer):
             "warning",
             APP_ENTRY,
         ]
-
-    def environment(self) -> dict[str, str]:
-        return {**os.environ, **self.app_environment, DB_PATH_VARIABLE: str(self.db_path)}

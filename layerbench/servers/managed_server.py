@@ -8,6 +8,7 @@ from pathlib import Path
 from types import TracebackType
 
 from layerbench.errors import ServerDiedError, ServerStartError
+from layerbench.roles import SERVER_ROLE
 from layerbench.servers.http_probe import http_get
 from layerbench.servers.ports import LOOPBACK, ensure_port_free
 from layerbench.servers.process import ManagedProcess
@@ -43,6 +44,14 @@ class ManagedServer(ABC):
     def session(self) -> int:
         """The session its processes run in (the sampler's way to find them)."""
         return self._require_process().pid
+
+    def roles(self) -> dict[str, set[int]]:
+        """The sessions of its processes by role, for the sampler."""
+        return {SERVER_ROLE: {self.session}}
+
+    def versions(self) -> dict[str, str]:
+        """Every program it runs, with its version."""
+        return {self.name: self.version()}
 
     @abstractmethod
     def version(self) -> str:
@@ -89,9 +98,18 @@ class ManagedServer(ABC):
     def log_tail(self) -> str:
         return self._require_process().log_tail()
 
+    def probe(self) -> str | None:
+        """None once the server answers; otherwise why not yet (the last reason is shown when
+        it never does). By default: a 200 at ``ready_path``."""
+        url = self.base_url + self.ready_path
+        try:
+            response = http_get(url, timeout_s=1.0)
+        except (OSError, http.client.HTTPException) as error:
+            return f"{url}: {error or type(error).__name__}"
+        return None if response.status == 200 else f"{url}: HTTP {response.status}"
+
     def _wait_until_ready(self) -> None:
         process = self._require_process()
-        url = self.base_url + self.ready_path
         deadline = time.monotonic() + self.start_timeout_s
         last_error = "no attempt made"
         while time.monotonic() < deadline:
@@ -100,18 +118,14 @@ class ManagedServer(ABC):
                 raise ServerStartError(
                     self.name, f"it exited with status {returncode}", process.log_tail()
                 )
-            try:
-                response = http_get(url, timeout_s=1.0)
-            except (OSError, http.client.HTTPException) as error:
-                last_error = str(error) or type(error).__name__
-            else:
-                if response.status == 200:
-                    return
-                last_error = f"HTTP {response.status}"
+            reason = self.probe()
+            if reason is None:
+                return
+            last_error = reason
             time.sleep(0.05)
         raise ServerStartError(
             self.name,
-            f"no answer at {url} within {self.start_timeout_s:.0f} s (last: {last_error})",
+            f"no answer within {self.start_timeout_s:.0f} s (last: {last_error})",
             process.log_tail(),
         )
 

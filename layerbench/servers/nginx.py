@@ -5,6 +5,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from layerbench.errors import ConfigError
 from layerbench.servers.binaries import find_program
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.ports import LOOPBACK
@@ -13,6 +14,15 @@ APT_PACKAGE = "nginx"
 TEMP_DIRS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 # Started as root, nginx's workers need a user to drop to; they only read the docroot.
 UNPRIVILEGED_USER = "nobody nogroup"
+
+
+@dataclass(frozen=True)
+class NginxSettings:
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise ConfigError("nginx needs at least one worker")
 
 
 @dataclass(frozen=True)

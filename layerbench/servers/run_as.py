@@ -22,6 +22,13 @@ class RunAs:
         """Make ``path`` (a directory we created) this account's own."""
         os.chown(path, self.uid, self.gid)
 
+    def give_directory(self, directory: Path) -> None:
+        """Make ``directory`` and the files in it this account's (SQLite in WAL mode writes
+        beside its database even to read it)."""
+        self.give(directory)
+        for entry in directory.iterdir():
+            self.give(entry)
+
 
 def unprivileged_account() -> RunAs | None:
     """The account to drop to when we are root; None when we are not (run as ourselves)."""

@@ -1,0 +1,258 @@
+"""Every deployment ``--servers`` can name, and how each is built from a plan: its work
+directory, port, CPUs, the application's database (or the static files) and the user's
+settings. Building starts nothing: a wrong name, setting or missing package is found before
+any server runs."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any, TypeVar
+
+from layerbench.errors import ConfigError
+from layerbench.servers.apache import ApacheSettings, ApacheStatic
+from layerbench.servers.cheroot import CherootServer, CherootSettings
+from layerbench.servers.deployment import Deployment
+from layerbench.servers.embedded_app import EmbeddedApp
+from layerbench.servers.granian import GranianServer, GranianSettings
+from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench.servers.mod_python import ModPythonHandler, ModPythonWsgi
+from layerbench.servers.mod_wsgi import (
+    ModWsgiDaemonSettings,
+    ModWsgiEmbeddedSettings,
+    ModWsgiServer,
+)
+from layerbench.servers.nginx import NginxSettings, NginxStatic
+from layerbench.servers.paste import PasteServer, PasteSettings
+from layerbench.servers.ports import LOOPBACK
+from layerbench.servers.python_app_server import PythonAppServer
+from layerbench.servers.settings import SettingsBook, as_record, read_section
+from layerbench.servers.uwsgi import UwsgiServer, UwsgiSettings
+from layerbench.servers.uwsgi_nginx import NginxUwsgiFront, uwsgi_behind_nginx
+from layerbench.servers.waitress import WaitressServer, WaitressSettings
+
+T = TypeVar("T")
+CORES_DEFAULT = 2  # processes for the servers that fork workers: this project's machines
+
+
+class Serves(Enum):
+    STATIC = "the static file"
+    APPLICATION = "the application"
+    STRING = "the string rung only"
+
+
+@dataclass
+class ServerPlan:
+    workdir: Path
+    port: int
+    # The application's SQLite database, alone in its directory.
+    db_path: Path
+    # The static rung's files, by name.
+    static_files: dict[str, bytes]
+    book: SettingsBook = field(default_factory=dict)
+    cpus: frozenset[int] | None = None
+    host: str = LOOPBACK
+    app_environment: dict[str, str] = field(default_factory=dict)
+    # What the build read, section by section, with every default filled in: the exact
+    # settings a result records.
+    used: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def settings(self, settings_type: type[T], section: str, **defaults: Any) -> T:
+        value = read_section(settings_type, self.book, section, defaults)
+        self.used[section] = as_record(value)
+        return value
+
+    def app(self) -> EmbeddedApp:
+        return EmbeddedApp(self.db_path, self.app_environment)
+
+
+@dataclass(frozen=True)
+class Adapter:
+    name: str
+    serves: Serves
+    summary: str
+    build: Callable[[ServerPlan], Deployment]
+
+
+def _gunicorn(plan: ServerPlan) -> Deployment:
+    settings = plan.settings(GunicornSettings, "gunicorn", workers=CORES_DEFAULT)
+    return GunicornServer(
+        plan.workdir,
+        plan.port,
+        plan.db_path,
+        settings,
+        plan.cpus,
+        host=plan.host,
+        app_environment=plan.app_environment,
+    )
+
+
+def _gunicorn_gthread(plan: ServerPlan) -> Deployment:
+    settings = plan.settings(
+        GunicornSettings,
+        "gunicorn-gthread",
+        workers=CORES_DEFAULT,
+        worker_class="gthread",
+        threads=4,
+    )
+    server = GunicornServer(
+        plan.workdir,
+        plan.port,
+        plan.db_path,
+        settings,
+        plan.cpus,
+        host=plan.host,
+        app_environment=plan.app_environment,
+    )
+    server.name = "gunicorn-gthread"
+    return server
+
+
+def _python_server(
+    server_type: type[PythonAppServer[T]], settings_type: type[T], section: str
+) -> Callable[[ServerPlan], Deployment]:
+    def build(plan: ServerPlan) -> Deployment:
+        settings = plan.settings(settings_type, section)
+        server: Deployment = server_type(
+            plan.workdir,
+            plan.port,
+            plan.db_path,
+            settings,
+            plan.cpus,
+            host=plan.host,
+            app_environment=plan.app_environment,
+        )
+        return server
+
+    return build
+
+
+def _uwsgi(plan: ServerPlan) -> Deployment:
+    settings = plan.settings(UwsgiSettings, "uwsgi")
+    return UwsgiServer(plan.workdir, plan.port, plan.app(), settings, plan.cpus, host=plan.host)
+
+
+def _uwsgi_nginx(plan: ServerPlan) -> Deployment:
+    settings = plan.settings(UwsgiSettings, "uwsgi-nginx")
+    if settings.http_socket:
+        raise ConfigError("uwsgi-nginx speaks to nginx over a unix socket: no http_socket")
+    uwsgi = UwsgiServer(
+        plan.workdir / "uwsgi", 0, plan.app(), settings, plan.cpus, unix_socket=True
+    )
+    nginx = NginxUwsgiFront(
+        plan.workdir / "nginx",
+        plan.port,
+        uwsgi.socket_path,
+        workers=plan.settings(NginxSettings, "nginx").workers,
+        cpus=plan.cpus,
+        host=plan.host,
+    )
+    return uwsgi_behind_nginx(uwsgi, nginx)
+
+
+def _mod_wsgi_embedded(plan: ServerPlan) -> Deployment:
+    mode = plan.settings(ModWsgiEmbeddedSettings, "mod_wsgi-embedded")
+    apache = plan.settings(ApacheSettings, "apache")
+    return ModWsgiServer(
+        plan.workdir, plan.port, plan.app(), apache, mode=mode, cpus=plan.cpus, host=plan.host
+    )
+
+
+def _mod_wsgi_daemon(plan: ServerPlan) -> Deployment:
+    mode = plan.settings(ModWsgiDaemonSettings, "mod_wsgi-daemon")
+    apache = plan.settings(ApacheSettings, "apache")
+    return ModWsgiServer(
+        plan.workdir, plan.port, plan.app(), apache, mode=mode, cpus=plan.cpus, host=plan.host
+    )
+
+
+def _mod_python(plan: ServerPlan) -> Deployment:
+    apache = plan.settings(ApacheSettings, "apache")
+    return ModPythonHandler(plan.workdir, plan.port, apache, plan.cpus, host=plan.host)
+
+
+def _mod_python_wsgi(plan: ServerPlan) -> Deployment:
+    apache = plan.settings(ApacheSettings, "apache")
+    return ModPythonWsgi(plan.workdir, plan.port, plan.app(), apache, plan.cpus, host=plan.host)
+
+
+def _nginx_static(plan: ServerPlan) -> Deployment:
+    workers = plan.settings(NginxSettings, "nginx").workers
+    return NginxStatic(plan.workdir, plan.port, plan.static_files, workers=workers, cpus=plan.cpus)
+
+
+def _apache_static(plan: ServerPlan) -> Deployment:
+    apache = plan.settings(ApacheSettings, "apache")
+    return ApacheStatic(
+        plan.workdir, plan.port, plan.static_files, apache, plan.cpus, host=plan.host
+    )
+
+
+ADAPTERS: dict[str, Adapter] = {
+    adapter.name: adapter
+    for adapter in (
+        Adapter("gunicorn", Serves.APPLICATION, "gunicorn, sync workers", _gunicorn),
+        Adapter(
+            "gunicorn-gthread", Serves.APPLICATION, "gunicorn, threaded workers", _gunicorn_gthread
+        ),
+        Adapter(
+            "granian",
+            Serves.APPLICATION,
+            "granian (Rust), WSGI interface",
+            _python_server(GranianServer, GranianSettings, "granian"),
+        ),
+        Adapter(
+            "waitress",
+            Serves.APPLICATION,
+            "waitress, one process, threads",
+            _python_server(WaitressServer, WaitressSettings, "waitress"),
+        ),
+        Adapter(
+            "cheroot",
+            Serves.APPLICATION,
+            "cheroot, one process, a thread pool",
+            _python_server(CherootServer, CherootSettings, "cheroot"),
+        ),
+        Adapter(
+            "paste",
+            Serves.APPLICATION,
+            "paste.httpserver, one process, a thread pool",
+            _python_server(PasteServer, PasteSettings, "paste"),
+        ),
+        Adapter("uwsgi", Serves.APPLICATION, "uWSGI with its own HTTP router", _uwsgi),
+        Adapter(
+            "uwsgi-nginx",
+            Serves.APPLICATION,
+            "uWSGI behind nginx (uwsgi protocol, unix socket)",
+            _uwsgi_nginx,
+        ),
+        Adapter(
+            "mod_wsgi-embedded",
+            Serves.APPLICATION,
+            "Apache mod_wsgi, embedded mode",
+            _mod_wsgi_embedded,
+        ),
+        Adapter(
+            "mod_wsgi-daemon",
+            Serves.APPLICATION,
+            "Apache mod_wsgi, daemon mode",
+            _mod_wsgi_daemon,
+        ),
+        Adapter("mod_python", Serves.STRING, "Apache mod_python, a pure handler", _mod_python),
+        Adapter(
+            "mod_python-wsgi",
+            Serves.APPLICATION,
+            "Apache mod_python's WSGI handler",
+            _mod_python_wsgi,
+        ),
+        Adapter("nginx-static", Serves.STATIC, "nginx serving a file", _nginx_static),
+        Adapter("apache-static", Serves.STATIC, "Apache serving a file", _apache_static),
+    )
+}
+
+
+def find_adapter(name: str) -> Adapter:
+    adapter = ADAPTERS.get(name)
+    if adapter is None:
+        raise ConfigError(f"unknown server {name!r}; the servers are: {', '.join(ADAPTERS)}")
+    return adapter

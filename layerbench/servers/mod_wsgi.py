@@ -1,0 +1,91 @@
+"""Apache mod_wsgi running the reference application, in the two modes seed 000 compared:
+embedded (the application in Apache's own children, as many as the MPM runs) and daemon
+(``WSGIDaemonProcess``: P processes of T threads, Apache's children only pass requests on).
+
+``preload`` imports the application when a process starts (``WSGIImportScript`` into the
+global application group) instead of on its first request (seed 004's first-hit cost)."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from layerbench.errors import ConfigError
+from layerbench.servers.apache import ApacheServer, ApacheSettings
+from layerbench.servers.app_script import SCRIPT_NAME
+from layerbench.servers.embedded_app import EmbeddedApp
+from layerbench.servers.ports import LOOPBACK
+
+APT_PACKAGE = "libapache2-mod-wsgi-py3"
+PROCESS_GROUP = "layerbench"
+
+
+@dataclass(frozen=True)
+class ModWsgiEmbeddedSettings:
+    preload: bool = True
+
+
+@dataclass(frozen=True)
+class ModWsgiDaemonSettings:
+    processes: int = 2
+    threads: int = 15
+    preload: bool = True
+    listen_backlog: int = 1024
+
+    def __post_init__(self) -> None:
+        if self.processes < 1 or self.threads < 1:
+            raise ConfigError("mod_wsgi-daemon needs at least one process of one thread")
+
+
+class ModWsgiServer(ApacheServer):
+    modules = (("wsgi_module", "mod_wsgi.so"),)
+    module_package = APT_PACKAGE
+
+    def __init__(
+        self,
+        workdir: Path,
+        port: int,
+        app: EmbeddedApp,
+        settings: ApacheSettings,
+        *,
+        mode: ModWsgiEmbeddedSettings | ModWsgiDaemonSettings,
+        cpus: frozenset[int] | None = None,
+        host: str = LOOPBACK,
+    ) -> None:
+        super().__init__(workdir, port, settings, cpus, host=host)
+        self.app = app
+        self.mode = mode
+        self.name = (
+            "mod_wsgi-daemon" if isinstance(mode, ModWsgiDaemonSettings) else "mod_wsgi-embedded"
+        )
+        self.ready_path = app.ready_path
+        self.script = workdir / SCRIPT_NAME
+
+    def prepare(self) -> None:
+        self.script = self.app.install(self.workdir, self.run_as)
+        super().prepare()
+
+    def content(self) -> str:
+        script = self.script
+        mode = self.mode
+        if isinstance(mode, ModWsgiDaemonSettings):
+            group = PROCESS_GROUP
+            daemon = f"""\
+WSGIRestrictEmbedded On
+WSGIDaemonProcess {group} processes={mode.processes} threads={mode.threads} \
+display-name=%{{GROUP}} listen-backlog={mode.listen_backlog}
+WSGIProcessGroup {group}
+"""
+        else:
+            group = "%{GLOBAL}"
+            daemon = ""
+        preload = (
+            f"WSGIImportScript {script} process-group={group} application-group=%{{GLOBAL}}\n"
+            if mode.preload
+            else ""
+        )
+        return f"""\
+WSGISocketPrefix {self.workdir / "wsgi"}
+{daemon}WSGIApplicationGroup %{{GLOBAL}}
+WSGIScriptAlias / {script}
+{preload}<Directory {self.workdir}>
+    Require all granted
+</Directory>"""

@@ -1,0 +1,34 @@
+"""paste.httpserver running the reference application: one process, a pool of M threads (seed
+003's threads against mod_wsgi's processes)."""
+
+from dataclasses import dataclass
+
+from layerbench.errors import ConfigError
+from layerbench.servers.python_app_server import LISTEN_BACKLOG, PythonAppServer
+
+
+@dataclass(frozen=True)
+class PasteSettings:
+    threads: int = 10
+    backlog: int = LISTEN_BACKLOG
+
+    def __post_init__(self) -> None:
+        if self.threads < 1:
+            raise ConfigError("paste needs at least one thread")
+
+
+class PasteServer(PythonAppServer[PasteSettings]):
+    name = "paste"
+    distribution = "paste"
+    module = "paste.httpserver"
+
+    def command(self) -> list[str]:
+        return [
+            *self.python(),
+            "-m",
+            "layerbench.servers.paste_main",
+            self.host,
+            str(self.port),
+            str(self.settings.threads),
+            str(self.settings.backlog),
+        ]

@@ -1,0 +1,26 @@
+"""Run the reference application under paste.httpserver (it has no command of its own):
+
+python -m layerbench.servers.paste_main HOST PORT THREADS BACKLOG
+"""
+
+import sys
+
+from paste import httpserver  # type: ignore[import-untyped]
+
+from layerbench.app.entry import application
+
+
+def main(argv: list[str]) -> None:
+    host, port, threads, backlog = argv
+    httpserver.serve(
+        application,
+        host=host,
+        port=port,
+        use_threadpool=True,
+        threadpool_workers=int(threads),
+        request_queue_size=int(backlog),
+    )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,61 @@
+"""A server that runs the reference application in layerbench's own Python (``.venv``): it is
+configured from the environment (:mod:`layerbench.app.settings`) and imported by its module
+path, ``layerbench.app.entry:application``."""
+
+import importlib.util
+import os
+import sys
+from importlib.metadata import version
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from layerbench.app.settings import DB_PATH_VARIABLE
+from layerbench.app.wsgi import HEALTH_PATH
+from layerbench.errors import MissingPackageError
+from layerbench.servers.managed_server import ManagedServer
+from layerbench.servers.ports import LOOPBACK
+
+APP_ENTRY = "layerbench.app.entry:application"
+# Connections a server lets wait to be accepted: at c=1000 a short queue refuses connections.
+LISTEN_BACKLOG = 1024
+SettingsT = TypeVar("SettingsT")
+
+
+class PythonAppServer(ManagedServer, Generic[SettingsT]):
+    ready_path = HEALTH_PATH
+    # The distribution whose version is the server's, and the module that runs it.
+    distribution: str
+    module: str
+
+    def __init__(
+        self,
+        workdir: Path,
+        port: int,
+        db_path: Path,
+        settings: SettingsT,
+        cpus: frozenset[int] | None = None,
+        *,
+        host: str = LOOPBACK,
+        app_environment: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(workdir, port, cpus, host=host)
+        if importlib.util.find_spec(self.module) is None:
+            raise MissingPackageError(self.distribution, f"pip install {self.distribution}")
+        self.db_path = db_path
+        self.settings = settings
+        self.app_environment = app_environment or {}
+
+    @property
+    def bind_address(self) -> str:
+        """HOST:PORT, an IPv6 host in brackets."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+    def version(self) -> str:
+        return version(self.distribution)
+
+    def python(self) -> list[str]:
+        return [sys.executable]
+
+    def environment(self) -> dict[str, str]:
+        return {**os.environ, **self.app_environment, DB_PATH_VARIABLE: str(self.db_path)}

@@ -1,0 +1,127 @@
+"""uWSGI running the reference application in Debian's python3 plugin (it embeds
+``/usr/bin/python3``; :mod:`layerbench.servers.app_script` brings ``.venv`` in): a master and N
+worker processes of M threads, speaking HTTP through its own router (``--http``, the default),
+HTTP in the workers themselves (``http_socket=on``), or the uwsgi protocol on a unix socket for
+nginx in front (:mod:`layerbench.servers.uwsgi_nginx`)."""
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from layerbench.errors import ConfigError, MissingBinaryError
+from layerbench.servers.app_script import SCRIPT_NAME
+from layerbench.servers.binaries import find_program
+from layerbench.servers.embedded_app import EmbeddedApp
+from layerbench.servers.managed_server import ManagedServer
+from layerbench.servers.ports import LOOPBACK
+from layerbench.servers.python_app_server import LISTEN_BACKLOG
+
+APT_PACKAGES = "uwsgi-core uwsgi-plugin-python3"
+PLUGIN_DIR = Path("/usr/lib/uwsgi/plugins")
+PYTHON_PLUGIN = "python3"
+SOCKET_NAME = "uwsgi.sock"
+
+
+@dataclass(frozen=True)
+class UwsgiSettings:
+    processes: int = 2
+    threads: int = 1
+    listen: int = LISTEN_BACKLOG
+    # HTTP straight into the workers instead of through the router process.
+    http_socket: bool = False
+
+    def __post_init__(self) -> None:
+        if self.processes < 1 or self.threads < 1:
+            raise ConfigError("uwsgi needs at least one process of at least one thread")
+
+
+class UwsgiServer(ManagedServer):
+    name = "uwsgi"
+
+    def __init__(
+        self,
+        workdir: Path,
+        port: int,
+        app: EmbeddedApp,
+        settings: UwsgiSettings,
+        cpus: frozenset[int] | None = None,
+        *,
+        host: str = LOOPBACK,
+        unix_socket: bool = False,
+    ) -> None:
+        """With ``unix_socket``, it speaks the uwsgi protocol on ``socket_path`` and ``port``
+        is unused."""
+        super().__init__(workdir, port, cpus, host=host)
+        self.binary = find_program("uwsgi-core", APT_PACKAGES)
+        plugin = PLUGIN_DIR / f"{PYTHON_PLUGIN}_plugin.so"
+        if not plugin.exists():
+            raise MissingBinaryError(str(plugin), APT_PACKAGES)
+        self.app = app
+        self.settings = settings
+        self.unix_socket = unix_socket
+        self.ready_path = app.ready_path
+
+    @property
+    def socket_path(self) -> Path:
+        return self.workdir / SOCKET_NAME
+
+    def version(self) -> str:
+        completed = subprocess.run(
+            [str(self.binary), "--version"], capture_output=True, text=True, check=False
+        )
+        return completed.stdout.strip()
+
+    def prepare(self) -> None:
+        self.workdir.chmod(0o755)  # nginx's unprivileged workers reach the socket in it
+        self.app.install(self.workdir, run_as=None)
+
+    def command(self) -> list[str]:
+        settings = self.settings
+        plugins = PYTHON_PLUGIN
+        if self.unix_socket:
+            listener = ["--socket", str(self.socket_path), "--chmod-socket=666"]
+        elif settings.http_socket:
+            listener = ["--http11-socket", f"{self.host}:{self.port}"]
+        else:
+            plugins += ",http"
+            listener = ["--http", f"{self.host}:{self.port}", "--http-keepalive"]
+        return [
+            str(self.binary),
+            "--plugin-dir",
+            str(PLUGIN_DIR),
+            "--plugin",
+            plugins,
+            *listener,
+            "--master",
+            "--processes",
+            str(settings.processes),
+            "--threads",
+            str(settings.threads),
+            "--listen",
+            str(settings.listen),
+            "--wsgi-file",
+            str(self.workdir / SCRIPT_NAME),
+            "--chdir",
+            str(self.workdir),
+            "--need-app",
+            "--die-on-term",
+            "--disable-logging",
+            "--log-5xx",
+        ]
+
+    def environment(self) -> dict[str, str]:
+        # Debian's python3 plugin must not pick up a virtualenv's PYTHONHOME or PYTHONPATH.
+        return {
+            key: value
+            for key, value in os.environ.items()
+            if key not in ("PYTHONHOME", "PYTHONPATH", "VIRTUAL_ENV")
+        }
+
+    def probe(self) -> str | None:
+        if self.unix_socket:
+            # Nothing speaks HTTP here: ready once its socket exists (--need-app: the
+            # application loaded first); nginx in front then asks it for real.
+            return None if self.socket_path.exists() else f"no socket at {self.socket_path}"
+
+        return super().probe()

@@ -1,0 +1,35 @@
+"""waitress running the reference application: one process, M threads (it has no workers)."""
+
+from dataclasses import dataclass
+
+from layerbench.errors import ConfigError
+from layerbench.servers.python_app_server import APP_ENTRY, LISTEN_BACKLOG, PythonAppServer
+
+
+@dataclass(frozen=True)
+class WaitressSettings:
+    threads: int = 4
+    connection_limit: int = 100
+    backlog: int = LISTEN_BACKLOG
+
+    def __post_init__(self) -> None:
+        if self.threads < 1 or self.connection_limit < 1:
+            raise ConfigError("waitress needs at least one thread and one connection")
+
+
+class WaitressServer(PythonAppServer[WaitressSettings]):
+    name = "waitress"
+    distribution = "waitress"
+    module = "waitress"
+
+    def command(self) -> list[str]:
+        return [
+            *self.python(),
+            "-m",
+            "waitress",
+            f"--listen={self.bind_address}",
+            f"--threads={self.settings.threads}",
+            f"--connection-limit={self.settings.connection_limit}",
+            f"--backlog={self.settings.backlog}",
+            APP_ENTRY,
+        ]

@@ -1,0 +1,170 @@
+"""Every server adapter started for real: it serves its rung's exact body (the application
+adapters also a database rung, read by their workers' account), runs with the settings it was
+given, records them, and leaves no process behind, interrupted or not."""
+
+import os
+import pwd
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from layerbench.app.data import HELLO_VALUE
+from layerbench.errors import MissingPackageError
+from layerbench.servers.adapters import ADAPTERS, ServerPlan, Serves
+from layerbench.servers.deployment import Deployment
+from layerbench.servers.http_probe import http_get
+from layerbench.servers.ports import free_port
+from layerbench.servers.settings import SettingsBook
+from layerbench.services.sqlite import create_seeded_database
+from tests.conftest import missing
+from tests.proc_scan import session_members
+
+STATIC_FILE = "hello.txt"
+STATIC_BODY = b"Hello World!\n"
+HELLO = HELLO_VALUE.encode()
+TEMPLATE_BODY = b"<!doctype html>\n<title>layerbench</title>\n<p>" + HELLO + b"</p>"
+
+
+def plan_for(root: Path, book: SettingsBook | None = None) -> ServerPlan:
+    root.chmod(0o711)  # as the lab's work directory: servers that drop privileges reach it
+    (root / "data").mkdir()
+    return ServerPlan(
+        workdir=root / "server",
+        port=free_port(),
+        db_path=create_seeded_database(root / "data"),
+        static_files={STATIC_FILE: STATIC_BODY},
+        book=book or {},
+    )
+
+
+def build(name: str, plan: ServerPlan) -> Deployment:
+    try:
+        return ADAPTERS[name].build(plan)
+    except MissingPackageError as error:
+        missing(str(error))
+        raise AssertionError("unreachable") from error
+
+
+def sessions_of(deployment: Deployment) -> set[int]:
+    return {session for sessions in deployment.roles().values() for session in sessions}
+
+
+def processes_in(sessions: set[int]) -> list[tuple[int, str]]:
+    return session_members(sessions)
+
+
+def eventually(condition: Callable[[], bool], timeout_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def owner_of(pid: int) -> int:
+    return os.stat(f"/proc/{pid}").st_uid
+
+
+@pytest.mark.parametrize("name", list(ADAPTERS))
+def test_adapter_serves_its_rung_and_leaves_nothing(name: str, workdir: Path) -> None:
+    plan = plan_for(workdir)
+    deployment = build(name, plan)
+    serves = ADAPTERS[name].serves
+    with deployment:
+        sessions = sessions_of(deployment)
+        assert processes_in(sessions)
+        if serves is Serves.STATIC:
+            checks = {"/" + STATIC_FILE: STATIC_BODY}
+        elif serves is Serves.STRING:
+            checks = {"/ladder/string": HELLO}
+        else:
+            checks = {"/ladder/string": HELLO, "/ladder/template": TEMPLATE_BODY}
+        for path, body in checks.items():
+            response = http_get(deployment.base_url + path, timeout_s=10.0)
+            assert (response.status, response.body) == (200, body), path
+        missing_path = http_get(deployment.base_url + "/no/such/page", timeout_s=10.0)
+        assert missing_path.status == 404
+        versions = deployment.versions()
+        assert versions and all(versions.values())
+    assert processes_in(sessions) == []
+    assert plan.used, "the adapter recorded no settings"
+
+
+@pytest.mark.parametrize("name", ["uwsgi-nginx", "mod_wsgi-daemon", "granian"])
+def test_interrupted_run_leaves_no_process(name: str, workdir: Path) -> None:
+    deployment = build(name, plan_for(workdir))
+    with pytest.raises(KeyboardInterrupt), deployment:
+        sessions = sessions_of(deployment)
+        raise KeyboardInterrupt
+    assert processes_in(sessions) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root's Apache drops privileges")
+def test_apache_children_run_unprivileged_and_read_the_database(workdir: Path) -> None:
+    deployment = build("mod_wsgi-embedded", plan_for(workdir))
+    with deployment:
+        response = http_get(deployment.base_url + "/ladder/db-raw", timeout_s=10.0)
+        assert (response.status, response.body) == (200, HELLO)
+        (session,) = sessions_of(deployment)
+        children = [pid for pid, _ in processes_in({session}) if pid != session]
+        nobody = pwd.getpwnam("nobody").pw_uid
+        assert children and {owner_of(pid) for pid in children} == {nobody}
+        assert owner_of(session) == 0  # the parent keeps root to bind and manage
+
+
+def test_mod_wsgi_daemon_runs_the_processes_it_is_given(workdir: Path) -> None:
+    plan = plan_for(workdir, {"mod_wsgi-daemon": {"processes": "3", "threads": "4"}})
+    deployment = build("mod_wsgi-daemon", plan)
+    with deployment:
+        (session,) = sessions_of(deployment)
+        daemons = [
+            pid
+            for pid, _ in processes_in({session})
+            if Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"(wsgi:layerbench)")
+        ]
+        assert len(daemons) == 3
+
+        def threads_started() -> bool:
+            # Its 4 request threads besides its main thread (and mod_wsgi's monitors).
+            return all(len(os.listdir(f"/proc/{pid}/task")) >= 1 + 4 for pid in daemons)
+
+        assert eventually(threads_started)
+    assert plan.used["mod_wsgi-daemon"] == {
+        "processes": 3,
+        "threads": 4,
+        "preload": True,
+        "listen_backlog": 1024,
+    }
+    assert plan.used["apache"]["mpm"] == "event"
+
+
+def test_gunicorn_forks_the_workers_it_is_given(workdir: Path) -> None:
+    plan = plan_for(workdir, {"gunicorn": {"workers": "3"}})
+    deployment = build("gunicorn", plan)
+    with deployment:
+        (session,) = sessions_of(deployment)
+        assert len(processes_in({session})) == 1 + 3
+
+
+def test_apache_prefork_runs_the_start_servers_it_is_given(workdir: Path) -> None:
+    book = {"apache": {"mpm": "prefork", "start_servers": "3", "min_spare_servers": "1"}}
+    deployment = build("apache-static", plan_for(workdir, book))
+    with deployment:
+        (session,) = sessions_of(deployment)
+        # prefork: the parent and its children, one thread each.
+        pids = [pid for pid, _ in processes_in({session})]
+        assert len(pids) == 1 + 3
+        assert all(len(os.listdir(f"/proc/{pid}/task")) == 1 for pid in pids)
+
+
+def test_uwsgi_behind_nginx_has_two_roles(workdir: Path) -> None:
+    deployment = build("uwsgi-nginx", plan_for(workdir))
+    with deployment:
+        roles = deployment.roles()
+        assert set(roles) == {"front", "server"}
+        names = {role: {n for _, n in processes_in(s)} for role, s in roles.items()}
+        assert names["front"] == {"nginx"}
+        assert "uwsgi-core" in names["server"] or "uwsgi" in names["server"]
