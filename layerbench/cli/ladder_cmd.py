@@ -1,16 +1,14 @@
 """``layerbench ladder``: the cost of each layer, rung by rung, as a table and as JSON."""
 
 import argparse
-import os
 import shutil
 import sys
 import tempfile
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from layerbench.cli.progress import LadderProgress
-from layerbench.errors import ConfigError
+from layerbench.cli.results_file import check_writable, now
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder
@@ -64,13 +62,13 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         port=args.port,
     )
     json_path: Path = args.json
-    _check_writable(json_path)
+    check_writable(json_path)
     layout = plan_cpu_layout(pin=options.pin)
     load_binary = find_load_generator()
     result = LadderResult(
         options=options.to_dict(),
         conditions=collect_conditions(layout),
-        started_at=_now(),
+        started_at=now(),
     )
     progress = LadderProgress(options, layout, sys.stderr)
     progress.begin()
@@ -95,7 +93,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         result.interrupted = True
         raise
     finally:
-        result.finished_at = _now()
+        result.finished_at = now()
         shutil.rmtree(workdir, ignore_errors=True)
         save()
         if str(json_path) != "-":
@@ -104,17 +102,3 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     if str(json_path) == "-":
         write_json(result.to_dict(), json_path)
     return EXIT_RUNG_FAILED if result.failed else 0
-
-
-def _check_writable(path: Path) -> None:
-    if str(path) == "-":
-        return
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir() or not os.access(directory, os.W_OK):
-        raise ConfigError(
-            f"cannot write results to {path}: {directory} is not a writable directory"
-        )
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -8,13 +8,12 @@ from typing import Protocol
 
 from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.lab.cpu_layout import CpuLayout
-from layerbench.lab.loadgen import LoadSpec, run_load
+from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.results import LadderResult, RungResult, RungStatus
 from layerbench.lab.rungs import LADDER, STATIC_BODY, STATIC_FILE, Rung, Stack
-from layerbench.lab.sampler import Sampler
+from layerbench.lab.trial import TrialRunner
 from layerbench.lab.verify import verify_rung
-from layerbench.roles import CLIENT_ROLE
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import NginxStatic
@@ -55,6 +54,7 @@ class Ladder:
             warmup_s=options.warmup_s,
             keep_alive=options.keep_alive,
         )
+        self.trials = TrialRunner(load_binary, workdir, layout.client_cpus)
 
     def run(self) -> None:
         for stack in Stack:
@@ -87,24 +87,7 @@ class Ladder:
         self.observer.rung_starting(rung)
         try:
             verify_rung(server.base_url, rung)
-            sampler = Sampler(server.roles())
-
-            def client_started(session: int) -> None:
-                sampler.watch(CLIENT_ROLE, session)
-                sampler.start(delay_s=self.load_spec.warmup_s)
-
-            try:
-                load = run_load(
-                    binary=self.load_binary,
-                    url=url,
-                    spec=self.load_spec,
-                    workdir=self.workdir,
-                    label=rung.name,
-                    cpus=self.layout.client_cpus,
-                    started=client_started,
-                )
-            finally:
-                usage = sampler.stop()
+            load, usage = self.trials.run(server, url, self.load_spec, rung.name)
         except LayerbenchError as error:
             server.check_alive()
             return RungResult(rung.name, server.name, RungStatus.ERROR, url, str(error))

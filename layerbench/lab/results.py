@@ -102,17 +102,17 @@ def _rung_dict(rung: RungResult, change: float | None) -> dict[str, Any]:
         "latency_p99_ms": rung.latency_ms("p99"),
         "errors": rung.load.errors if rung.load else None,
         "client_cpu_s": rung.load.client_cpu_s if rung.load else None,
-        "roles": _roles_dict(rung),
+        "roles": roles_dict(rung.usage, rung.load.requests_completed if rung.load else 0),
         "sampler_cpu_percent": rung.usage.sampler_cpu_percent if rung.usage else None,
         "load": rung.load.document if rung.load else None,
     }
 
 
-def _roles_dict(rung: RungResult) -> dict[str, Any] | None:
-    if rung.usage is None:
+def roles_dict(usage: Usage | None, requests: int) -> dict[str, Any] | None:
+    """Each role's CPU and memory over ``requests`` completed requests."""
+    if usage is None:
         return None
-    requests = rung.load.requests_completed if rung.load else 0
-    return {name: _role_dict(role, requests) for name, role in rung.usage.roles.items()}
+    return {name: _role_dict(role, requests) for name, role in usage.roles.items()}
 
 
 def _role_dict(role: RoleUsage, requests: int) -> dict[str, Any]:

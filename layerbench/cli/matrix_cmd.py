@@ -1,0 +1,124 @@
+"""``layerbench matrix``: server configurations x concurrency levels, the seed's deployment
+table, and what every process cost."""
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from layerbench.cli.matrix_progress import MatrixProgress
+from layerbench.cli.results_file import check_writable, now
+from layerbench.lab.conditions import collect_conditions
+from layerbench.lab.cpu_layout import plan_cpu_layout
+from layerbench.lab.loadgen import find_load_generator
+from layerbench.lab.matrix import Matrix
+from layerbench.lab.matrix_options import Column, MatrixOptions, parse_concurrency
+from layerbench.lab.matrix_results import MatrixResult
+from layerbench.lab.rungs import RUNG_NAMES
+from layerbench.report.json_export import write_json
+from layerbench.report.matrix_table import format_matrix_table
+from layerbench.servers.adapters import ADAPTERS
+from layerbench.servers.settings import add_assignments
+
+EXIT_CELL_FAILED = 1
+
+
+def add_parser(commands: Any) -> None:
+    servers = "\n".join(f"  {name:<18} {adapter.summary}" for name, adapter in ADAPTERS.items())
+    parser = commands.add_parser(
+        "matrix",
+        help="compare server configurations across concurrency levels",
+        description="Run one rung under several server configurations at several concurrency "
+        "levels: req/s, ms/req and p99 per cell, and the CPU and memory of every process.",
+        epilog="servers:\n" + servers + "\n\nA server may carry its own settings: "
+        "NAME:KEY=VALUE[:KEY=VALUE…], e.g. mod_wsgi-daemon:processes=2:threads=10.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--servers", required=True, help="comma-separated server configurations (columns)"
+    )
+    parser.add_argument(
+        "-c", "--concurrency", default="10,100,200,500", help="levels (10,100,200,500)"
+    )
+    parser.add_argument(
+        "--rung", default="string", choices=RUNG_NAMES, help="the rung measured (string)"
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SERVER.KEY=VALUE",
+        help="a setting for every column (repeatable), e.g. apache.max_request_workers=500",
+    )
+    parser.add_argument(
+        "-d", "--duration", type=float, default=5.0, help="seconds measured per cell (5)"
+    )
+    parser.add_argument("--warmup", type=float, default=1.0, help="seconds of warm-up (1)")
+    parser.add_argument(
+        "--no-keep-alive", action="store_true", help="a new connection for every request"
+    )
+    parser.add_argument("--no-pin", action="store_true", help="do not pin client and servers")
+    parser.add_argument(
+        "--json", type=Path, default=Path("matrix.json"), help="results file (matrix.json)"
+    )
+    parser.set_defaults(handler=cmd_matrix)
+
+
+def cmd_matrix(args: argparse.Namespace) -> int:
+    common = add_assignments({}, args.set)
+    options = MatrixOptions(
+        columns=tuple(
+            Column.parse(text, common) for text in args.servers.split(",") if text.strip()
+        ),
+        concurrency=parse_concurrency(args.concurrency),
+        rung=args.rung,
+        duration_s=args.duration,
+        warmup_s=args.warmup,
+        keep_alive=not args.no_keep_alive,
+        pin=not args.no_pin,
+        settings=common,
+    )
+    json_path: Path = args.json
+    check_writable(json_path)
+    layout = plan_cpu_layout(pin=options.pin)
+    load_binary = find_load_generator()
+    result = MatrixResult(
+        options=options.to_dict(), conditions=collect_conditions(layout), started_at=now()
+    )
+    progress = MatrixProgress(options, layout, sys.stderr)
+
+    def save() -> None:
+        if str(json_path) != "-":
+            write_json(result.to_dict(), json_path)
+
+    workdir = Path(tempfile.mkdtemp(prefix="layerbench-matrix-"))
+    workdir.chmod(0o711)  # servers that drop privileges reach their files below it
+    try:
+        matrix = Matrix(
+            options=options,
+            layout=layout,
+            load_binary=load_binary,
+            workdir=workdir,
+            result=result,
+            observer=progress,
+            checkpoint=save,
+        )
+        planned = matrix.plan()  # refuses wrong settings before anything starts
+        progress.begin()
+        matrix.run(planned)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        raise
+    finally:
+        result.finished_at = now()
+        shutil.rmtree(workdir, ignore_errors=True)
+        if result.cells or result.interrupted:
+            save()
+            if str(json_path) != "-":
+                print(f"results written to {json_path}", file=sys.stderr)
+    print(format_matrix_table(result))
+    if str(json_path) == "-":
+        write_json(result.to_dict(), json_path)
+    return EXIT_CELL_FAILED if result.failed else 0

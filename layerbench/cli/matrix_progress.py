@@ -1,0 +1,47 @@
+"""Live progress of a matrix run on stderr: a line per column, then one per cell."""
+
+from typing import TextIO
+
+from layerbench.lab.cpu_layout import CpuLayout
+from layerbench.lab.matrix_options import MatrixOptions
+from layerbench.lab.matrix_results import Cell, CellStatus, ColumnInfo
+
+
+class MatrixProgress:
+    def __init__(self, options: MatrixOptions, layout: CpuLayout, stream: TextIO) -> None:
+        self.options = options
+        self.layout = layout
+        self.stream = stream
+        self._cell_open = False
+
+    def begin(self) -> None:
+        options = self.options
+        keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
+        levels = ",".join(str(c) for c in options.concurrency)
+        self._say(
+            f"layerbench matrix: {len(options.columns)} servers x c={levels}, rung "
+            f"{options.rung}, {keep_alive}, {options.warmup_s:g} s warm-up + "
+            f"{options.duration_s:g} s measured per cell; {self.layout.describe()}"
+        )
+
+    def column_starting(self, column: ColumnInfo) -> None:
+        self._say(f"{column.label} ({column.rung} rung)")
+
+    def cell_starting(self, column: ColumnInfo, concurrency: int) -> None:
+        self.stream.write(f"  c={concurrency:<6} … ")
+        self.stream.flush()
+        self._cell_open = True
+
+    def cell_finished(self, cell: Cell) -> None:
+        if not self._cell_open:
+            self.stream.write(f"  c={cell.concurrency:<6} ")
+        self._cell_open = False
+        if cell.status is CellStatus.OK and cell.load is not None:
+            errors = f", {cell.load.errors:,} errors" if cell.load.errors else ""
+            self._say(f"{cell.load.requests_per_s:,.0f} req/s{errors}")
+        else:
+            self._say(f"{cell.status.value}: {cell.message}")
+
+    def _say(self, line: str) -> None:
+        self.stream.write(line + "\n")
+        self.stream.flush()

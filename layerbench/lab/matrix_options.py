@@ -1,0 +1,82 @@
+"""What the user asked a matrix run to do: server configurations (columns) x concurrency levels
+(rows) on one rung.
+
+A column is ``NAME`` or ``NAME:KEY=VALUE:…`` (``mod_wsgi-daemon:processes=2:threads=10``): its
+keys are the adapter's own settings, or ``SECTION.KEY`` for a shared one
+(``mod_wsgi-embedded:apache.mpm=prefork``); ``--set`` gives settings to every column, and a
+column's own win. The same adapter may appear in several columns with different settings.
+"""
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from layerbench.errors import ConfigError
+from layerbench.lab.rungs import LADDER, RUNG_NAMES, Rung, Stack
+from layerbench.servers.adapters import Serves, find_adapter
+from layerbench.servers.settings import SettingsBook, add_assignments
+
+MAX_CONCURRENCY = 20_000
+
+
+@dataclass(frozen=True)
+class Column:
+    label: str
+    adapter: str
+    book: SettingsBook
+
+    @classmethod
+    def parse(cls, text: str, common: SettingsBook) -> "Column":
+        name, *assignments = [part.strip() for part in text.split(":")]
+        find_adapter(name)
+        return cls(text.strip(), name, add_assignments(common, assignments, default_section=name))
+
+
+@dataclass(frozen=True)
+class MatrixOptions:
+    columns: tuple[Column, ...]
+    concurrency: tuple[int, ...] = (10, 100, 200, 500)
+    rung: str = "string"
+    duration_s: float = 5.0
+    warmup_s: float = 1.0
+    keep_alive: bool = True
+    pin: bool = True
+    settings: SettingsBook = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.columns:
+            raise ConfigError("no servers to run: give --servers NAME[,NAME…]")
+        if not self.concurrency:
+            raise ConfigError("no concurrency levels: give --concurrency N[,N…]")
+        for level in self.concurrency:
+            if not 1 <= level <= MAX_CONCURRENCY:
+                raise ConfigError(f"concurrency must be 1 to {MAX_CONCURRENCY:,}, not {level}")
+        if self.rung not in RUNG_NAMES:
+            raise ConfigError(f"unknown rung {self.rung}; the rungs are: {', '.join(RUNG_NAMES)}")
+        if self.duration_s <= 0 or self.warmup_s < 0:
+            raise ConfigError("the duration must be positive and the warm-up not negative")
+        for column in self.columns:
+            self.rung_for(column)  # refuses a rung the column's server cannot serve
+
+    def rung_for(self, column: Column) -> Rung:
+        """The rung a column measures: a static server always serves the static file (the
+        anchor the others are compared with); the others serve the chosen rung."""
+        serves = find_adapter(column.adapter).serves
+        name = "static" if serves is Serves.STATIC else self.rung
+        rung = next(rung for rung in LADDER if rung.name == name)
+        if serves is Serves.APPLICATION and rung.stack is not Stack.PYTHON:
+            raise ConfigError(f"{column.adapter} runs the application: choose a Python rung")
+        if serves is Serves.STRING and rung.name != "string":
+            raise ConfigError(f"{column.adapter} serves the string rung only, not {rung.name}")
+        return rung
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def parse_concurrency(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise ConfigError(
+            f"--concurrency takes whole numbers, like 10,100,500; not {text!r}"
+        ) from None

@@ -1,0 +1,145 @@
+"""What a matrix run produced: one cell per column and concurrency, every figure with its unit
+in its name.
+
+``MATRIX_JSON_VERSION`` is the version of the document ``to_dict`` produces; bump it, and say
+what changed here, whenever a field changes meaning or goes away.
+
+    1: columns (label, server, rung, settings used, versions) and cells (req/s, ms/req, p50,
+       p99, p99.9, errors by kind, client-bound, roles' CPU and memory, the raw load result)
+"""
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from layerbench.lab.loadgen import LoadResult
+from layerbench.lab.results import roles_dict
+from layerbench.lab.sampler import Usage
+
+MATRIX_JSON_VERSION = 1
+# The client's busiest thread this busy (of its wall time): it may be what limits the result.
+CLIENT_BOUND_FRACTION = 0.9
+
+
+class CellStatus(Enum):
+    OK = "ok"
+    ERROR = "error"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class Cell:
+    column: str
+    concurrency: int
+    status: CellStatus
+    message: str | None = None
+    load: LoadResult | None = None
+    usage: Usage | None = None
+
+    @property
+    def requests_per_s(self) -> float | None:
+        return self.load.requests_per_s if self.load else None
+
+    @property
+    def ms_per_request(self) -> float | None:
+        rate = self.requests_per_s
+        return 1000.0 / rate if rate else None
+
+    def latency_ms(self, percentile: str) -> float | None:
+        if self.load is None or percentile not in self.load.latency_us:
+            return None
+        return self.load.latency_us[percentile] / 1000.0
+
+    @property
+    def errors_by_kind(self) -> dict[str, int]:
+        """Failed requests by how they failed, and non-2xx answers by status."""
+        if self.load is None:
+            return {}
+        kinds: dict[str, int] = dict(self.load.document.get("errors_by_kind", {}))
+        for status, count in self.load.document.get("status_counts", {}).items():
+            if not status.startswith("2"):
+                kinds[f"HTTP {status}"] = count
+        return {kind: count for kind, count in kinds.items() if count}
+
+    @property
+    def client_bound(self) -> bool:
+        if self.load is None:
+            return False
+        busiest = self.load.document.get("client_busiest_thread_cpu_fraction", 0.0)
+        return bool(busiest >= CLIENT_BOUND_FRACTION)
+
+
+@dataclass
+class ColumnInfo:
+    """A column as it ran: its URL and versions are known once its server is up."""
+
+    label: str
+    server: str
+    rung: str
+    url: str | None = None
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class MatrixResult:
+    options: dict[str, Any]
+    conditions: dict[str, Any]
+    started_at: str
+    columns: list[ColumnInfo] = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
+    finished_at: str | None = None
+    interrupted: bool = False
+
+    @property
+    def failed(self) -> bool:
+        return any(cell.status is CellStatus.ERROR for cell in self.cells)
+
+    def cell(self, column: str, concurrency: int) -> Cell | None:
+        for cell in self.cells:
+            if cell.column == column and cell.concurrency == concurrency:
+                return cell
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": MATRIX_JSON_VERSION,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "interrupted": self.interrupted,
+            "options": self.options,
+            "conditions": self.conditions,
+            "columns": [
+                {
+                    "label": column.label,
+                    "server": column.server,
+                    "rung": column.rung,
+                    "url": column.url,
+                    "settings": column.settings,
+                    "versions": column.versions,
+                }
+                for column in self.columns
+            ],
+            "cells": [_cell_dict(cell) for cell in self.cells],
+        }
+
+
+def _cell_dict(cell: Cell) -> dict[str, Any]:
+    requests = cell.load.requests_completed if cell.load else 0
+    return {
+        "column": cell.column,
+        "concurrency": cell.concurrency,
+        "status": cell.status.value,
+        "message": cell.message,
+        "requests_per_s": cell.requests_per_s,
+        "ms_per_request": cell.ms_per_request,
+        "latency_p50_ms": cell.latency_ms("p50"),
+        "latency_p99_ms": cell.latency_ms("p99"),
+        "latency_p99_9_ms": cell.latency_ms("p99_9"),
+        "errors": cell.load.errors if cell.load else None,
+        "errors_by_kind": cell.errors_by_kind,
+        "client_bound": cell.client_bound,
+        "roles": roles_dict(cell.usage, requests),
+        "sampler_cpu_percent": cell.usage.sampler_cpu_percent if cell.usage else None,
+        "load": cell.load.document if cell.load else None,
+    }
