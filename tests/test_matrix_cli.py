@@ -1,0 +1,209 @@
+"""``layerbench matrix`` end to end: real servers, the real load generator, every process
+sampled; wrong settings refused before anything starts; a dying server ends only its column;
+Ctrl-C keeps what was measured and leaves nothing running."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from layerbench.errors import MissingBinaryError
+from layerbench.lab.cpu_layout import plan_cpu_layout
+from layerbench.lab.matrix import Matrix
+from layerbench.lab.matrix_options import Column, MatrixOptions
+from layerbench.lab.matrix_results import Cell, CellStatus, ColumnInfo, MatrixResult
+from layerbench.servers import apache as apache_module
+from tests.proc_scan import processes_mentioning
+
+LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
+SHORT = ["-d", "1", "--warmup", "0.2"]
+ROOT = Path(__file__).parent.parent
+
+
+def layerbench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*LAYERBENCH, *args], capture_output=True, text=True, cwd=cwd, timeout=300, check=False
+    )
+
+
+def test_matrix_measures_every_cell_and_records_settings(
+    tmp_path: Path, nginx_binary: Path, load_binary: Path
+) -> None:
+    servers = "gunicorn:workers=1,mod_wsgi-daemon:processes=1:threads=4,uwsgi-nginx,nginx-static"
+    completed = layerbench(
+        "matrix", "--servers", servers, "-c", "1,8", *SHORT, "--json", "m.json", cwd=tmp_path
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "Traceback" not in completed.stderr
+    header, rungs, *rows = completed.stdout.splitlines()[:4]
+    assert header.split() == ["c", *servers.split(",")]
+    assert rungs.split() == ["rung", "string", "string", "string", "static"]
+    assert [row.split()[0] for row in rows] == ["1", "8"]
+
+    document = json.loads((tmp_path / "m.json").read_text())
+    assert document["version"] == 1 and not document["interrupted"]
+    columns = {column["label"]: column for column in document["columns"]}
+    assert columns["gunicorn:workers=1"]["settings"]["gunicorn"]["workers"] == 1
+    daemon = columns["mod_wsgi-daemon:processes=1:threads=4"]
+    assert daemon["settings"]["mod_wsgi-daemon"]["threads"] == 4
+    assert daemon["settings"]["apache"]["max_request_workers"] == 150
+    assert daemon["versions"]["apache"].startswith("Apache/2.4")
+    assert set(columns["uwsgi-nginx"]["versions"]) == {"uwsgi", "nginx"}
+    assert len(document["cells"]) == 8
+    for cell in document["cells"]:
+        assert cell["status"] == "ok", cell
+        assert cell["requests_per_s"] > 0 and cell["errors"] == 0, cell
+        assert cell["latency_p99_ms"] >= cell["latency_p50_ms"] > 0
+        roles = cell["roles"]
+        assert roles["server"]["cpu_s"] > 0 and roles["server"]["pss_bytes"] > 0, cell
+        assert roles["client"]["cpu_s"] > 0
+        if cell["column"] == "uwsgi-nginx":
+            assert roles["front"]["cpu_s"] > 0 and roles["front"]["processes"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--servers", "gunicorn", "--set", "gunicorn.wrokers=2"], "has no setting wrokers"),
+        (["--servers", "gunicorn", "--set", "apahce.mpm=worker"], "no server reads settings"),
+        (["--servers", "mod-wsgi"], "unknown server 'mod-wsgi'"),
+        (["--servers", "mod_python", "--rung", "orm"], "serves the string rung only"),
+        (["--servers", "gunicorn:workers=two"], "gunicorn.workers is a whole number"),
+        (["--servers", "gunicorn", "-c", "10,lots"], "--concurrency takes whole numbers"),
+        (["--servers", "gunicorn", "-c", "0"], "concurrency must be 1 to"),
+        (["--servers", "uwsgi-nginx:http_socket=on"], "over a unix socket"),
+    ],
+)  # fmt: skip
+def test_wrong_options_are_refused_before_anything_starts(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    completed = layerbench("matrix", *args, cwd=tmp_path)
+    assert completed.returncode == 1
+    assert completed.stderr.startswith("layerbench: error: ")
+    assert message in completed.stderr
+    assert "Traceback" not in completed.stderr
+    assert not (tmp_path / "matrix.json").exists()
+
+
+def test_ctrl_c_mid_run_keeps_finished_cells_and_leaves_no_process(
+    tmp_path: Path, load_binary: Path
+) -> None:
+    command = [*LAYERBENCH, "matrix", "--servers", "gunicorn,mod_wsgi-embedded", "-c", "2,4"]
+    reaper = subprocess.run(
+        [sys.executable, "-m", "tests.reaper", "mod_wsgi-embedded (", "90", "--", *command,
+         "-d", "2", "--warmup", "0.2"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=150,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    report = json.loads(reaper.stdout)
+    assert report["seen"], report
+    assert report["exit"] == 130
+    assert "layerbench: interrupted" in report["stderr"]
+    assert "Traceback" not in report["stderr"]
+    assert report["left"] == []
+    document = json.loads((tmp_path / "matrix.json").read_text())
+    assert document["interrupted"]
+    assert [(cell["column"], cell["status"]) for cell in document["cells"]][:2] == [
+        ("gunicorn", "ok"),
+        ("gunicorn", "ok"),
+    ]
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.cells: list[tuple[str, int]] = []
+
+    def column_starting(self, column: ColumnInfo) -> None:
+        pass
+
+    def cell_starting(self, column: ColumnInfo, concurrency: int) -> None:
+        self.cells.append((column.label, concurrency))
+
+    def cell_finished(self, cell: Cell) -> None:
+        pass
+
+
+def run_matrix(
+    workdir: Path, load_binary: Path, options: MatrixOptions, observer: Recorder
+) -> MatrixResult:
+    result = MatrixResult(options={}, conditions={}, started_at="")
+    matrix = Matrix(
+        options=options,
+        layout=plan_cpu_layout(),
+        load_binary=load_binary,
+        workdir=workdir,
+        result=result,
+        observer=observer,
+    )
+    matrix.run(matrix.plan())
+    return result
+
+
+def columns(*texts: str) -> tuple[Column, ...]:
+    return tuple(Column.parse(text, {}) for text in texts)
+
+
+def test_a_server_that_dies_ends_its_column_and_the_next_runs(
+    workdir: Path, load_binary: Path, nginx_binary: Path
+) -> None:
+    def kill_gunicorn_soon() -> None:
+        time.sleep(0.5)
+        for pid in processes_mentioning(str(workdir)):
+            if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                os.kill(pid, signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_gunicorn_soon)
+
+    class KillDuringSecondCell(Recorder):
+        def cell_starting(self, column: ColumnInfo, concurrency: int) -> None:
+            super().cell_starting(column, concurrency)
+            if (column.label, concurrency) == ("gunicorn", 2):
+                killer.start()
+
+    options = MatrixOptions(
+        columns=columns("gunicorn", "nginx-static"), concurrency=(1, 2, 4), duration_s=1.5,
+        warmup_s=0.1,
+    )  # fmt: skip
+    result = run_matrix(workdir, load_binary, options, KillDuringSecondCell())
+    killer.join()
+    statuses = [(cell.column, cell.concurrency, cell.status) for cell in result.cells]
+    assert statuses == [
+        ("gunicorn", 1, CellStatus.OK),
+        ("gunicorn", 2, CellStatus.ERROR),
+        ("gunicorn", 4, CellStatus.ERROR),
+        ("nginx-static", 1, CellStatus.OK),
+        ("nginx-static", 2, CellStatus.OK),
+        ("nginx-static", 4, CellStatus.OK),
+    ]
+    assert "gunicorn exited unexpectedly" in (result.cells[1].message or "")
+    assert result.failed
+    assert processes_mentioning(str(workdir)) == []
+
+
+def test_a_server_not_installed_is_skipped_naming_the_package(
+    workdir: Path, load_binary: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_apache(program: str, apt_package: str) -> Path:
+        raise MissingBinaryError(program, apt_package)
+
+    monkeypatch.setattr(apache_module, "find_program", no_apache)
+    options = MatrixOptions(
+        columns=columns("apache-static", "gunicorn"), concurrency=(2,), duration_s=0.5,
+        warmup_s=0.1,
+    )  # fmt: skip
+    result = run_matrix(workdir, load_binary, options, Recorder())
+    skipped, measured = result.cells
+    assert skipped.status is CellStatus.SKIPPED
+    assert "apt-get install apache2" in (skipped.message or "")
+    assert measured.status is CellStatus.OK
+    assert not result.failed
