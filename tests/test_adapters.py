@@ -2,8 +2,10 @@
 adapters also a database rung, read by their workers' account), runs with the settings it was
 given, records them, and leaves no process behind, interrupted or not."""
 
+import json
 import os
 import pwd
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -168,3 +170,24 @@ def test_uwsgi_behind_nginx_has_two_roles(workdir: Path) -> None:
         names = {role: {n for _, n in processes_in(s)} for role, s in roles.items()}
         assert names["front"] == {"nginx"}
         assert "uwsgi-core" in names["server"] or "uwsgi" in names["server"]
+
+
+@pytest.mark.parametrize("name", list(ADAPTERS))
+def test_adapter_takes_500_connections_without_a_failure(
+    name: str, workdir: Path, load_binary: Path
+) -> None:
+    # A fresh server: its children start and import the application while 500 connections
+    # send their first requests at once (mod_python's import race answered 500s here).
+    deployment = build(name, plan_for(workdir))
+    path = "/" + STATIC_FILE if ADAPTERS[name].serves is Serves.STATIC else "/ladder/string"
+    with deployment:
+        completed = subprocess.run(
+            [str(load_binary), "-q", "-n", "5000", "-c", "500", "-k", "-s", "20",
+             "--json", "-", deployment.base_url + path],
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr
+    report = json.loads(completed.stdout)
+    assert report["requests_completed"] == 5000
+    assert report["requests_failed"] == 0, report["errors_by_kind"]
+    assert report["status_counts"] == {"200": 5000}

@@ -93,7 +93,11 @@ class MatrixResult:
 
     @property
     def failed(self) -> bool:
-        return any(cell.status is CellStatus.ERROR for cell in self.cells)
+        """A cell not measured, or measured with failed or non-2xx requests."""
+        return any(
+            cell.status is CellStatus.ERROR or (cell.load is not None and cell.load.errors)
+            for cell in self.cells
+        )
 
     def cell(self, column: str, concurrency: int) -> Cell | None:
         for cell in self.cells:

@@ -3,6 +3,7 @@ mod_python handler answering the string rung (``mod_python``), and the reference
 under mod_python's WSGI handler (``mod_python-wsgi``, mended). Both run in Apache's own children, in
 mod_python's main interpreter."""
 
+import os
 from pathlib import Path
 
 import layerbench
@@ -29,13 +30,23 @@ class ModPythonServer(ApacheServer):
     def python_path(self) -> list[str]:
         raise NotImplementedError
 
+    def preloaded_module(self) -> str:
+        """The module each child imports when it starts (``PythonImport``), so that its first
+        requests, arriving at once on many threads, do not race to import it."""
+        raise NotImplementedError
+
+    def environment(self) -> dict[str, str]:
+        # PythonImport runs before any PythonPath directive applies: the embedded interpreter
+        # finds our modules through the environment it starts with.
+        return {**os.environ, "PYTHONPATH": os.pathsep.join(self.python_path())}
+
     def content(self) -> str:
         return f"""\
+PythonImport {self.preloaded_module()} main_interpreter
 PythonInterpreter main_interpreter
 PythonAutoReload Off
 <Location />
     SetHandler mod_python
-    PythonPath "{self.python_path()!r} + sys.path"
 {self.handler_directives()}
 </Location>"""
 
@@ -48,6 +59,9 @@ class ModPythonHandler(ModPythonServer):
 
     def python_path(self) -> list[str]:
         return [str(PROJECT_ROOT)]
+
+    def preloaded_module(self) -> str:
+        return HANDLER_MODULE
 
     def handler_directives(self) -> str:
         return f"    PythonHandler {HANDLER_MODULE}"
@@ -79,6 +93,9 @@ class ModPythonWsgi(ModPythonServer):
 
     def python_path(self) -> list[str]:
         return [str(self.workdir), str(PROJECT_ROOT)]
+
+    def preloaded_module(self) -> str:
+        return MODULE
 
     def handler_directives(self) -> str:
         return f"""\

@@ -137,6 +137,11 @@ pub struct Connection {
     received: u64,
     readable: bool,
     writable: bool,
+    /// The peer has closed its side (epoll's RDHUP): the socket must not carry another request.
+    /// Edge-triggered, the close may come in the same event as the response, which is read
+    /// without draining the socket to `WouldBlock`; without this, the next request would wait
+    /// on a half-closed connection for its timeout.
+    peer_closed: bool,
     /// When the connection of the current request was established (`started` if reused).
     connected: Instant,
     /// When the current request was written in full.
@@ -166,6 +171,7 @@ impl Connection {
             received: 0,
             readable: false,
             writable: false,
+            peer_closed: false,
             connected: now,
             written: now,
             first_byte: now,
@@ -232,6 +238,9 @@ impl Connection {
         self.parser.reset(capture_server);
         self.received = 0;
         self.sent = 0;
+        if self.peer_closed {
+            self.close();
+        }
         if self.stream.is_some() {
             self.reused = true;
             self.connected = now;
@@ -255,6 +264,7 @@ impl Connection {
         self.reused = false;
         self.readable = false;
         self.writable = false;
+        self.peer_closed = false;
         let opened = dialer.connect().and_then(|mut tcp| {
             tcp.set_nodelay(true)?;
             match reactor {
@@ -297,10 +307,11 @@ impl Connection {
         self.phase = Phase::Backoff { until };
     }
 
-    /// Notes a readiness event for the socket.
-    pub fn on_event(&mut self, readable: bool, writable: bool) {
+    /// Notes a readiness event for the socket; `peer_closed` when the peer has shut its side.
+    pub fn on_event(&mut self, readable: bool, writable: bool, peer_closed: bool) {
         self.readable |= readable;
         self.writable |= writable;
+        self.peer_closed |= peer_closed;
     }
 
     /// Notes an io_uring completion for the socket; `false` when it is for a socket this
@@ -313,7 +324,8 @@ impl Connection {
             return false;
         }
         let (readable, writable) = socket.complete(completion);
-        self.on_event(readable, writable);
+        // A completion's end of stream is read as such (a receive of 0 bytes).
+        self.on_event(readable, writable, false);
         true
     }
 
@@ -521,6 +533,7 @@ impl Connection {
     }
 
     fn complete(&mut self, reusable: bool) -> Outcome {
+        let reusable = reusable && !self.peer_closed;
         self.phase = Phase::Idle;
         if !reusable {
             self.close();

@@ -240,6 +240,7 @@ impl<'a> Worker<'a> {
                 self.connections[i].on_event(
                     event.is_readable() || event.is_read_closed() || error,
                     event.is_writable() || event.is_write_closed() || error,
+                    event.is_read_closed() || error,
                 );
                 self.drive(i, None);
             }

@@ -23,6 +23,9 @@ pub enum Reply {
     Silence(Duration),
     /// Send these bytes, then nothing for this long, then close.
     RespondThenSilence(Vec<u8>, Duration),
+    /// Send these bytes, then close as Apache does (lingering close): shut down the sending side
+    /// at once, then read and discard what comes for at most this long, then close.
+    RespondThenLingeringClose(Vec<u8>, Duration),
     /// Send these bytes, then reset the connection (SO_LINGER 0: the close sends an RST).
     RespondAndReset(Vec<u8>),
     /// Send these bytes one at a time, one every `every`, then close.
@@ -190,6 +193,19 @@ fn serve(mut stream: TcpStream, handler: &Handler, requests: &AtomicU64, log: &M
             Reply::RespondThenSilence(bytes, duration) => {
                 let _ = stream.write_all(&bytes);
                 thread::sleep(duration);
+                return;
+            }
+            Reply::RespondThenLingeringClose(bytes, linger) => {
+                let _ = stream.write_all(&bytes);
+                let _ = stream.shutdown(std::net::Shutdown::Write);
+                let started = Instant::now();
+                let _ = stream.set_read_timeout(Some(linger));
+                while started.elapsed() < linger {
+                    match stream.read(&mut buffer) {
+                        Ok(0) | Err(_) => break,
+                        Ok(_) => {}
+                    }
+                }
                 return;
             }
             Reply::RespondAndReset(bytes) => {
