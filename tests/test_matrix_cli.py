@@ -207,3 +207,19 @@ def test_a_server_not_installed_is_skipped_naming_the_package(
     assert "apt-get install apache2" in (skipped.message or "")
     assert measured.status is CellStatus.OK
     assert not result.failed
+
+
+def test_a_repeated_level_is_a_row_of_its_own(tmp_path: Path, load_binary: Path) -> None:
+    # Seed 004's first measurement after a start against the second: the same level twice.
+    completed = layerbench(
+        "matrix", "--servers", "waitress", "-c", "3,3", "--warmup", "0", "-d", "0.5",
+        "--json", "m.json", cwd=tmp_path,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr
+    document = json.loads((tmp_path / "m.json").read_text())
+    assert [(cell["row"], cell["concurrency"]) for cell in document["cells"]] == [(0, 3), (1, 3)]
+    first, second = document["cells"]
+    rows = completed.stdout.splitlines()[2:4]
+    assert [row.split()[0] for row in rows] == ["3", "3"]
+    assert rows[0].split()[1] == f"{first['requests_per_s']:,.0f}"
+    assert rows[1].split()[1] == f"{second['requests_per_s']:,.0f}"

@@ -93,7 +93,7 @@ class Matrix:
 
     def _run_column(self, column: PlannedColumn) -> None:
         self.observer.column_starting(column.info)
-        pending = list(self.options.concurrency)
+        pending = list(enumerate(self.options.concurrency))
         if column.deployment is None:
             self._fail(column.info, pending, CellStatus.SKIPPED, column.skipped)
             return
@@ -109,7 +109,10 @@ class Matrix:
         except LayerbenchError as error:
             self._fail(column.info, pending, CellStatus.ERROR, str(error))
 
-    def _measure(self, column: PlannedColumn, deployment: Deployment, concurrency: int) -> Cell:
+    def _measure(
+        self, column: PlannedColumn, deployment: Deployment, level: tuple[int, int]
+    ) -> Cell:
+        row, concurrency = level
         self.observer.cell_starting(column.info, concurrency)
         spec = LoadSpec(
             concurrency=concurrency,
@@ -123,15 +126,19 @@ class Matrix:
             load, usage = self.trials.run(deployment, url, spec, label)
         except LayerbenchError as error:
             deployment.check_alive()  # a dead server ends the column
-            return Cell(column.info.label, concurrency, CellStatus.ERROR, str(error))
+            return Cell(column.info.label, row, concurrency, CellStatus.ERROR, str(error))
         deployment.check_alive()
-        return Cell(column.info.label, concurrency, CellStatus.OK, load=load, usage=usage)
+        return Cell(column.info.label, row, concurrency, CellStatus.OK, load=load, usage=usage)
 
     def _fail(
-        self, info: ColumnInfo, levels: list[int], status: CellStatus, message: str | None
+        self,
+        info: ColumnInfo,
+        levels: list[tuple[int, int]],
+        status: CellStatus,
+        message: str | None,
     ) -> None:
-        for concurrency in levels:
-            self._record(Cell(info.label, concurrency, status, message))
+        for row, concurrency in levels:
+            self._record(Cell(info.label, row, concurrency, status, message))
 
     def _record(self, cell: Cell) -> None:
         self.result.cells.append(cell)

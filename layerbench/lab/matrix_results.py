@@ -30,6 +30,9 @@ class CellStatus(Enum):
 @dataclass(frozen=True)
 class Cell:
     column: str
+    # Its row: the index of its level in the run's concurrency levels (a level may repeat, to
+    # compare a server's first measurement after its start with the next).
+    row: int
     concurrency: int
     status: CellStatus
     message: str | None = None
@@ -99,9 +102,9 @@ class MatrixResult:
             for cell in self.cells
         )
 
-    def cell(self, column: str, concurrency: int) -> Cell | None:
+    def cell(self, column: str, row: int) -> Cell | None:
         for cell in self.cells:
-            if cell.column == column and cell.concurrency == concurrency:
+            if cell.column == column and cell.row == row:
                 return cell
         return None
 
@@ -132,6 +135,7 @@ def _cell_dict(cell: Cell) -> dict[str, Any]:
     requests = cell.load.requests_completed if cell.load else 0
     return {
         "column": cell.column,
+        "row": cell.row,
         "concurrency": cell.concurrency,
         "status": cell.status.value,
         "message": cell.message,

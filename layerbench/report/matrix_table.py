@@ -14,9 +14,11 @@ LEGEND = (
 
 def format_matrix_table(result: MatrixResult) -> str:
     labels = [column.label for column in result.columns]
-    levels = sorted({cell.concurrency for cell in result.cells})
+    levels = sorted({(cell.row, cell.concurrency) for cell in result.cells})
     header = ["c", *labels]
-    rows = [[str(c), *[_cell_text(result.cell(label, c)) for label in labels]] for c in levels]
+    rows = [
+        [str(c), *[_cell_text(result.cell(label, row)) for label in labels]] for row, c in levels
+    ]
     rungs = ["rung", *[column.rung for column in result.columns]]
     lines = _table([header, rungs, *rows], right_from=1)
     lines += ["", LEGEND]
