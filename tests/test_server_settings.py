@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.errors import ConfigError
+from layerbench.errors import ConfigError, MissingPackageError
 from layerbench.servers.adapters import ADAPTERS, ServerPlan, find_adapter
 from layerbench.servers.apache import ApacheSettings
 from layerbench.servers.mod_wsgi import ModWsgiDaemonSettings
@@ -81,9 +81,7 @@ def test_every_adapter_records_the_sections_it_read(tmp_path: Path) -> None:
         plan = ServerPlan(tmp_path / name, 1, tmp_path / "db", {"hello.txt": b"x"})
         try:
             adapter.build(plan)
-        except ConfigError:
-            raise
-        except Exception:  # a missing package is the adapter test's business
+        except MissingPackageError:  # the adapter tests' business
             continue
         assert plan.used, name
         assert all(isinstance(values, dict) for values in plan.used.values())

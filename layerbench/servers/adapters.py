@@ -74,46 +74,15 @@ class Adapter:
     build: Callable[[ServerPlan], Deployment]
 
 
-def _gunicorn(plan: ServerPlan) -> Deployment:
-    settings = plan.settings(GunicornSettings, "gunicorn", workers=CORES_DEFAULT)
-    return GunicornServer(
-        plan.workdir,
-        plan.port,
-        plan.db_path,
-        settings,
-        plan.cpus,
-        host=plan.host,
-        app_environment=plan.app_environment,
-    )
-
-
-def _gunicorn_gthread(plan: ServerPlan) -> Deployment:
-    settings = plan.settings(
-        GunicornSettings,
-        "gunicorn-gthread",
-        workers=CORES_DEFAULT,
-        worker_class="gthread",
-        threads=4,
-    )
-    server = GunicornServer(
-        plan.workdir,
-        plan.port,
-        plan.db_path,
-        settings,
-        plan.cpus,
-        host=plan.host,
-        app_environment=plan.app_environment,
-    )
-    server.name = "gunicorn-gthread"
-    return server
-
-
 def _python_server(
-    server_type: type[PythonAppServer[T]], settings_type: type[T], section: str
+    server_type: type[PythonAppServer[T]], settings_type: type[T], name: str, **defaults: Any
 ) -> Callable[[ServerPlan], Deployment]:
+    """An adapter for a server that runs the application in our own Python, named ``name``
+    (its settings' section too), its settings defaulting to ``defaults``."""
+
     def build(plan: ServerPlan) -> Deployment:
-        settings = plan.settings(settings_type, section)
-        server: Deployment = server_type(
+        settings = plan.settings(settings_type, name, **defaults)
+        server = server_type(
             plan.workdir,
             plan.port,
             plan.db_path,
@@ -122,6 +91,7 @@ def _python_server(
             host=plan.host,
             app_environment=plan.app_environment,
         )
+        server.name = name
         return server
 
     return build
@@ -191,9 +161,24 @@ def _apache_static(plan: ServerPlan) -> Deployment:
 ADAPTERS: dict[str, Adapter] = {
     adapter.name: adapter
     for adapter in (
-        Adapter("gunicorn", Serves.APPLICATION, "gunicorn, sync workers", _gunicorn),
         Adapter(
-            "gunicorn-gthread", Serves.APPLICATION, "gunicorn, threaded workers", _gunicorn_gthread
+            "gunicorn",
+            Serves.APPLICATION,
+            "gunicorn, sync workers",
+            _python_server(GunicornServer, GunicornSettings, "gunicorn", workers=CORES_DEFAULT),
+        ),
+        Adapter(
+            "gunicorn-gthread",
+            Serves.APPLICATION,
+            "gunicorn, threaded workers",
+            _python_server(
+                GunicornServer,
+                GunicornSettings,
+                "gunicorn-gthread",
+                workers=CORES_DEFAULT,
+                worker_class="gthread",
+                threads=4,
+            ),
         ),
         Adapter(
             "granian",
