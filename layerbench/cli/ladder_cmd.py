@@ -1,14 +1,12 @@
 """``layerbench ladder``: the cost of each layer, rung by rung, as a table and as JSON."""
 
 import argparse
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from layerbench.cli.progress import LadderProgress
-from layerbench.cli.results_file import check_writable, now
+from layerbench.cli.results_file import ResultsFile, now, work_directory
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder
@@ -16,7 +14,6 @@ from layerbench.lab.loadgen import find_load_generator
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.results import LadderResult
 from layerbench.lab.rungs import RUNG_NAMES
-from layerbench.report.json_export import write_json
 from layerbench.report.ladder_table import format_ladder_table
 
 EXIT_RUNG_FAILED = 1
@@ -61,8 +58,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         pin=not args.no_pin,
         port=args.port,
     )
-    json_path: Path = args.json
-    check_writable(json_path)
+    results = ResultsFile(args.json)
     layout = plan_cpu_layout(pin=options.pin)
     load_binary = find_load_generator()
     result = LadderResult(
@@ -72,33 +68,23 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     )
     progress = LadderProgress(options, layout, sys.stderr)
     progress.begin()
-
-    def save() -> None:
-        if str(json_path) != "-":
-            write_json(result.to_dict(), json_path)
-
-    workdir = Path(tempfile.mkdtemp(prefix="layerbench-"))
-    workdir.chmod(0o711)  # servers that drop privileges must reach their docroot below it
     try:
-        Ladder(
-            options=options,
-            layout=layout,
-            load_binary=load_binary,
-            workdir=workdir,
-            result=result,
-            observer=progress,
-            checkpoint=save,
-        ).run()
+        with work_directory("layerbench-") as workdir:
+            Ladder(
+                options=options,
+                layout=layout,
+                load_binary=load_binary,
+                workdir=workdir,
+                result=result,
+                observer=progress,
+                checkpoint=lambda: results.save(result.to_dict()),
+            ).run()
     except KeyboardInterrupt:
         result.interrupted = True
         raise
     finally:
         result.finished_at = now()
-        shutil.rmtree(workdir, ignore_errors=True)
-        save()
-        if str(json_path) != "-":
-            print(f"results written to {json_path}", file=sys.stderr)
+        results.save_last(result.to_dict())
     print(format_ladder_table(result))
-    if str(json_path) == "-":
-        write_json(result.to_dict(), json_path)
+    results.print_if_stdout(result.to_dict())
     return EXIT_RUNG_FAILED if result.failed else 0

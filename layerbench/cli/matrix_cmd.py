@@ -2,14 +2,12 @@
 table, and what every process cost."""
 
 import argparse
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
-from layerbench.cli.results_file import check_writable, now
+from layerbench.cli.results_file import ResultsFile, now, work_directory
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
@@ -17,7 +15,6 @@ from layerbench.lab.matrix import Matrix
 from layerbench.lab.matrix_options import Column, MatrixOptions, parse_concurrency
 from layerbench.lab.matrix_results import MatrixResult
 from layerbench.lab.rungs import RUNG_NAMES
-from layerbench.report.json_export import write_json
 from layerbench.report.matrix_table import format_matrix_table
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.settings import add_assignments
@@ -80,45 +77,34 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         pin=not args.no_pin,
         settings=common,
     )
-    json_path: Path = args.json
-    check_writable(json_path)
+    results = ResultsFile(args.json)
     layout = plan_cpu_layout(pin=options.pin)
     load_binary = find_load_generator()
     result = MatrixResult(
         options=options.to_dict(), conditions=collect_conditions(layout), started_at=now()
     )
     progress = MatrixProgress(options, layout, sys.stderr)
-
-    def save() -> None:
-        if str(json_path) != "-":
-            write_json(result.to_dict(), json_path)
-
-    workdir = Path(tempfile.mkdtemp(prefix="layerbench-matrix-"))
-    workdir.chmod(0o711)  # servers that drop privileges reach their files below it
     try:
-        matrix = Matrix(
-            options=options,
-            layout=layout,
-            load_binary=load_binary,
-            workdir=workdir,
-            result=result,
-            observer=progress,
-            checkpoint=save,
-        )
-        planned = matrix.plan()  # refuses wrong settings before anything starts
-        progress.begin()
-        matrix.run(planned)
+        with work_directory("layerbench-matrix-") as workdir:
+            matrix = Matrix(
+                options=options,
+                layout=layout,
+                load_binary=load_binary,
+                workdir=workdir,
+                result=result,
+                observer=progress,
+                checkpoint=lambda: results.save(result.to_dict()),
+            )
+            planned = matrix.plan()  # refuses wrong settings before anything starts
+            progress.begin()
+            matrix.run(planned)
     except KeyboardInterrupt:
         result.interrupted = True
         raise
     finally:
         result.finished_at = now()
-        shutil.rmtree(workdir, ignore_errors=True)
         if result.cells or result.interrupted:
-            save()
-            if str(json_path) != "-":
-                print(f"results written to {json_path}", file=sys.stderr)
+            results.save_last(result.to_dict())
     print(format_matrix_table(result))
-    if str(json_path) == "-":
-        write_json(result.to_dict(), json_path)
+    results.print_if_stdout(result.to_dict())
     return EXIT_CELL_FAILED if result.failed else 0

@@ -1,21 +1,59 @@
-"""Where a run's results go: a JSON file checked before the run starts (or ``-``, stdout), and
-the timestamps a result records."""
+"""Where a run's results go, and where it works: a JSON file checked before the run starts (or
+``-``, stdout), written after every step and once more at the end, whatever the end; a
+temporary work directory removed afterwards; the timestamps a result records."""
 
 import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.report.json_export import write_json
 
 
-def check_writable(path: Path) -> None:
-    if str(path) == "-":
-        return
-    directory = path.parent if str(path.parent) else Path(".")
-    if not directory.is_dir() or not os.access(directory, os.W_OK):
-        raise ConfigError(
-            f"cannot write results to {path}: {directory} is not a writable directory"
-        )
+class ResultsFile:
+    def __init__(self, path: Path) -> None:
+        """Refuses, before anything runs, a path whose directory is not writable."""
+        self.path = path
+        self.to_stdout = str(path) == "-"
+        if not self.to_stdout:
+            directory = path.parent if str(path.parent) else Path(".")
+            if not directory.is_dir() or not os.access(directory, os.W_OK):
+                raise ConfigError(
+                    f"cannot write results to {path}: {directory} is not a writable directory"
+                )
+
+    def save(self, document: dict[str, Any]) -> None:
+        """The results so far, in the file (stdout gets them once, at the end)."""
+        if not self.to_stdout:
+            write_json(document, self.path)
+
+    def save_last(self, document: dict[str, Any]) -> None:
+        """The final save, however the run ended, said on stderr."""
+        self.save(document)
+        if not self.to_stdout:
+            print(f"results written to {self.path}", file=sys.stderr)
+
+    def print_if_stdout(self, document: dict[str, Any]) -> None:
+        if self.to_stdout:
+            write_json(document, self.path)
+
+
+@contextmanager
+def work_directory(prefix: str) -> Iterator[Path]:
+    """A temporary directory for a run's servers, removed afterwards. Traversable by all
+    (servers that drop privileges reach their files below it), listable by us only."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    path.chmod(0o711)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def now() -> str:

@@ -106,6 +106,29 @@ class LoadResult:
             raise LoadGeneratorError(f"{BINARY} wrote JSON without {error}") from None
 
 
+class LoadFigures:
+    """The figures a result shows of its load, ``None`` when it was not measured: for the
+    frozen dataclasses that hold a ``load``."""
+
+    load: LoadResult | None
+
+    @property
+    def requests_per_s(self) -> float | None:
+        return self.load.requests_per_s if self.load else None
+
+    @property
+    def ms_per_request(self) -> float | None:
+        """ab's "time per request, mean across all concurrent requests": 1000 / (req/s)."""
+        rate = self.requests_per_s
+        return 1000.0 / rate if rate else None
+
+    def latency_ms(self, percentile: str) -> float | None:
+        """``percentile`` as the load's JSON names it (p50, p99, p99_9…), in milliseconds."""
+        if self.load is None or percentile not in self.load.latency_us:
+            return None
+        return self.load.latency_us[percentile] / 1000.0
+
+
 def run_load(
     *,
     binary: Path,

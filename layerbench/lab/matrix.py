@@ -120,7 +120,7 @@ class Matrix:
             warmup_s=self.options.warmup_s,
             keep_alive=self.options.keep_alive,
         )
-        url = column.info.url or deployment.base_url + column.rung.path
+        url = deployment.base_url + column.rung.path
         label = f"{column.info.server}-{len(self.result.cells)}-c{concurrency}"
         try:
             load, usage = self.trials.run(deployment, url, spec, label)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from layerbench.lab.loadgen import LoadResult
+from layerbench.lab.loadgen import LoadFigures, LoadResult
 from layerbench.lab.results import roles_dict
 from layerbench.lab.sampler import Usage
 
@@ -28,7 +28,7 @@ class CellStatus(Enum):
 
 
 @dataclass(frozen=True)
-class Cell:
+class Cell(LoadFigures):
     column: str
     # Its row: the index of its level in the run's concurrency levels (a level may repeat, to
     # compare a server's first measurement after its start with the next).
@@ -38,20 +38,6 @@ class Cell:
     message: str | None = None
     load: LoadResult | None = None
     usage: Usage | None = None
-
-    @property
-    def requests_per_s(self) -> float | None:
-        return self.load.requests_per_s if self.load else None
-
-    @property
-    def ms_per_request(self) -> float | None:
-        rate = self.requests_per_s
-        return 1000.0 / rate if rate else None
-
-    def latency_ms(self, percentile: str) -> float | None:
-        if self.load is None or percentile not in self.load.latency_us:
-            return None
-        return self.load.latency_us[percentile] / 1000.0
 
     @property
     def errors_by_kind(self) -> dict[str, int]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from layerbench.lab.loadgen import LoadResult
+from layerbench.lab.loadgen import LoadFigures, LoadResult
 from layerbench.lab.sampler import RoleUsage, Usage
 
 LADDER_JSON_VERSION = 2
@@ -25,7 +25,7 @@ class RungStatus(Enum):
 
 
 @dataclass(frozen=True)
-class RungResult:
+class RungResult(LoadFigures):
     rung: str
     server: str
     status: RungStatus
@@ -33,19 +33,6 @@ class RungResult:
     message: str | None = None
     load: LoadResult | None = None
     usage: Usage | None = None
-
-    @property
-    def requests_per_s(self) -> float | None:
-        return self.load.requests_per_s if self.load else None
-
-    @property
-    def ms_per_request(self) -> float | None:
-        """ab's "time per request, mean across all concurrent requests": 1000 / (req/s)."""
-        rate = self.requests_per_s
-        return 1000.0 / rate if rate else None
-
-    def latency_ms(self, percentile: str) -> float | None:
-        return self.load.latency_us[percentile] / 1000.0 if self.load else None
 
 
 @dataclass
