@@ -151,6 +151,21 @@ def test_gunicorn_forks_the_workers_it_is_given(workdir: Path) -> None:
         assert len(processes_in({session})) == 1 + 3
 
 
+def test_paste_runs_exactly_the_threads_it_is_given(workdir: Path, load_binary: Path) -> None:
+    # paste adds threads when none is idle unless told not to, and refused fewer than 5.
+    deployment = build("paste", plan_for(workdir, {"paste": {"threads": "2"}}))
+    with deployment:
+        completed = subprocess.run(
+            [str(load_binary), "-q", "-n", "400", "-c", "20", "-k", "--json", "-",
+             deployment.base_url + "/ladder/string"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert completed.returncode == 0, completed.stderr
+        assert json.loads(completed.stdout)["status_counts"] == {"200": 400}
+        ((pid, _),) = processes_in(sessions_of(deployment))
+        assert len(os.listdir(f"/proc/{pid}/task")) == 1 + 2
+
+
 def test_apache_prefork_runs_the_start_servers_it_is_given(workdir: Path) -> None:
     book = {"apache": {"mpm": "prefork", "start_servers": "3", "min_spare_servers": "1"}}
     deployment = build("apache-static", plan_for(workdir, book))

@@ -3,8 +3,9 @@ memory (RSS, PSS, USS) per process, read from /proc by a background thread.
 
 A role is a set of sessions: every server, service and load generator layerbench starts runs
 in a session of its own (:mod:`layerbench.servers.process`), and every process it forks (nginx's
-and gunicorn's workers, PostgreSQL's backends) stays in it. Each sample reads
-``/proc/PID/stat`` of every process and keeps those of the roles' sessions.
+and gunicorn's workers, PostgreSQL's backends) stays in it. Each sample lists
+``/proc`` and reads ``/proc/PID/stat`` of the roles' processes and of those it has not seen
+yet (a process of no role is read once).
 
 CPU: a process's user + system time at the last sample it was seen in, less its time at the
 start (0 for a process born after the start). A process that exits between two samples loses
@@ -26,7 +27,7 @@ from pathlib import Path
 PROC = Path("/proc")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 DEFAULT_INTERVAL_S = 0.5
-MEMORY_EVERY = 4  # samples between two memory readings
+MEMORY_EVERY = 8  # samples between two memory readings
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,9 @@ class Sampler:
     roles: dict[str, set[int]]
     interval_s: float = DEFAULT_INTERVAL_S
     _seen: dict[int, _Seen] = field(default_factory=dict, init=False)
+    # Processes of no role, read once: pids are not reused before the kernel has gone through
+    # its whole pid range (pid_max), far more processes than one trial sees.
+    _foreign: set[int] = field(default_factory=set, init=False)
     _stop: threading.Event = field(default_factory=threading.Event, init=False)
     _thread: threading.Thread | None = field(default=None, init=False)
     _started_at: float = field(default=0.0, init=False)
@@ -164,6 +168,7 @@ class Sampler:
     def watch(self, role: str, session: int) -> None:
         """Counts the processes of ``session`` in ``role`` too (before the interval begins)."""
         self.roles.setdefault(role, set()).add(session)
+        self._foreign.clear()
 
     def start(self, delay_s: float = 0.0) -> "Sampler":
         """Begins the interval now, or after ``delay_s`` (a warm-up not to be counted)."""
@@ -205,12 +210,10 @@ class Sampler:
             if self._stop.wait(delay_s):
                 return
             self._begin()
-        cpu_before = time.thread_time()
         n = 0
         while not self._stop.wait(self.interval_s):
             n += 1
             self._sample(first=False, memory=n % MEMORY_EVERY == 0)
-        self._own_cpu_s = time.thread_time() - cpu_before
 
     def _role_of(self, session: int) -> str | None:
         for role, sessions in self.roles.items():
@@ -219,8 +222,18 @@ class Sampler:
         return None
 
     def _sample(self, *, first: bool, memory: bool) -> None:
+        """Every sample's CPU counts in the sampler's own cost, the first and last included."""
+        cpu_before = time.thread_time()
+        try:
+            self._read_processes(first=first, memory=memory)
+        finally:
+            self._own_cpu_s += time.thread_time() - cpu_before
+
+    def _read_processes(self, *, first: bool, memory: bool) -> None:
         self._samples += 1
         for pid in all_pids():
+            if pid in self._foreign:
+                continue
             stat = read_stat(pid)
             if stat is None:
                 continue
@@ -228,6 +241,7 @@ class Sampler:
             if seen is None:
                 role = self._role_of(stat.session)
                 if role is None:
+                    self._foreign.add(pid)
                     continue
                 born_since = not first and stat.started_s >= self._started_uptime_s
                 baseline = 0.0 if born_since else stat.cpu_s

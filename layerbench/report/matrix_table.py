@@ -72,7 +72,9 @@ def _costs_table(result: MatrixResult) -> list[str]:
     if len(rows) == 1:
         return []
     title = "what each role cost (CPU % of one core, CPU seconds per 1,000 requests, PSS):"
-    return [title, *_table(rows, right_from=2)]
+    own = max(cell.usage.sampler_cpu_percent for cell in result.cells if cell.usage)
+    footer = f"the sampler's own cost: at most {own:.1f} % of a core"
+    return [title, *_table(rows, right_from=2), footer]
 
 
 def _notes(result: MatrixResult) -> list[str]:

@@ -18,6 +18,9 @@ def main(argv: list[str]) -> None:
         port=port,
         use_threadpool=True,
         threadpool_workers=int(threads),
+        # Exactly THREADS threads: paste otherwise adds up to 5 more whenever none is idle
+        # (and refuses a pool smaller than that), which is not the pool the user asked for.
+        threadpool_options={"spawn_if_under": 0},
         request_queue_size=int(backlog),
     )
 
