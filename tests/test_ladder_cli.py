@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from layerbench.lab import ladder as ladder_module
+from layerbench.lab import app_data
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder
 from layerbench.lab.options import LadderOptions
@@ -40,11 +40,11 @@ def test_ladder_measures_every_rung_and_writes_json(
     assert completed.returncode == 0, completed.stderr
     table = completed.stdout.splitlines()
     assert [line.split()[0] for line in table[1:]] == [
-        "static", "string", "cache", "db-raw", "orm", "template"
+        "static", "string", "cache", "db-raw", "orm", "template", "page", "cached-page", "write"
     ]  # fmt: skip
     assert "Traceback" not in completed.stderr
     document = json.loads((tmp_path / "out.json").read_text())
-    assert document["version"] == 2
+    assert document["version"] == 3
     assert not document["interrupted"]
     for rung in document["rungs"]:
         assert rung["status"] == "ok", rung
@@ -150,7 +150,7 @@ def run_ladder(workdir: Path, load_binary: Path, rungs: tuple[str, ...]) -> Ladd
 def test_a_rung_with_a_wrong_body_is_an_error_and_the_others_are_measured(
     workdir: Path, load_binary: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_seed = ladder_module.create_seeded_database
+    real_seed = app_data.create_seeded_database
 
     def seed_wrong_row(directory: Path) -> Path:
         path = real_seed(directory)
@@ -159,7 +159,7 @@ def test_a_rung_with_a_wrong_body_is_an_error_and_the_others_are_measured(
         connection.close()
         return path
 
-    monkeypatch.setattr(ladder_module, "create_seeded_database", seed_wrong_row)
+    monkeypatch.setattr(app_data, "create_seeded_database", seed_wrong_row)
     result = run_ladder(workdir, load_binary, ("string", "db-raw", "orm"))
     statuses = {rung.rung: rung.status for rung in result.rungs}
     assert statuses == {

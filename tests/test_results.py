@@ -61,6 +61,17 @@ def test_change_is_relative_to_the_nearest_measured_rung_above() -> None:
     assert changes[4] is None
 
 
+def test_change_vs_top_is_the_product_of_the_changes_down_the_ladder() -> None:
+    result = seed_table()
+    tops = result.change_vs_top()
+    assert tops[0] is None and tops[2] is None and tops[4] is None
+    assert tops[3] is not None and round(tops[3], 3) == round(2100 / 9700 - 1, 3)
+    above = result.change_vs_above()
+    assert above[1] is not None and above[3] is not None
+    product = (1 + above[1]) * (1 + above[3]) - 1
+    assert round(product, 6) == round(tops[3], 6)
+
+
 def test_failed_when_any_rung_failed_but_not_when_one_was_skipped() -> None:
     result = seed_table()
     assert result.failed
@@ -91,12 +102,14 @@ def test_table_shows_rates_changes_and_why_rungs_were_not_measured() -> None:
     table = format_ladder_table(seed_table())
     lines = table.splitlines()
     assert lines[0].split() == [
-        "rung", "server", "req/s", "vs", "above", "ms/req", "p50", "ms", "p99", "ms", "errors",
-        "server", "CPU", "%", "client", "CPU", "%", "server", "PSS", "MiB",
+        "rung", "server", "req/s", "vs", "above", "vs", "top", "ms/req", "p50", "ms", "p99", "ms",
+        "p99.9", "ms", "errors", "server", "CPU", "%", "client", "CPU", "%", "server", "PSS",
+        "MiB", "client", "PSS", "MiB",
     ]  # fmt: skip
-    assert lines[1].split()[:4] == ["static", "nginx", "9,700", "—"]
-    assert lines[2].split()[:5] == ["string", "gunicorn", "7,500", "-23", "%"]
-    assert lines[2].split()[-3:] == ["50", "50", "16.0"]
-    assert lines[4].split()[:5] == ["cache", "gunicorn", "2,100", "-72", "%"]
+    assert lines[1].split()[:5] == ["static", "nginx", "9,700", "—", "—"]
+    assert lines[2].split()[:7] == ["string", "gunicorn", "7,500", "-23", "%", "-23", "%"]
+    # server and client CPU % of a core, then their PSS.
+    assert lines[2].split()[-4:] == ["50", "50", "16.0", "5.0"]
+    assert lines[4].split()[:7] == ["cache", "gunicorn", "2,100", "-72", "%", "-78", "%"]
     assert "  broken: rung broken: wrong body" in lines
     assert "  absent: x is not installed" in lines

@@ -95,3 +95,26 @@ def test_readers_of_proc_handle_odd_names_and_gone_processes() -> None:
             assert time.monotonic() < deadline, stat
             time.sleep(0.02)
         assert stat.session == odd.pid
+
+
+def test_a_child_in_a_session_of_its_own_stays_in_its_parents_role() -> None:
+    # PostgreSQL's backends call setsid(): found by their parent, not by their session.
+    forking = f"""
+        import os, time
+        time.sleep(0.5)
+        if os.fork() == 0:
+            os.setsid()
+            end = time.monotonic() + {SPIN_S + 3}
+            while time.monotonic() < end:
+                pass
+            os._exit(0)
+        time.sleep(30)
+    """
+    with child(forking, cpu=0) as parent:
+        sampler = Sampler({"database": {parent.pid}}, interval_s=0.2).start()
+        time.sleep(0.5 + SPIN_S)
+        usage = sampler.stop()
+    processes = usage.roles["database"].processes
+    assert len(processes) == 2, processes
+    spinner = next(p for p in processes if p.pid != parent.pid)
+    assert spinner.cpu_s > 0.5 * SPIN_S

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import MissingBinaryError, PortInUseError, ServerStartError
+from layerbench.lab.app_data import prepare_app_data
 from layerbench.lab.rungs import LADDER, STATIC_BODY, STATIC_FILE, Stack
 from layerbench.lab.verify import verify_rung
 from layerbench.servers.binaries import find_program
@@ -17,10 +18,15 @@ from layerbench.servers.ports import LOOPBACK, free_port
 from tests.proc_scan import processes_mentioning
 
 
-def test_gunicorn_serves_every_python_rung_and_stops_its_workers(
-    workdir: Path, seeded_db: Path
-) -> None:
-    server = GunicornServer(workdir / "g", free_port(), seeded_db, GunicornSettings(workers=2))
+def test_gunicorn_serves_every_python_rung_and_stops_its_workers(workdir: Path) -> None:
+    data = prepare_app_data(workdir / "data")
+    server = GunicornServer(
+        workdir / "g",
+        free_port(),
+        data.db_path,
+        GunicornSettings(workers=2),
+        app_environment=data.environment,
+    )
     with server:
         assert len(processes_mentioning(str(workdir))) == 3  # the arbiter and two workers
         for rung in LADDER:

@@ -13,10 +13,15 @@ from pathlib import Path
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.orm import Session
 
+from layerbench.datalayer.migrate import sqlalchemy_url
+
 
 class Database:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, orm_url: str | None = None) -> None:
+        """The DB-API rung reads the SQLite file at ``path``; the ORM reads ``orm_url`` (a
+        server database of the full ladder) or else that file."""
         self._path = path
+        self._orm_url = sqlalchemy_url(orm_url or path)
         self._local = threading.local()
         self._engine: Engine | None = None
         self._engine_pid = 0
@@ -40,6 +45,6 @@ class Database:
         if self._engine is None or self._engine_pid != pid:
             with self._engine_lock:
                 if self._engine is None or self._engine_pid != pid:
-                    self._engine = create_engine(f"sqlite:///{self._path}")
+                    self._engine = create_engine(self._orm_url)
                     self._engine_pid = pid
         return self._engine

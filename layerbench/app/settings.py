@@ -11,6 +11,37 @@ DB_PATH_VARIABLE = "LAYERBENCH_DB_PATH"
 STORE_URL_VARIABLE = "LAYERBENCH_STORE_URL"
 SECRET_VARIABLE = "LAYERBENCH_SECRET"
 CACHE_URL_VARIABLE = "LAYERBENCH_CACHE_URL"
+ORM_URL_VARIABLE = "LAYERBENCH_ORM_URL"
+SERVICE_URL_VARIABLES = {
+    "memcached": "LAYERBENCH_MEMCACHED_URL",
+    "redis": "LAYERBENCH_REDIS_URL",
+    "mariadb": "LAYERBENCH_MARIADB_URL",
+    "postgres": "LAYERBENCH_POSTGRES_URL",
+}
+
+
+@dataclass(frozen=True)
+class ServiceUrls:
+    """The full ladder's services, each with its rungs when given (see ``service_rungs``)."""
+
+    memcached: str | None = None
+    redis: str | None = None
+    mariadb: str | None = None
+    postgres: str | None = None
+
+    @classmethod
+    def from_env(cls) -> "ServiceUrls":
+        return cls(
+            **{kind: os.environ.get(name) or None for kind, name in SERVICE_URL_VARIABLES.items()}
+        )
+
+    def environment(self) -> dict[str, str]:
+        """The variables that give these URLs to the application under a server."""
+        return {
+            name: value
+            for kind, name in SERVICE_URL_VARIABLES.items()
+            if (value := getattr(self, kind))
+        }
 
 
 @dataclass(frozen=True)
@@ -24,6 +55,10 @@ class AppSettings:
     # serves a single process).
     # The cache: ``local`` (in-process), memcached://… or redis://…
     cache_url: str | None = None
+    # The database of the ORM and template rungs (a postgres:// or mysql:// URL); without it,
+    # db_path.
+    orm_url: str | None = None
+    services: ServiceUrls = field(default_factory=ServiceUrls)
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
     @classmethod
@@ -42,5 +77,7 @@ class AppSettings:
             db_path=path,
             store_url=os.environ.get(STORE_URL_VARIABLE) or None,
             cache_url=os.environ.get(CACHE_URL_VARIABLE) or None,
+            orm_url=os.environ.get(ORM_URL_VARIABLE) or None,
+            services=ServiceUrls.from_env(),
             **({"secret": secret.encode()} if secret else {}),
         )

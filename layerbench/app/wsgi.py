@@ -9,10 +9,12 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from layerbench.app.api.application import Api
-from layerbench.app.api.page_cache import PageCache, PageStore
+from layerbench.app.api.page_cache import NoPages, PageCache, PageStore
 from layerbench.app.cache import CacheBackend, LocalCache
+from layerbench.app.data import PAGE_VIDEO_PRETTYID
 from layerbench.app.database import Database
 from layerbench.app.rungs import TEXT, Handler, LadderRungs, Response
+from layerbench.app.service_rungs import ServiceRungs
 from layerbench.app.settings import AppSettings
 
 StartResponse = Callable[..., Any]
@@ -20,6 +22,9 @@ WSGIApplication = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 LADDER_PREFIX = "/ladder/"
 HEALTH_PATH = "/health"
+# The full page, built on every request: the demo site's video page with no page cache.
+PAGE_RUNG_PATH = LADDER_PREFIX + "page"
+PAGE_PATH = f"/v/{PAGE_VIDEO_PRETTYID}"
 
 
 def create_app(
@@ -30,29 +35,35 @@ def create_app(
         loader=PackageLoader("layerbench.app", "templates"), autoescape=select_autoescape()
     )
     cache = cache or LocalCache()
-    rungs = LadderRungs(Database(settings.db_path), cache, templates)
-    routes: dict[str, Handler] = {
-        LADDER_PREFIX + name: handler for name, handler in rungs.handlers().items()
-    }
+    rungs = LadderRungs(Database(settings.db_path, settings.orm_url), cache, templates)
+    handlers = {**rungs.handlers(), **ServiceRungs(settings.services).handlers()}
+    routes: dict[str, Handler] = {LADDER_PREFIX + name: h for name, h in handlers.items()}
     routes[HEALTH_PATH] = lambda: ("200 OK", TEXT, b"ok")
-    api = (
-        Api(settings.store_url, pages or PageCache(cache), templates, settings.secret)
-        if settings.store_url
-        else None
-    )
-    return Site(routes, api)
+    if not settings.store_url:
+        return Site(routes, None, None)
+    api = Api(settings.store_url, pages or PageCache(cache), templates, settings.secret)
+    uncached = Api(settings.store_url, NoPages(), templates, settings.secret)
+    return Site(routes, api, uncached)
 
 
 class Site:
-    """The WSGI callable: a rung's path to its handler, any other path to the API."""
+    """The WSGI callable: a rung's path to its handler, the page rung to the site without its
+    page cache, any other path to the API."""
 
-    def __init__(self, routes: dict[str, Handler], api: "Api | None") -> None:
+    def __init__(self, routes: dict[str, Handler], api: Api | None, uncached: Api | None) -> None:
         self.routes = routes
         self.api = api
+        self.uncached = uncached
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        if self.api is not None and environ.get("PATH_INFO", "") not in self.routes:
-            result: Iterable[bytes] = self.api.app(environ, start_response)
+        path = environ.get("PATH_INFO", "")
+        if path == PAGE_RUNG_PATH and self.uncached is not None:
+            result: Iterable[bytes] = self.uncached.app(
+                {**environ, "PATH_INFO": PAGE_PATH}, start_response
+            )
+            return result
+        if self.api is not None and path not in self.routes:
+            result = self.api.app(environ, start_response)
             return result
         status, headers, body = _dispatch(self.routes, environ)
         start_response(status, [*headers, ("Content-Length", str(len(body)))])
@@ -60,8 +71,9 @@ class Site:
 
     def close(self) -> None:
         """Closes the API's database connections."""
-        if self.api is not None:
-            self.api.context.close()
+        for api in (self.api, self.uncached):
+            if api is not None:
+                api.context.close()
 
 
 def _dispatch(routes: dict[str, Handler], environ: dict[str, Any]) -> Response:

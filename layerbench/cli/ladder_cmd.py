@@ -11,10 +11,12 @@ from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder
 from layerbench.lab.loadgen import find_load_generator
-from layerbench.lab.options import LadderOptions
+from layerbench.lab.options import DEFAULT_SERVER, LadderOptions
 from layerbench.lab.results import LadderResult
-from layerbench.lab.rungs import RUNG_NAMES
+from layerbench.lab.rungs import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.report.ladder_table import format_ladder_table
+from layerbench.servers.adapters import ADAPTERS, Serves
+from layerbench.servers.settings import add_assignments
 
 EXIT_RUNG_FAILED = 1
 
@@ -25,7 +27,26 @@ def add_parser(commands: Any) -> None:
         help="measure each layer of the stack, rung by rung",
         description="Measure each layer of the stack, rung by rung: "
         + ", ".join(RUNG_NAMES)
+        + " on the embedded defaults (SQLite, the in-process cache); with --full, on throwaway "
+        "memcached, Redis, MariaDB and PostgreSQL: "
+        + ", ".join(FULL_RUNG_NAMES)
         + ". Each rung is verified, warmed up, then measured.",
+    )
+    parser.add_argument("--full", action="store_true", help="the full ladder, on real services")
+    parser.add_argument(
+        "--server",
+        default=DEFAULT_SERVER,
+        choices=[name for name, a in ADAPTERS.items() if a.serves is not Serves.STATIC],
+        metavar="NAME",
+        help=f"the server adapter that runs the application ({DEFAULT_SERVER}); "
+        "see layerbench matrix --help",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SERVER.KEY=VALUE",
+        help="a setting of the server (repeatable), e.g. gunicorn.workers=4",
     )
     parser.add_argument("-c", "--concurrency", type=int, default=10, help="connections (10)")
     parser.add_argument(
@@ -35,8 +56,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--no-keep-alive", action="store_true", help="a new connection for every request"
     )
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (2)")
-    parser.add_argument("--rungs", default=",".join(RUNG_NAMES), help="comma-separated rungs (all)")
+    parser.add_argument("--rungs", help="comma-separated rungs (all of the ladder's)")
     parser.add_argument(
         "--port", type=int, help="loopback port for the application server (a free one)"
     )
@@ -53,8 +73,12 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         duration_s=args.duration,
         warmup_s=args.warmup,
         keep_alive=not args.no_keep_alive,
-        workers=args.workers,
-        rungs=tuple(name.strip() for name in args.rungs.split(",") if name.strip()),
+        full=args.full,
+        server=args.server,
+        settings=add_assignments({}, args.set, default_section=args.server),
+        rungs=None
+        if args.rungs is None
+        else tuple(name.strip() for name in args.rungs.split(",") if name.strip()),
         pin=not args.no_pin,
         port=args.port,
     )

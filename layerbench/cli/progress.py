@@ -19,22 +19,24 @@ class LadderProgress:
         options = self.options
         keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
         self._say(
-            f"layerbench ladder: {len(options.rungs)} rungs, c={options.concurrency}, "
+            f"layerbench ladder{' --full' if options.full else ''}: {len(options.ladder)} rungs, "
+            f"{options.server}, c={options.concurrency}, "
             f"{keep_alive}, {options.warmup_s:g} s warm-up + {options.duration_s:g} s measured "
             f"per rung; {self.layout.describe()}"
         )
 
     def stack_starting(self, stack: Stack) -> None:
-        self._say(f"starting {stack.value}")
+        server = "nginx" if stack is Stack.STATIC else self.options.server
+        self._say(f"starting {server}")
 
     def rung_starting(self, rung: Rung) -> None:
-        self.stream.write(f"  {rung.name:<10} {rung.layer} … ")
+        self.stream.write(f"  {rung.name:<12} {rung.layer} … ")
         self.stream.flush()
         self._rung_open = True
 
     def rung_finished(self, result: RungResult) -> None:
         if not self._rung_open:
-            self.stream.write(f"  {result.rung:<10} ")
+            self.stream.write(f"  {result.rung:<12} ")
         self._rung_open = False
         if result.status is RungStatus.OK and result.requests_per_s is not None:
             self._say(f"{result.requests_per_s:,.0f} req/s")

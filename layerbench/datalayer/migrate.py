@@ -22,20 +22,24 @@ from layerbench.services.urls import ServiceUrl
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
-def engine_for(url: str | Path) -> Engine:
-    """A SQLAlchemy engine for a layerbench database URL or a SQLite path."""
+def sqlalchemy_url(url: str | Path) -> str:
+    """The SQLAlchemy URL (with its driver) of a layerbench database URL or a SQLite path."""
     text = str(url)
     if "://" not in text:
-        return sqlalchemy.create_engine(f"sqlite:///{text}", poolclass=sqlalchemy.pool.NullPool)
+        return f"sqlite:///{text}"
     parsed = ServiceUrl.parse(text)
     drivers = {"postgres": "postgresql+psycopg", "mariadb": "mysql+pymysql"}
     if parsed.kind not in drivers:
         raise ValueError(f"{text!r} is not a database")
     rest = text.split("://", 1)[1]
     query = "?charset=utf8mb4" if parsed.kind == "mariadb" else ""
-    return sqlalchemy.create_engine(
-        f"{drivers[parsed.kind]}://{rest}{query}", poolclass=sqlalchemy.pool.NullPool
-    )
+    return f"{drivers[parsed.kind]}://{rest}{query}"
+
+
+def engine_for(url: str | Path) -> Engine:
+    """A SQLAlchemy engine for a layerbench database URL or a SQLite path, without a pool
+    (migrations connect once)."""
+    return sqlalchemy.create_engine(sqlalchemy_url(url), poolclass=sqlalchemy.pool.NullPool)
 
 
 def _config(connection: sqlalchemy.Connection, audit: bool) -> Config:

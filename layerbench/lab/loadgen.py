@@ -45,6 +45,9 @@ class LoadSpec:
     keep_alive: bool = True
     timeout_s: float = 30.0
     threads: int = 1
+    # A request with a body (the write rung): POSTed from this file with this type.
+    body_file: Path | None = None
+    content_type: str | None = None
 
     def argv(self, binary: Path, url: str, json_path: Path) -> list[str]:
         argv = [
@@ -65,6 +68,8 @@ class LoadSpec:
         ]
         if self.keep_alive:
             argv.append("-k")
+        if self.body_file is not None:
+            argv += ["-p", str(self.body_file), "-T", self.content_type or "text/plain"]
         return [*argv, url]
 
 

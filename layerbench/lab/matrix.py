@@ -9,18 +9,18 @@ from pathlib import Path
 from typing import Protocol
 
 from layerbench.errors import LayerbenchError, MissingPackageError
+from layerbench.lab.app_data import prepare_app_data
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.matrix_options import Column, MatrixOptions
 from layerbench.lab.matrix_results import Cell, CellStatus, ColumnInfo, MatrixResult
 from layerbench.lab.rungs import STATIC_BODY, STATIC_FILE, Rung
-from layerbench.lab.trial import TrialRunner
+from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.ports import free_port
 from layerbench.servers.settings import check_sections
-from layerbench.services.sqlite import create_seeded_database
 
 
 class MatrixObserver(Protocol):
@@ -72,14 +72,15 @@ class Matrix:
 
     def _plan_column(self, index: int, column: Column) -> PlannedColumn:
         root = self.workdir / f"column-{index}"
-        (root / "data").mkdir(parents=True)
+        data = prepare_app_data(root / "data")
         plan = ServerPlan(
             workdir=root / "server",
             port=free_port(),
-            db_path=create_seeded_database(root / "data"),
+            db_path=data.db_path,
             static_files={STATIC_FILE: STATIC_BODY},
             book=column.book,
             cpus=self.layout.server_cpus,
+            app_environment=data.environment,
         )
         rung = self.options.rung_for(column)
         try:
@@ -120,6 +121,7 @@ class Matrix:
             warmup_s=self.options.warmup_s,
             keep_alive=self.options.keep_alive,
         )
+        spec = load_spec_for(spec, column.rung, self.workdir)
         url = deployment.base_url + column.rung.path
         label = f"{column.info.server}-{len(self.result.cells)}-c{concurrency}"
         try:

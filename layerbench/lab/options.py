@@ -1,10 +1,14 @@
 """What the user asked a ladder run to do."""
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.errors import ConfigError
-from layerbench.lab.rungs import RUNG_NAMES
+from layerbench.lab.rungs import Rung, ladder_of
+from layerbench.servers.adapters import Serves, find_adapter
+from layerbench.servers.settings import SettingsBook
+
+DEFAULT_SERVER = "gunicorn"
 
 
 @dataclass(frozen=True)
@@ -13,8 +17,13 @@ class LadderOptions:
     duration_s: float = 8.0
     warmup_s: float = 2.0
     keep_alive: bool = True
-    workers: int = 2
-    rungs: tuple[str, ...] = RUNG_NAMES
+    # The full ladder: on real services (memcached, Redis, MariaDB, PostgreSQL).
+    full: bool = False
+    # The server adapter that runs the application's rungs, and its settings.
+    server: str = DEFAULT_SERVER
+    settings: SettingsBook = field(default_factory=dict)
+    # None: every rung of the ladder.
+    rungs: tuple[str, ...] | None = None
     pin: bool = True
     port: int | None = None
 
@@ -25,17 +34,27 @@ class LadderOptions:
             raise ConfigError(f"the duration must be positive, not {self.duration_s:g} s")
         if self.warmup_s < 0:
             raise ConfigError(f"the warm-up cannot be negative ({self.warmup_s:g} s)")
-        if self.workers < 1:
-            raise ConfigError(f"workers must be at least 1, not {self.workers}")
         if self.port is not None and not 1 <= self.port <= 65535:
             raise ConfigError(f"port must be between 1 and 65535, not {self.port}")
-        unknown = [name for name in self.rungs if name not in RUNG_NAMES]
-        if unknown:
-            raise ConfigError(
-                f"unknown rung {', '.join(unknown)}; the rungs are: {', '.join(RUNG_NAMES)}"
-            )
-        if not self.rungs:
-            raise ConfigError("no rungs to run")
+        if find_adapter(self.server).serves is Serves.STATIC:
+            raise ConfigError(f"{self.server} serves a static file, not the application")
+        if self.rungs is not None:
+            names = [rung.name for rung in ladder_of(self.full)]
+            unknown = [name for name in self.rungs if name not in names]
+            if unknown:
+                which = "full ladder" if self.full else "ladder (--full has more)"
+                raise ConfigError(
+                    f"unknown rung {', '.join(unknown)}; the {which}'s rungs are: "
+                    + ", ".join(names)
+                )
+            if not self.rungs:
+                raise ConfigError("no rungs to run")
+
+    @property
+    def ladder(self) -> tuple[Rung, ...]:
+        """The rungs to run, in the ladder's order."""
+        chosen = self.rungs
+        return tuple(r for r in ladder_of(self.full) if chosen is None or r.name in chosen)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -6,6 +6,9 @@ what changed here, whenever a field changes meaning or goes away.
     1: the walking skeleton's ladder (rungs with req/s, latency, errors, the raw load result)
     2: per rung, ``roles``: CPU and memory of each role's processes over the measured interval
        (server, client), and ``sampler_cpu_percent``, the sampler's own cost
+    3: the full ladder: roles ``database`` and ``cache``; per rung ``change_vs_top`` and
+       ``latency_p99_9_ms``; options ``full``, ``server``, ``settings`` (``workers`` gone,
+       ``rungs`` null for all); conditions ``services`` and ``server_settings``
 """
 
 from dataclasses import dataclass, field
@@ -15,7 +18,7 @@ from typing import Any
 from layerbench.lab.loadgen import LoadFigures, LoadResult
 from layerbench.lab.sampler import RoleUsage, Usage
 
-LADDER_JSON_VERSION = 2
+LADDER_JSON_VERSION = 3
 
 
 class RungStatus(Enum):
@@ -60,6 +63,19 @@ class LadderResult:
                 above = rate
         return changes
 
+    def change_vs_top(self) -> list[float | None]:
+        """Per rung, its req/s relative to the first measured rung, as a signed fraction: the
+        product of the hits down the ladder to it. None for the first measured rung."""
+        measured = [i for i, rung in enumerate(self.rungs) if rung.requests_per_s]
+        if not measured:
+            return [None] * len(self.rungs)
+        first = measured[0]
+        top = self.rungs[first].requests_per_s or 1.0
+        return [
+            rung.requests_per_s / top - 1.0 if rung.requests_per_s and i != first else None
+            for i, rung in enumerate(self.rungs)
+        ]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "version": LADDER_JSON_VERSION,
@@ -69,13 +85,15 @@ class LadderResult:
             "options": self.options,
             "conditions": self.conditions,
             "rungs": [
-                _rung_dict(rung, change)
-                for rung, change in zip(self.rungs, self.change_vs_above(), strict=True)
+                _rung_dict(rung, change, top)
+                for rung, change, top in zip(
+                    self.rungs, self.change_vs_above(), self.change_vs_top(), strict=True
+                )
             ],
         }
 
 
-def _rung_dict(rung: RungResult, change: float | None) -> dict[str, Any]:
+def _rung_dict(rung: RungResult, change: float | None, top: float | None) -> dict[str, Any]:
     return {
         "rung": rung.rung,
         "server": rung.server,
@@ -84,9 +102,11 @@ def _rung_dict(rung: RungResult, change: float | None) -> dict[str, Any]:
         "message": rung.message,
         "requests_per_s": rung.requests_per_s,
         "change_vs_above": change,
+        "change_vs_top": top,
         "ms_per_request": rung.ms_per_request,
         "latency_p50_ms": rung.latency_ms("p50"),
         "latency_p99_ms": rung.latency_ms("p99"),
+        "latency_p99_9_ms": rung.latency_ms("p99_9"),
         "errors": rung.load.errors if rung.load else None,
         "client_cpu_s": rung.load.client_cpu_s if rung.load else None,
         "roles": roles_dict(rung.usage, rung.load.requests_completed if rung.load else 0),

@@ -3,9 +3,10 @@ memory (RSS, PSS, USS) per process, read from /proc by a background thread.
 
 A role is a set of sessions: every server, service and load generator layerbench starts runs
 in a session of its own (:mod:`layerbench.servers.process`), and every process it forks (nginx's
-and gunicorn's workers, PostgreSQL's backends) stays in it. Each sample lists
-``/proc`` and reads ``/proc/PID/stat`` of the roles' processes and of those it has not seen
-yet (a process of no role is read once).
+and gunicorn's workers) stays in it, or is at least its child: a process whose parent is
+followed is followed in the same role (PostgreSQL's backends start sessions of their own).
+Each sample lists ``/proc`` and reads ``/proc/PID/stat`` of the roles' processes and of those
+it has not seen yet (a process of no role is read once).
 
 CPU: a process's user + system time at the last sample it was seen in, less its time at the
 start (0 for a process born after the start). A process that exits between two samples loses
@@ -34,6 +35,7 @@ MEMORY_EVERY = 8  # samples between two memory readings
 class ProcessStat:
     pid: int
     name: str
+    ppid: int
     session: int
     cpu_s: float
     # Seconds after boot.
@@ -100,12 +102,13 @@ def read_stat(pid: int) -> ProcessStat | None:
     # The name is in parentheses and may hold anything, ')' included: fields follow the last.
     open_at, close_at = raw.index(b"("), raw.rindex(b")")
     fields = raw[close_at + 2 :].split()
-    # Fields from 3 (state): session is 6, utime 14, stime 15, starttime 22.
+    # Fields from 3 (state): ppid is 4, session 6, utime 14, stime 15, starttime 22.
+    ppid = int(fields[4 - 3])
     session = int(fields[6 - 3])
     ticks = int(fields[14 - 3]) + int(fields[15 - 3])
     started = int(fields[22 - 3])
     name = raw[open_at + 1 : close_at].decode(errors="replace")
-    return ProcessStat(pid, name, session, ticks / CLOCK_TICKS, started / CLOCK_TICKS)
+    return ProcessStat(pid, name, ppid, session, ticks / CLOCK_TICKS, started / CLOCK_TICKS)
 
 
 def read_memory(pid: int) -> tuple[int, int, int] | None:
@@ -231,6 +234,7 @@ class Sampler:
 
     def _read_processes(self, *, first: bool, memory: bool) -> None:
         self._samples += 1
+        unknown: list[ProcessStat] = []
         for pid in all_pids():
             if pid in self._foreign:
                 continue
@@ -239,16 +243,27 @@ class Sampler:
                 continue
             seen = self._seen.get(pid)
             if seen is None:
-                role = self._role_of(stat.session)
-                if role is None:
-                    self._foreign.add(pid)
-                    continue
-                born_since = not first and stat.started_s >= self._started_uptime_s
-                baseline = 0.0 if born_since else stat.cpu_s
-                seen = _Seen(role, stat.name, baseline, stat.cpu_s)
-                self._seen[pid] = seen
-            seen.last_cpu_s = stat.cpu_s
-            if memory:
-                current = read_memory(pid)
-                if current is not None:
-                    seen.memory = peaks(seen.memory, current)
+                unknown.append(stat)
+                continue
+            self._update(seen, stat, memory)
+        # Parents before children: a child joins its parent's role even in a session of its
+        # own (PostgreSQL's backends call setsid()).
+        for stat in sorted(unknown, key=lambda stat: stat.started_s):
+            parent = self._seen.get(stat.ppid)
+            role = self._role_of(stat.session) or (parent.role if parent else None)
+            if role is None:
+                self._foreign.add(stat.pid)
+                continue
+            born_since = not first and stat.started_s >= self._started_uptime_s
+            baseline = 0.0 if born_since else stat.cpu_s
+            seen = _Seen(role, stat.name, baseline, stat.cpu_s)
+            self._seen[stat.pid] = seen
+            self._update(seen, stat, memory)
+
+    @staticmethod
+    def _update(seen: _Seen, stat: ProcessStat, memory: bool) -> None:
+        seen.last_cpu_s = stat.cpu_s
+        if memory:
+            current = read_memory(stat.pid)
+            if current is not None:
+                seen.memory = peaks(seen.memory, current)

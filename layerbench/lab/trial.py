@@ -1,10 +1,11 @@
 """One measurement: the load generator against a deployment's URL while the sampler follows
 every process of the deployment and the client, from the end of the warm-up to the end."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from layerbench.lab.loadgen import LoadResult, LoadSpec, run_load
+from layerbench.lab.rungs import Rung
 from layerbench.lab.sampler import Sampler, Usage
 from layerbench.roles import CLIENT_ROLE
 from layerbench.servers.deployment import Deployment
@@ -17,9 +18,18 @@ class TrialRunner:
     client_cpus: frozenset[int] | None
 
     def run(
-        self, deployment: Deployment, url: str, spec: LoadSpec, label: str
+        self,
+        deployment: Deployment,
+        url: str,
+        spec: LoadSpec,
+        label: str,
+        services: dict[str, set[int]] | None = None,
     ) -> tuple[LoadResult, Usage]:
-        sampler = Sampler(deployment.roles())
+        """``services``: the sessions of the backing services, by role (database, cache)."""
+        roles = {role: set(sessions) for role, sessions in deployment.roles().items()}
+        for role, sessions in (services or {}).items():
+            roles.setdefault(role, set()).update(sessions)
+        sampler = Sampler(roles)
 
         def client_started(session: int) -> None:
             sampler.watch(CLIENT_ROLE, session)
@@ -38,3 +48,12 @@ class TrialRunner:
         finally:
             usage = sampler.stop()
         return load, usage
+
+
+def load_spec_for(spec: LoadSpec, rung: Rung, workdir: Path) -> LoadSpec:
+    """``spec`` for ``rung``'s request: its body, if it has one, from a file in ``workdir``."""
+    if rung.body is None:
+        return spec
+    body_file = workdir / f"body-{rung.name}"
+    body_file.write_bytes(rung.body)
+    return replace(spec, body_file=body_file, content_type=rung.content_type)

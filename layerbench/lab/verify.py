@@ -1,10 +1,10 @@
-"""Verify before measuring: one request per rung, compared byte for byte."""
+"""Verify before measuring: one request per rung, its answer checked against the rung's."""
 
 import http.client
 
 from layerbench.errors import VerificationError
 from layerbench.lab.rungs import Rung
-from layerbench.servers.http_probe import http_get
+from layerbench.servers.http_probe import http_request
 
 SHOWN_BYTES = 120
 
@@ -12,14 +12,18 @@ SHOWN_BYTES = 120
 def verify_rung(base_url: str, rung: Rung) -> None:
     url = base_url + rung.path
     try:
-        response = http_get(url, timeout_s=10.0)
+        response = http_request(
+            url, method=rung.method, body=rung.body, content_type=rung.content_type, timeout_s=10.0
+        )
     except (OSError, http.client.HTTPException) as error:
         raise VerificationError(f"rung {rung.name}: no valid answer from {url}: {error}") from None
-    if response.status != rung.expected_status or response.body != rung.expected_body:
+    if not rung.accepts(response.status, response.body):
+        expected = rung.expected_body if rung.expected_body is not None else rung.expected_text
+        how = "" if rung.expected_body is not None else "a body holding "
         raise VerificationError(
-            f"rung {rung.name}: {url} answered {response.status} {_show(response.body)}, "
-            f"expected {rung.expected_status} {_show(rung.expected_body)}; "
-            "the rung is broken, so it is not measured"
+            f"rung {rung.name}: {rung.method} {url} answered {response.status} "
+            f"{_show(response.body)}, expected {rung.expected_status} {how}"
+            f"{_show(expected or b'')}; the rung is broken, so it is not measured"
         )
 
 

@@ -1,4 +1,4 @@
-"""One plain HTTP GET over loopback, for readiness probes and response verification."""
+"""One plain HTTP request over loopback, for readiness probes and response verification."""
 
 import http.client
 from dataclasses import dataclass
@@ -14,10 +14,24 @@ class ProbeResponse:
 
 def http_get(url: str, timeout_s: float = 2.0) -> ProbeResponse:
     """GET ``url``; raises OSError (or http.client.HTTPException) when there is no answer."""
+    return http_request(url, timeout_s=timeout_s)
+
+
+def http_request(
+    url: str,
+    *,
+    method: str = "GET",
+    body: bytes | None = None,
+    content_type: str | None = None,
+    timeout_s: float = 2.0,
+) -> ProbeResponse:
+    """One request; raises OSError (or http.client.HTTPException) when there is no answer."""
     parts = urlsplit(url)
     connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout_s)
+    headers = {"Content-Type": content_type} if content_type else {}
     try:
-        connection.request("GET", parts.path or "/")
+        path = parts.path or "/"
+        connection.request(method, f"{path}?{parts.query}" if parts.query else path, body, headers)
         response = connection.getresponse()
         return ProbeResponse(response.status, dict(response.getheaders()), response.read())
     finally:

@@ -1,0 +1,49 @@
+"""What the application reads, put in place before its server starts: the rung data in a
+SQLite file (alone in its directory, which a server's unprivileged workers are given), and the
+demo site with its video and comments, for the page and write rungs.
+
+On the embedded defaults the site is a second SQLite file beside the first and its page cache
+is in-process; with the full ladder's services, the site and the ORM rungs are on PostgreSQL
+and the page cache in memcached, shared by every worker."""
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from layerbench.app.settings import (
+    CACHE_URL_VARIABLE,
+    ORM_URL_VARIABLE,
+    SECRET_VARIABLE,
+    STORE_URL_VARIABLE,
+    ServiceUrls,
+)
+from layerbench.lab.rung_data import seed_site
+from layerbench.services.sqlite import create_seeded_database
+
+SITE_FILE = "site.sqlite3"
+
+
+@dataclass(frozen=True)
+class AppData:
+    db_path: Path
+    # The application's environment under a server (besides the database's path).
+    environment: dict[str, str]
+
+
+def prepare_app_data(directory: Path, services: ServiceUrls | None = None) -> AppData:
+    services = services or ServiceUrls()
+    directory.mkdir(parents=True, exist_ok=True)
+    db_path = create_seeded_database(directory)
+    store_url = services.postgres or str(directory / SITE_FILE)
+    seed_site(store_url)
+    environment = {
+        STORE_URL_VARIABLE: store_url,
+        # Every worker signs and checks the form's token with the same key.
+        SECRET_VARIABLE: secrets.token_hex(32),
+        **services.environment(),
+    }
+    if services.postgres:
+        environment[ORM_URL_VARIABLE] = services.postgres
+    if services.memcached:
+        environment[CACHE_URL_VARIABLE] = services.memcached
+    return AppData(db_path, environment)

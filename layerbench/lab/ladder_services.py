@@ -1,0 +1,65 @@
+"""The full ladder's backing services: each started throwaway on loopback, seeded with the
+rung data, and watched by the sampler in its role (database or cache). A service that is not
+installed is recorded with the package to install; its rungs are skipped, the others run."""
+
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from types import TracebackType
+
+from layerbench.app.settings import ServiceUrls
+from layerbench.errors import MissingPackageError
+from layerbench.lab.rung_data import SEEDERS
+from layerbench.roles import CACHE_ROLE, DATABASE_ROLE
+from layerbench.services.catalog import service_class
+
+ROLE_OF = {"mariadb": DATABASE_ROLE, "postgres": DATABASE_ROLE}
+
+
+def role_of(kind: str) -> str:
+    return ROLE_OF.get(kind, CACHE_ROLE)
+
+
+@dataclass
+class LadderServices:
+    """Use as a context manager: every service in ``kinds`` runs inside it."""
+
+    kinds: tuple[str, ...]
+    cpus: frozenset[int] | None = None
+    urls: dict[str, str] = field(default_factory=dict, init=False)
+    # Why a service is not there (its package to install), by kind.
+    missing: dict[str, str] = field(default_factory=dict, init=False)
+    sessions: dict[str, set[int]] = field(default_factory=dict, init=False)
+    _stack: ExitStack = field(default_factory=ExitStack, init=False)
+
+    def __enter__(self) -> "LadderServices":
+        try:
+            for kind in self.kinds:
+                service = service_class(kind)(cpus=self.cpus)
+                try:
+                    self._stack.enter_context(service)
+                except MissingPackageError as error:
+                    self.missing[kind] = str(error)
+                    continue
+                SEEDERS[kind](service.url)
+                self.urls[kind] = service.url
+                self.sessions.setdefault(role_of(kind), set()).add(service.pid)
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._stack.close()
+
+    def service_urls(self) -> ServiceUrls:
+        return ServiceUrls(**self.urls)
+
+    def why_not(self, needs: tuple[str, ...]) -> str | None:
+        """Why a rung needing ``needs`` cannot run, or None when it can."""
+        reasons = [self.missing[kind] for kind in needs if kind in self.missing]
+        return "; ".join(reasons) if reasons else None
