@@ -25,12 +25,15 @@ class Quiet:
     def rung_finished(self, result: RungResult) -> None:
         pass
 
+    def pass_starting(self, number: int, passes: int) -> None:
+        pass
+
 
 def run_full(workdir: Path, load_binary: Path, rungs: tuple[str, ...] | None) -> LadderResult:
     result = LadderResult(
         options={}, conditions={"server_versions": {}, "load_commands": {}}, started_at=""
     )
-    options = LadderOptions(duration_s=1.0, warmup_s=0.3, full=True, rungs=rungs)
+    options = LadderOptions(duration_s=1.0, warmup_s=0.3, repeats=1, full=True, rungs=rungs)
     Ladder(
         options=options,
         layout=plan_cpu_layout(),

@@ -24,7 +24,7 @@ from layerbench.servers.ports import LOOPBACK
 from tests.proc_scan import processes_mentioning
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
-SHORT = ["-d", "1", "--warmup", "0.3"]
+SHORT = ["-d", "1", "--warmup", "0.3", "--repeats", "2"]
 
 
 def layerbench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -38,7 +38,7 @@ def test_ladder_measures_every_rung_and_writes_json(
 ) -> None:
     completed = layerbench("ladder", *SHORT, "--json", "out.json", cwd=tmp_path)
     assert completed.returncode == 0, completed.stderr
-    table = completed.stdout.splitlines()
+    table = completed.stdout.split("\n\n")[0].splitlines()
     assert [line.split()[0] for line in table[1:]] == [
         "static", "string", "cache", "db-raw", "orm", "template", "page", "cached-page", "write"
     ]  # fmt: skip
@@ -57,6 +57,10 @@ def test_ladder_measures_every_rung_and_writes_json(
         assert server["processes"] and client["processes"], rung["roles"]
         assert client["cpu_s"] > 0 and client["cpu_s_per_1000_requests"] > 0, client
         assert 0 <= rung["sampler_cpu_percent"] < 100
+        # Two trials, the rung's figures those of the median one (the lower of two).
+        rates = [trial["requests_per_s"] for trial in rung["repeats"]]
+        assert len(rates) == 2 and rung["requests_per_s"] == min(rates)
+        assert rung["spread"]["n"] == 2 and rung["spread"]["cv"] >= 0
     assert document["conditions"]["server_versions"]["nginx"].startswith("nginx/")
     assert set(document["conditions"]["load_commands"]) == {r["rung"] for r in document["rungs"]}
 
@@ -130,21 +134,34 @@ class Recorder:
     def rung_finished(self, result: RungResult) -> None:
         pass
 
+    def pass_starting(self, number: int, passes: int) -> None:
+        pass
 
-def run_ladder(workdir: Path, load_binary: Path, rungs: tuple[str, ...]) -> LadderResult:
+
+def run_ladder(
+    workdir: Path, load_binary: Path, rungs: tuple[str, ...], recorder: Recorder | None = None
+) -> LadderResult:
     result = LadderResult(
         options={}, conditions={"server_versions": {}, "load_commands": {}}, started_at=""
     )
-    options = LadderOptions(duration_s=1.0, warmup_s=0.2, rungs=rungs)
+    repeats = 1 if recorder is None else 2
+    options = LadderOptions(duration_s=1.0, warmup_s=0.2, repeats=repeats, rungs=rungs)
     Ladder(
         options=options,
         layout=plan_cpu_layout(),
         load_binary=load_binary,
         workdir=workdir,
         result=result,
-        observer=Recorder(),
+        observer=recorder or Recorder(),
     ).run()
     return result
+
+
+def test_repeats_are_interleaved_across_rungs(workdir: Path, load_binary: Path) -> None:
+    recorder = Recorder()
+    result = run_ladder(workdir, load_binary, ("string", "db-raw"), recorder)
+    assert recorder.started == ["string", "db-raw", "string", "db-raw"]
+    assert [len(rung.trials) for rung in result.rungs] == [2, 2]
 
 
 def test_a_rung_with_a_wrong_body_is_an_error_and_the_others_are_measured(
@@ -193,7 +210,9 @@ def test_a_server_that_dies_mid_run_fails_the_rest_and_leaves_nothing(
         options={}, conditions={"server_versions": {}, "load_commands": {}}, started_at=""
     )
     Ladder(
-        options=LadderOptions(duration_s=1.5, warmup_s=0.1, rungs=("string", "cache", "orm")),
+        options=LadderOptions(
+            duration_s=1.5, warmup_s=0.1, repeats=1, rungs=("string", "cache", "orm")
+        ),
         layout=plan_cpu_layout(),
         load_binary=load_binary,
         workdir=workdir,

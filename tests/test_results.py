@@ -3,7 +3,13 @@
 from typing import Any
 
 from layerbench.lab.loadgen import LoadResult
-from layerbench.lab.results import LADDER_JSON_VERSION, LadderResult, RungResult, RungStatus
+from layerbench.lab.results import (
+    LADDER_JSON_VERSION,
+    LadderResult,
+    RungResult,
+    RungStatus,
+    Trial,
+)
 from layerbench.lab.sampler import ProcessUsage, RoleUsage, Usage
 from layerbench.report.ladder_table import format_ladder_table
 
@@ -39,14 +45,18 @@ def usage() -> Usage:
     return Usage(roles, 8.0, 17, 0.2)
 
 
+def unsampled() -> Usage:
+    return Usage({}, 8.0, 1, 0.0)
+
+
 def seed_table() -> LadderResult:
     """The seed's figures: hello.txt 9700, python string 7500, memcached 2100."""
     result = LadderResult(options={}, conditions={}, started_at="2026-11-22T00:00:00+00:00")
     result.rungs = [
-        RungResult("static", "nginx", RungStatus.OK, load=load(9700)),
-        RungResult("string", "gunicorn", RungStatus.OK, load=load(7500), usage=usage()),
+        RungResult("static", "nginx", RungStatus.OK, trials=(Trial(load(9700), unsampled()),)),
+        RungResult("string", "gunicorn", RungStatus.OK, trials=(Trial(load(7500), usage()),)),
         RungResult("broken", "gunicorn", RungStatus.ERROR, message="rung broken: wrong body"),
-        RungResult("cache", "gunicorn", RungStatus.OK, load=load(2100)),
+        RungResult("cache", "gunicorn", RungStatus.OK, trials=(Trial(load(2100), unsampled()),)),
         RungResult("absent", "x", RungStatus.SKIPPED, message="x is not installed"),
     ]
     return result
@@ -93,7 +103,7 @@ def test_json_document_carries_version_figures_and_reasons() -> None:
     assert round(server["cpu_s_per_1000_requests"], 4) == round(4.0 / 60, 4)
     assert [p["pid"] for p in server["processes"]] == [10, 11]
     assert string["sampler_cpu_percent"] == 0.2
-    assert document["rungs"][0]["roles"] is None
+    assert document["rungs"][0]["roles"] == {}
     assert document["rungs"][2]["status"] == "error"
     assert document["rungs"][2]["message"] == "rung broken: wrong body"
 
@@ -103,8 +113,8 @@ def test_table_shows_rates_changes_and_why_rungs_were_not_measured() -> None:
     lines = table.splitlines()
     assert lines[0].split() == [
         "rung", "server", "req/s", "vs", "above", "vs", "top", "ms/req", "p50", "ms", "p99", "ms",
-        "p99.9", "ms", "errors", "server", "CPU", "%", "client", "CPU", "%", "server", "PSS",
-        "MiB", "client", "PSS", "MiB",
+        "p99.9", "ms", "errors", "CV", "%", "server", "CPU", "%", "client", "CPU", "%",
+        "server", "PSS", "MiB", "client", "PSS", "MiB",
     ]  # fmt: skip
     assert lines[1].split()[:5] == ["static", "nginx", "9,700", "—", "—"]
     assert lines[2].split()[:7] == ["string", "gunicorn", "7,500", "-23", "%", "-23", "%"]
@@ -113,3 +123,23 @@ def test_table_shows_rates_changes_and_why_rungs_were_not_measured() -> None:
     assert lines[4].split()[:7] == ["cache", "gunicorn", "2,100", "-72", "%", "-78", "%"]
     assert "  broken: rung broken: wrong body" in lines
     assert "  absent: x is not installed" in lines
+
+
+def test_the_median_trial_is_shown_and_a_spread_over_3_percent_is_noisy() -> None:
+    trials = tuple(Trial(load(rate), usage()) for rate in (1000.0, 1200.0, 900.0))
+    rung = RungResult("string", "gunicorn", RungStatus.OK, trials=trials)
+    assert rung.requests_per_s == 1000.0
+    assert rung.usage is trials[0].usage
+    spread = rung.spread
+    assert spread is not None and spread.n == 3 and spread.median == 1000.0
+    assert rung.noisy
+    # The client used 4 CPU-seconds in 8 s: 50 % of a core, not the bottleneck.
+    assert rung.noise_causes() == []
+    steady = RungResult("string", "gunicorn", RungStatus.OK, trials=trials[:1] * 3)
+    assert not steady.noisy
+    result = LadderResult(options={}, conditions={}, started_at="")
+    result.rungs = [rung]
+    table = format_ladder_table(result)
+    assert " !" in table.splitlines()[1]
+    assert "string: noisy, 95 % interval" in table
+    assert "median of 3 interleaved trials" in table

@@ -1,6 +1,7 @@
 """The process sampler against real processes: CPU goes to the role whose session used it, a
 worker forked during the interval is counted, and forked workers share their memory in PSS."""
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -118,3 +119,20 @@ def test_a_child_in_a_session_of_its_own_stays_in_its_parents_role() -> None:
     assert len(processes) == 2, processes
     spinner = next(p for p in processes if p.pid != parent.pid)
     assert spinner.cpu_s > 0.5 * SPIN_S
+
+
+def test_a_busy_process_of_no_role_shows_as_the_rest_of_the_machine() -> None:
+    spin = f"""
+        import time
+        end = time.monotonic() + {SPIN_S + 3}
+        while time.monotonic() < end:
+            pass
+    """
+    with child("import time; time.sleep(30)") as idle, child(spin, cpu=0):
+        time.sleep(0.3)
+        sampler = Sampler({"idle": {idle.pid}}, interval_s=0.2).start()
+        time.sleep(SPIN_S)
+        usage = sampler.stop()
+    assert usage.roles["idle"].cpu_s < 0.05
+    # The spinner is nobody's: it is the rest of the machine's, most of one core.
+    assert 50 < usage.other_cpu_percent < 100 * (os.cpu_count() or 1)

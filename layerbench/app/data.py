@@ -22,3 +22,6 @@ HELLO_CACHE_KEY = f"hello:{HELLO_ID}"
 PAGE_VIDEO_PRETTYID = "hello-world"
 PAGE_VIDEO_TITLE = "Hello world!"
 PAGE_VIDEO_COMMENTS = 10
+# The video the write rung comments on: another one, so that the page rungs read the same page
+# however many times the write rung has run before them.
+WRITE_VIDEO_PRETTYID = "write-here"

@@ -50,9 +50,17 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("-c", "--concurrency", type=int, default=10, help="connections (10)")
     parser.add_argument(
-        "-d", "--duration", type=float, default=8.0, help="seconds measured per rung (8)"
+        "-d", "--duration", type=float, default=3.0, help="seconds measured per trial (3)"
     )
-    parser.add_argument("--warmup", type=float, default=2.0, help="seconds of warm-up (2)")
+    parser.add_argument(
+        "--warmup", type=float, default=1.0, help="seconds of warm-up per trial (1)"
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="passes over the ladder, interleaved; each rung shows its median (3)",
+    )
     parser.add_argument(
         "--no-keep-alive", action="store_true", help="a new connection for every request"
     )
@@ -72,6 +80,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         concurrency=args.concurrency,
         duration_s=args.duration,
         warmup_s=args.warmup,
+        repeats=args.repeats,
         keep_alive=not args.no_keep_alive,
         full=args.full,
         server=args.server,

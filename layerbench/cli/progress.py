@@ -20,10 +20,14 @@ class LadderProgress:
         keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
         self._say(
             f"layerbench ladder{' --full' if options.full else ''}: {len(options.ladder)} rungs, "
-            f"{options.server}, c={options.concurrency}, "
-            f"{keep_alive}, {options.warmup_s:g} s warm-up + {options.duration_s:g} s measured "
-            f"per rung; {self.layout.describe()}"
+            f"{options.server}, c={options.concurrency}, {keep_alive}, "
+            f"{options.repeats} passes of {options.warmup_s:g} s warm-up + "
+            f"{options.duration_s:g} s measured per rung; {self.layout.describe()}"
         )
+
+    def pass_starting(self, number: int, passes: int) -> None:
+        if passes > 1:
+            self._say(f"pass {number} of {passes}")
 
     def stack_starting(self, stack: Stack) -> None:
         server = "nginx" if stack is Stack.STATIC else self.options.server
@@ -38,8 +42,8 @@ class LadderProgress:
         if not self._rung_open:
             self.stream.write(f"  {result.rung:<12} ")
         self._rung_open = False
-        if result.status is RungStatus.OK and result.requests_per_s is not None:
-            self._say(f"{result.requests_per_s:,.0f} req/s")
+        if result.status is RungStatus.OK and result.trials:
+            self._say(f"{result.trials[-1].load.requests_per_s:,.0f} req/s")
         else:
             self._say(f"{result.status.value}: {result.message}")
 

@@ -4,6 +4,7 @@ result (measured, failed or skipped) as soon as it is known."""
 
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -13,7 +14,7 @@ from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.options import LadderOptions
-from layerbench.lab.results import LadderResult, RungResult, RungStatus
+from layerbench.lab.results import LadderResult, RungResult, RungStatus, Trial
 from layerbench.lab.rungs import FULL_SERVICES, STATIC_BODY, STATIC_FILE, Rung, Stack
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
@@ -30,6 +31,8 @@ class LadderObserver(Protocol):
     def rung_starting(self, rung: Rung) -> None: ...
 
     def rung_finished(self, result: RungResult) -> None: ...
+
+    def pass_starting(self, number: int, passes: int) -> None: ...
 
 
 class Ladder:
@@ -60,75 +63,124 @@ class Ladder:
         self.trials = TrialRunner(load_binary, workdir, layout.client_cpus)
 
     def run(self) -> None:
+        """Every runnable rung once per pass, in the ladder's order, for ``repeats`` passes
+        (A B C A B C…: a slow drift of the machine spreads over every rung alike). Each
+        stack's server starts at its first rung and stays up to the end."""
         rungs = self.options.ladder
         needed = {kind for rung in rungs for kind in rung.needs}
         kinds = tuple(kind for kind in FULL_SERVICES if kind in needed)
-        with LadderServices(kinds, cpus=self.layout.server_cpus) as services:
+        self._order = [rung.name for rung in rungs]
+        self._results: dict[str, RungResult] = {}
+        # Stacks whose server could not start or died: their rungs run no more.
+        self._ended: set[Stack] = set()
+        with LadderServices(kinds, cpus=self.layout.server_cpus) as services, ExitStack() as up:
             self.result.conditions["services"] = dict(services.urls)
-            for stack in Stack:
-                stack_rungs = [rung for rung in rungs if rung.stack is stack]
-                if stack_rungs:
-                    self._run_stack(stack, stack_rungs, services)
+            runnable = []
+            for rung in rungs:
+                why_not = services.why_not(rung.needs) or self._unserved(rung)
+                if why_not is None:
+                    runnable.append(rung)
+                else:
+                    name = self._server_name(rung.stack)
+                    self._record(RungResult(rung.name, name, RungStatus.SKIPPED, message=why_not))
+            servers: dict[Stack, Deployment] = {}
+            for number in range(1, self.options.repeats + 1):
+                self.observer.pass_starting(number, self.options.repeats)
+                for rung in runnable:
+                    if self._failed(rung) or rung.stack in self._ended:
+                        continue
+                    server = servers.get(rung.stack)
+                    if server is None:
+                        server = self._start(rung.stack, services, up, runnable)
+                        if server is None:
+                            continue
+                        servers[rung.stack] = server
+                    self._measure(server, rung, services, runnable)
+
+    def _failed(self, rung: Rung) -> bool:
+        result = self._results.get(rung.name)
+        return result is not None and result.status is not RungStatus.OK
 
     def _server_name(self, stack: Stack) -> str:
         return "nginx" if stack is Stack.STATIC else self.options.server
 
-    def _run_stack(self, stack: Stack, rungs: list[Rung], services: LadderServices) -> None:
-        """The rungs in the ladder's order; the server starts at the first one it runs."""
+    def _start(
+        self, stack: Stack, services: LadderServices, up: ExitStack, runnable: list[Rung]
+    ) -> Deployment | None:
+        """The stack's server, started; None when it could not be (its rungs then fail)."""
         self.observer.stack_starting(stack)
-        name = self._server_name(stack)
-        pending = list(rungs)
         try:
-            with ExitStack() as running:
-                server: Deployment | None = None
-                while pending:
-                    rung = pending[0]
-                    why_not = services.why_not(rung.needs) or self._unserved(stack, rung)
-                    if why_not is not None:
-                        self._record(
-                            RungResult(rung.name, name, RungStatus.SKIPPED, message=why_not)
-                        )
-                    else:
-                        if server is None:
-                            server = running.enter_context(self._server(stack, services))
-                            self.result.conditions["server_versions"].update(server.versions())
-                        self._record(self._measure(server, name, rung, services))
-                    pending.pop(0)
+            server = up.enter_context(self._server(stack, services))
         except MissingPackageError as error:
-            self._fail(pending, name, RungStatus.SKIPPED, str(error))
+            self._fail_stack(stack, runnable, RungStatus.SKIPPED, str(error))
+            return None
         except LayerbenchError as error:
-            self._fail(pending, name, RungStatus.ERROR, str(error))
+            self._fail_stack(stack, runnable, RungStatus.ERROR, str(error))
+            return None
+        self.result.conditions["server_versions"].update(server.versions())
+        return server
 
-    def _unserved(self, stack: Stack, rung: Rung) -> str | None:
-        if stack is Stack.STATIC or rung.name == "string":
+    def _fail_stack(
+        self, stack: Stack, runnable: list[Rung], status: RungStatus, message: str
+    ) -> None:
+        """The stack ends: a rung of it with no trial yet fails; one with trials keeps them,
+        and says it has fewer than asked."""
+        self._ended.add(stack)
+        for rung in runnable:
+            if rung.stack is not stack or self._failed(rung):
+                continue
+            previous = self._results.get(rung.name)
+            name = self._server_name(stack)
+            if previous is None or not previous.trials:
+                self._record(RungResult(rung.name, name, status, None, message))
+            elif len(previous.trials) < self.options.repeats:
+                short = f"{len(previous.trials)} of {self.options.repeats} trials, then: {message}"
+                self._record(replace(previous, message=short))
+
+    def _unserved(self, rung: Rung) -> str | None:
+        if rung.stack is Stack.STATIC or rung.name == "string":
             return None
         if find_adapter(self.options.server).serves is Serves.STRING:
             return f"{self.options.server} serves the string rung only"
         return None
 
-    def _fail(self, rungs: list[Rung], server: str, status: RungStatus, message: str) -> None:
-        for rung in rungs:
-            self._record(RungResult(rung.name, server, status, message=message))
-
     def _measure(
-        self, server: Deployment, name: str, rung: Rung, services: LadderServices
-    ) -> RungResult:
+        self, server: Deployment, rung: Rung, services: LadderServices, runnable: list[Rung]
+    ) -> None:
+        name = self._server_name(rung.stack)
         url = server.base_url + rung.path
         self.observer.rung_starting(rung)
         spec = load_spec_for(self.load_spec, rung, self.workdir)
+        previous = self._results.get(rung.name)
+        trials = previous.trials if previous else ()
+        label = f"{rung.name}-{len(trials) + 1}"
         try:
             verify_rung(server.base_url, rung)
-            load, usage = self.trials.run(server, url, spec, rung.name, services.sessions)
+            load, usage = self.trials.run(server, url, spec, label, services.sessions)
         except LayerbenchError as error:
-            server.check_alive()
-            return RungResult(rung.name, name, RungStatus.ERROR, url, str(error))
-        server.check_alive()
+            if self._check_alive(server, rung.stack, runnable):
+                result = RungResult(rung.name, name, RungStatus.ERROR, url, str(error), trials)
+                self._record(result)
+            return
         argv = spec.argv(self.load_binary, url, Path("-"))
         self.result.conditions["load_commands"][rung.name] = " ".join(argv)
-        return RungResult(rung.name, name, RungStatus.OK, url, load=load, usage=usage)
+        # A server that died during the trial: the trial measured its death, not the rung.
+        if self._check_alive(server, rung.stack, runnable):
+            trial = Trial(load, usage)
+            self._record(RungResult(rung.name, name, RungStatus.OK, url, None, (*trials, trial)))
+
+    def _check_alive(self, server: Deployment, stack: Stack, runnable: list[Rung]) -> bool:
+        """A server that died fails every rung of its stack left, saying how it died."""
+        try:
+            server.check_alive()
+        except LayerbenchError as error:
+            self._fail_stack(stack, runnable, RungStatus.ERROR, str(error))
+            return False
+        return True
 
     def _record(self, rung_result: RungResult) -> None:
-        self.result.rungs.append(rung_result)
+        self._results[rung_result.rung] = rung_result
+        self.result.rungs = [self._results[n] for n in self._order if n in self._results]
         self.observer.rung_finished(rung_result)
         self.checkpoint()
 

@@ -14,8 +14,10 @@ DEFAULT_SERVER = "gunicorn"
 @dataclass(frozen=True)
 class LadderOptions:
     concurrency: int = 10
-    duration_s: float = 8.0
-    warmup_s: float = 2.0
+    duration_s: float = 3.0
+    warmup_s: float = 1.0
+    # Passes over the ladder; each rung's figures are its median trial's.
+    repeats: int = 3
     keep_alive: bool = True
     # The full ladder: on real services (memcached, Redis, MariaDB, PostgreSQL).
     full: bool = False
@@ -34,6 +36,8 @@ class LadderOptions:
             raise ConfigError(f"the duration must be positive, not {self.duration_s:g} s")
         if self.warmup_s < 0:
             raise ConfigError(f"the warm-up cannot be negative ({self.warmup_s:g} s)")
+        if not 1 <= self.repeats <= 100:
+            raise ConfigError(f"repeats must be 1 to 100, not {self.repeats}")
         if self.port is not None and not 1 <= self.port <= 65535:
             raise ConfigError(f"port must be between 1 and 65535, not {self.port}")
         if find_adapter(self.server).serves is Serves.STATIC:

@@ -8,7 +8,10 @@ what changed here, whenever a field changes meaning or goes away.
        (server, client), and ``sampler_cpu_percent``, the sampler's own cost
     3: the full ladder: roles ``database`` and ``cache``; per rung ``change_vs_top`` and
        ``latency_p99_9_ms``; options ``full``, ``server``, ``settings`` (``workers`` gone,
-       ``rungs`` null for all); conditions ``services`` and ``server_settings``
+       ``rungs`` null for all, ``repeats``); conditions ``services`` and ``server_settings``;
+       per rung ``repeats`` (each trial's req/s, latency, errors, roles, the rest of the
+       machine's CPU), ``spread`` (median, CV, bootstrap 95 % interval of req/s) and ``noisy``;
+       the rung's own figures are its median trial's
 """
 
 from dataclasses import dataclass, field
@@ -17,6 +20,8 @@ from typing import Any
 
 from layerbench.lab.loadgen import LoadFigures, LoadResult
 from layerbench.lab.sampler import RoleUsage, Usage
+from layerbench.lab.spread import Spread
+from layerbench.roles import CLIENT_ROLE
 
 LADDER_JSON_VERSION = 3
 
@@ -27,15 +32,76 @@ class RungStatus(Enum):
     SKIPPED = "skipped"
 
 
+# A rung whose req/s spreads more than this (coefficient of variation) over its repeats is
+# marked noisy.
+NOISY_CV = 0.03
+# The rest of the machine busier than this (% of a core) during a trial may have disturbed it.
+BUSY_OTHER_PERCENT = 10.0
+CLIENT_BOUND_PERCENT = 90.0
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One measurement of a rung: the load and what every process cost."""
+
+    load: LoadResult
+    usage: Usage
+
+
 @dataclass(frozen=True)
 class RungResult(LoadFigures):
+    """A rung over its repeats. ``load`` and ``usage`` are those of the median trial (by
+    req/s), the one the table shows; ``trials`` holds them all, in the order they ran."""
+
     rung: str
     server: str
     status: RungStatus
     url: str | None = None
     message: str | None = None
-    load: LoadResult | None = None
-    usage: Usage | None = None
+    trials: tuple[Trial, ...] = ()
+
+    @property
+    def median_trial(self) -> Trial | None:
+        if not self.trials:
+            return None
+        ranked = sorted(self.trials, key=lambda trial: trial.load.requests_per_s)
+        return ranked[(len(ranked) - 1) // 2]
+
+    @property
+    def load(self) -> LoadResult | None:  # type: ignore[override]
+        trial = self.median_trial
+        return trial.load if trial else None
+
+    @property
+    def usage(self) -> Usage | None:
+        trial = self.median_trial
+        return trial.usage if trial else None
+
+    @property
+    def spread(self) -> Spread | None:
+        """Of req/s over the repeats."""
+        rates = [trial.load.requests_per_s for trial in self.trials]
+        return Spread.of(rates) if rates else None
+
+    @property
+    def noisy(self) -> bool:
+        spread = self.spread
+        return spread is not None and spread.n > 1 and spread.cv > NOISY_CV
+
+    def noise_causes(self) -> list[str]:
+        """What may have made the repeats disagree, as seen during them."""
+        causes = []
+        client = [
+            role.cpu_percent
+            for trial in self.trials
+            if (role := trial.usage.roles.get(CLIENT_ROLE)) is not None
+        ]
+        if client and max(client) >= CLIENT_BOUND_PERCENT:
+            causes.append(f"the client was the bottleneck (up to {max(client):.0f} % of a core)")
+        other = max((trial.usage.other_cpu_percent for trial in self.trials), default=0.0)
+        if other > BUSY_OTHER_PERCENT:
+            causes.append(f"other processes were busy (up to {other:.0f} % of a core)")
+        return causes
 
 
 @dataclass
@@ -112,6 +178,30 @@ def _rung_dict(rung: RungResult, change: float | None, top: float | None) -> dic
         "roles": roles_dict(rung.usage, rung.load.requests_completed if rung.load else 0),
         "sampler_cpu_percent": rung.usage.sampler_cpu_percent if rung.usage else None,
         "load": rung.load.document if rung.load else None,
+        "noisy": rung.noisy,
+        "spread": _spread_dict(rung.spread),
+        "repeats": [
+            {
+                "requests_per_s": trial.load.requests_per_s,
+                "latency_us": trial.load.latency_us,
+                "errors": trial.load.errors,
+                "other_cpu_percent": trial.usage.other_cpu_percent,
+                "roles": roles_dict(trial.usage, trial.load.requests_completed),
+            }
+            for trial in rung.trials
+        ],
+    }
+
+
+def _spread_dict(spread: Spread | None) -> dict[str, Any] | None:
+    if spread is None:
+        return None
+    return {
+        "n": spread.n,
+        "median_requests_per_s": spread.median,
+        "cv": spread.cv,
+        "ci95_low_requests_per_s": spread.ci_low,
+        "ci95_high_requests_per_s": spread.ci_high,
     }
 
 

@@ -20,6 +20,7 @@ from layerbench.app.data import (
     PAGE_VIDEO_COMMENTS,
     PAGE_VIDEO_PRETTYID,
     PAGE_VIDEO_TITLE,
+    WRITE_VIDEO_PRETTYID,
 )
 from layerbench.datalayer import migrate
 from layerbench.datalayer.open_store import open_store
@@ -65,7 +66,8 @@ def seed_redis(url: str) -> None:
 
 
 def seed_site(store_url: str | Path) -> None:
-    """The demo site's schema, and the video the page rungs show, with its comments."""
+    """The demo site's schema, the video the page rungs show with its comments, and the one the
+    write rung comments on."""
     migrate.upgrade(store_url)
     catalog = Catalog(open_store(str(store_url)))
     try:
@@ -76,6 +78,14 @@ def seed_site(store_url: str | Path) -> None:
                 "url": "https://example.com/hello-world",
                 "description": "The video every page rung shows.",
                 "tags": ["hello", "layerbench"],
+            },
+            ACTOR,
+        )
+        catalog.create_video(
+            {
+                "prettyid": WRITE_VIDEO_PRETTYID,
+                "title": "Comments welcome",
+                "url": "https://example.com/w",
             },
             ACTOR,
         )

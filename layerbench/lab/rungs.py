@@ -10,7 +10,12 @@ import json
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from layerbench.app.data import HELLO_VALUE, PAGE_VIDEO_PRETTYID, PAGE_VIDEO_TITLE
+from layerbench.app.data import (
+    HELLO_VALUE,
+    PAGE_VIDEO_PRETTYID,
+    PAGE_VIDEO_TITLE,
+    WRITE_VIDEO_PRETTYID,
+)
 
 
 class Stack(Enum):
@@ -84,7 +89,7 @@ CACHED_PAGE = Rung(
 WRITE = Rung(
     "write",
     Stack.PYTHON,
-    f"/videos/{PAGE_VIDEO_PRETTYID}/comments",
+    f"/videos/{WRITE_VIDEO_PRETTYID}/comments",
     "a comment posted: a transaction, the audit trigger, the page sweep",
     expected_text=b'"body":"' + HELLO + b'"',
     expected_status=201,

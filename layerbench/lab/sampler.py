@@ -91,6 +91,18 @@ class Usage:
     samples: int
     # The sampler's own CPU over the interval, as a share of one core.
     sampler_cpu_percent: float
+    # Every CPU of the machine busy over the interval (all processes, the kernel), in seconds.
+    machine_cpu_s: float = 0.0
+
+    @property
+    def other_cpu_percent(self) -> float:
+        """What the rest of the machine used (no role's process, not the sampler), as a share of
+        one core: another busy process makes a measurement noisy."""
+        if self.interval_s <= 0:
+            return 0.0
+        ours = sum(role.cpu_s for role in self.roles.values())
+        ours += self.sampler_cpu_percent * self.interval_s / 100
+        return max(0.0, 100 * (self.machine_cpu_s - ours) / self.interval_s)
 
 
 def read_stat(pid: int) -> ProcessStat | None:
@@ -127,6 +139,15 @@ def read_memory(pid: int) -> tuple[int, int, int] | None:
         return None
     private = values.get("Private_Clean", 0) + values.get("Private_Dirty", 0)
     return values["Rss"], values.get("Pss", 0), private
+
+
+def machine_busy_s() -> float:
+    """CPU seconds every CPU of the machine has been busy since boot (``/proc/stat``: all but
+    idle and iowait)."""
+    fields = [int(value) for value in (PROC / "stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    # guest and guest_nice (fields 9 and 10) are already counted in user and nice.
+    return (sum(fields[:8]) - idle) / CLOCK_TICKS
 
 
 def all_pids() -> list[int]:
@@ -167,6 +188,7 @@ class Sampler:
     _started_uptime_s: float = field(default=0.0, init=False)
     _samples: int = field(default=0, init=False)
     _own_cpu_s: float = field(default=0.0, init=False)
+    _machine_busy_s: float = field(default=0.0, init=False)
 
     def watch(self, role: str, session: int) -> None:
         """Counts the processes of ``session`` in ``role`` too (before the interval begins)."""
@@ -186,6 +208,7 @@ class Sampler:
     def _begin(self) -> None:
         self._started_uptime_s = uptime_s()
         self._started_at = time.monotonic()
+        self._machine_busy_s = machine_busy_s()
         self._sample(first=True, memory=True)
 
     def stop(self) -> Usage:
@@ -196,6 +219,7 @@ class Sampler:
         if not self._started_at:
             return Usage({role: RoleUsage(role, (), 0.0) for role in self.roles}, 0.0, 0, 0.0)
         self._sample(first=False, memory=True)
+        machine = machine_busy_s() - self._machine_busy_s
         interval = time.monotonic() - self._started_at
         by_role: dict[str, list[ProcessUsage]] = {role: [] for role in self.roles}
         for pid, seen in sorted(self._seen.items()):
@@ -206,7 +230,7 @@ class Sampler:
             role: RoleUsage(role, tuple(processes), interval) for role, processes in by_role.items()
         }
         own = 100 * self._own_cpu_s / interval if interval > 0 else 0.0
-        return Usage(roles, interval, self._samples, own)
+        return Usage(roles, interval, self._samples, own, machine)
 
     def _run(self, delay_s: float) -> None:
         if delay_s > 0:

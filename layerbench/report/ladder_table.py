@@ -2,7 +2,7 @@
 the rung above and against the top of the ladder (the product of the hits down to it), ms/req,
 latency percentiles, errors, then the CPU (% of one core) and memory (PSS) of every role."""
 
-from layerbench.lab.results import LadderResult, RungResult, RungStatus
+from layerbench.lab.results import NOISY_CV, LadderResult, RungResult, RungStatus
 from layerbench.roles import CACHE_ROLE, CLIENT_ROLE, DATABASE_ROLE, FRONT_ROLE, SERVER_ROLE
 
 MIB = 1024 * 1024
@@ -18,6 +18,7 @@ LOAD_COLUMNS = (
     "p99 ms",
     "p99.9 ms",
     "errors",
+    "CV %",
 )
 LEFT_ALIGNED = 2
 
@@ -48,7 +49,46 @@ def format_ladder_table(result: LadderResult) -> str:
     ]
     if notes:
         lines += ["", "not measured:", *notes]
+    lines += _noise_notes(result)
     return "\n".join(lines)
+
+
+def _cv(rung: RungResult) -> str:
+    spread = rung.spread
+    if spread is None or spread.n < 2:
+        return ""
+    return f"{100 * spread.cv:.1f}" + (" !" if rung.noisy else "")
+
+
+def _noise_notes(result: LadderResult) -> list[str]:
+    """Each rung measured more than once: its spread, and why a noisy one may be."""
+    spreads = [(rung, rung.spread) for rung in result.rungs if rung.status is RungStatus.OK]
+    repeated = [(rung, spread) for rung, spread in spreads if spread and spread.n > 1]
+    if not repeated:
+        return []
+    n = max(spread.n for _, spread in repeated)
+    lines = [
+        "",
+        f"req/s is the median of {n} interleaved trials; CV % is their coefficient of variation; "
+        f"! marks a rung over {100 * NOISY_CV:g} % (noisy)",
+    ]
+    governor = result.conditions.get("machine", {}).get("cpu_governor")
+    for rung, spread in repeated:
+        if not rung.noisy:
+            continue
+        causes = rung.noise_causes()
+        if not causes:
+            causes = [
+                "no busy process seen: the CPU's frequency"
+                + (f" (governor {governor})" if governor else "")
+                + "?"
+            ]
+        low, high = spread.ci_low, spread.ci_high
+        lines.append(
+            f"  {rung.rung}: noisy, 95 % interval {low:,.0f} to {high:,.0f} req/s; "
+            + "; ".join(causes)
+        )
+    return lines
 
 
 def _row(rung: RungResult, change: float | None, top: float | None, roles: list[str]) -> list[str]:
@@ -66,6 +106,7 @@ def _row(rung: RungResult, change: float | None, top: float | None, roles: list[
         _ms(rung.latency_ms("p99")),
         _ms(rung.latency_ms("p99_9")),
         str(rung.load.errors),
+        _cv(rung),
         *_costs(rung, roles),
     ]
 
