@@ -105,3 +105,13 @@ def memcached_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     yield from _service_url("redis")
+
+
+@pytest.fixture(autouse=True)
+def results_database(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Every test's runs go to a results database of its own, never the user's."""
+    path = tmp_path_factory.mktemp("results") / "results.sqlite3"
+    monkeypatch.setenv("LAYERBENCH_RESULTS_DB", str(path))
+    return path

@@ -237,3 +237,33 @@ def test_without_nginx_the_static_rung_is_skipped_naming_the_package(
     assert static.message == "nginx is not installed; install it with: apt-get install nginx"
     assert string.status is RungStatus.OK
     assert not result.failed
+
+
+def test_each_run_is_stored_and_two_runs_compare(
+    tmp_path: Path, load_binary: Path, results_database: Path
+) -> None:
+    for _ in range(2):
+        completed = layerbench("ladder", *SHORT, "--rungs", "string,db-raw", cwd=tmp_path)
+        assert completed.returncode == 0, completed.stderr
+    assert "stored as run 2 in" in completed.stderr
+    listed = layerbench("results", "list", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert [line.split()[0] for line in listed.stdout.splitlines()[1:]] == ["1", "2"]
+    shown = layerbench("results", "show", "2", cwd=tmp_path)
+    assert [line.split()[:3] for line in shown.stdout.splitlines()[2:]] == [
+        ["string", "ok", "2"],
+        ["db-raw", "ok", "2"],
+    ]
+    compared = layerbench("results", "compare", "1", "2", cwd=tmp_path)
+    assert compared.returncode == 0, compared.stderr
+    rows = compared.stdout.splitlines()[2:4]
+    assert [row.split()[0] for row in rows] == ["string", "db-raw"]
+    assert all(row.split()[-1] in {"same", "faster", "slower"} for row in rows)
+    missing_run = layerbench("results", "show", "9", cwd=tmp_path)
+    assert missing_run.returncode == 1
+    assert missing_run.stderr.startswith("layerbench: error: no run 9 in")
+    # A file written by an older layerbench still loads.
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"version": 2, "rungs": [{"rung": "static", "requests_per_s": 1.0}]}))
+    imported = layerbench("results", "import", str(old), cwd=tmp_path)
+    assert imported.stdout.strip() == f"stored {old} as run 3"

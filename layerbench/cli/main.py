@@ -13,7 +13,14 @@ from collections.abc import Sequence
 from types import FrameType
 
 from layerbench import __version__
-from layerbench.cli import app_cmd, ids_cmd, ladder_cmd, matrix_cmd, services_cmd
+from layerbench.cli import (
+    app_cmd,
+    ids_cmd,
+    ladder_cmd,
+    matrix_cmd,
+    results_cmd,
+    services_cmd,
+)
 from layerbench.errors import LayerbenchError
 
 EXIT_ERROR = 1
@@ -29,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     ladder_cmd.add_parser(commands)
     matrix_cmd.add_parser(commands)
+    results_cmd.add_parser(commands)
     ids_cmd.add_parser(commands)
     services_cmd.add_parser(commands)
     app_cmd.add_parser(commands)

@@ -2,6 +2,7 @@
 per concurrency level, req/s, ms/req and p99 in each cell; then what each role cost."""
 
 from layerbench.lab.matrix_results import Cell, CellStatus, MatrixResult
+from layerbench.report.text_table import format_table
 from layerbench.roles import CLIENT_ROLE, FRONT_ROLE, SERVER_ROLE
 
 MIB = 1024 * 1024
@@ -20,7 +21,7 @@ def format_matrix_table(result: MatrixResult) -> str:
         [str(c), *[_cell_text(result.cell(label, row)) for label in labels]] for row, c in levels
     ]
     rungs = ["rung", *[column.rung for column in result.columns]]
-    lines = _table([header, rungs, *rows], right_from=1)
+    lines = format_table([header, rungs, *rows], right_from=1)
     lines += ["", LEGEND]
     lines += ["", *_costs_table(result)]
     notes = _notes(result)
@@ -74,7 +75,7 @@ def _costs_table(result: MatrixResult) -> list[str]:
     title = "what each role cost (CPU % of one core, CPU seconds per 1,000 requests, PSS):"
     own = max(cell.usage.sampler_cpu_percent for cell in result.cells if cell.usage)
     footer = f"the sampler's own cost: at most {own:.1f} % of a core"
-    return [title, *_table(rows, right_from=2), footer]
+    return [title, *format_table(rows, right_from=2), footer]
 
 
 def _notes(result: MatrixResult) -> list[str]:
@@ -88,14 +89,3 @@ def _notes(result: MatrixResult) -> list[str]:
             kinds = ", ".join(f"{kind} {count:,}" for kind, count in cell.errors_by_kind.items())
             notes.append(f"  {cell.column} c={cell.concurrency}: failed: {kinds}")
     return ["errors:", *notes] if notes else []
-
-
-def _table(rows: list[list[str]], right_from: int) -> list[str]:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return [
-        "  ".join(
-            cell.rjust(width) if i >= right_from else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in rows
-    ]
