@@ -7,8 +7,11 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 
 from layerbench.errors import LayerbenchError, MissingBinaryError
 from layerbench.lab.loadgen import find_load_generator
@@ -115,3 +118,36 @@ def results_database(
     path = tmp_path_factory.mktemp("results") / "results.sqlite3"
     monkeypatch.setenv("LAYERBENCH_RESULTS_DB", str(path))
     return path
+
+
+def artifacts() -> Path:
+    """Where tests keep what a person may want to look at (screenshots)."""
+    repository = Path(__file__).resolve().parent.parent
+    directory = Path(os.environ.get("LAYERBENCH_ARTIFACTS", repository / "test-artifacts"))
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+@pytest.fixture
+def browser(require_program: Callable[[str, str], Path], tmp_path: Path) -> Iterator[Any]:
+    """Debian's chromium, headless, driven through Debian's chromedriver (nothing
+    downloaded)."""
+    chromium = require_program("chromium", "chromium")
+    chromedriver = require_program("chromedriver", "chromium-driver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(chromium)
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",  # root has no user namespace sandbox
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1000,900",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ):
+        options.add_argument(argument)
+    service = Service(executable_path=str(chromedriver), log_output=str(tmp_path / "driver.log"))
+    driver = webdriver.Chrome(options=options, service=service)
+    try:
+        yield driver
+    finally:
+        driver.quit()

@@ -4,8 +4,6 @@ form (the CSRF token and cookie as a browser carries them), follows the redirect
 comment, its markup shown as text, not run. The screenshot of that page is kept in
 ``test-artifacts/`` (or ``$LAYERBENCH_ARTIFACTS``)."""
 
-import os
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,11 +12,11 @@ from layerbench.app.settings import AppSettings
 from layerbench.datalayer.open_store import prepare
 from layerbench.services.sqlite import create_seeded_database
 from tests.app_server import serve
+from tests.conftest import artifacts
 
 pytestmark = pytest.mark.services
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support import expected_conditions  # noqa: E402
@@ -28,35 +26,6 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 WAIT_S = 20
 # Text that would run as a script if the page did not escape it.
 HOSTILE = "<script>document.title='pwned'</script><b>not bold</b>"
-
-
-def artifacts() -> Path:
-    directory = Path(os.environ.get("LAYERBENCH_ARTIFACTS", REPOSITORY / "test-artifacts"))
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory
-
-
-@pytest.fixture
-def browser(require_program: Callable[[str, str], Path], tmp_path: Path) -> Iterator[WebDriver]:
-    chromium = require_program("chromium", "chromium")
-    chromedriver = require_program("chromedriver", "chromium-driver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(chromium)
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",  # root has no user namespace sandbox
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1000,900",
-        f"--user-data-dir={tmp_path / 'profile'}",
-    ):
-        options.add_argument(argument)
-    service = Service(executable_path=str(chromedriver), log_output=str(tmp_path / "driver.log"))
-    driver = webdriver.Chrome(options=options, service=service)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 def test_a_comment_posted_through_the_form_shows_on_the_next_page(

@@ -14,7 +14,7 @@ from tests.datalayer_backends import empty_mariadb_database, empty_postgres_data
 
 pytestmark = pytest.mark.services
 
-HEAD = "0002"
+HEAD = "0003"
 OWN_TABLES = {"ids", "history", *(table.name for table in SCHEMA_V2)}
 
 
@@ -134,3 +134,19 @@ def test_0002_keeps_the_data_and_audits_the_new_columns(empty_database: str) -> 
         assert "title" in keys[2]
     finally:
         engine.dispose()
+
+
+def test_0003_indexes_the_foreign_keys_the_site_looks_up_by(empty_database: str) -> None:
+    migrate.upgrade(empty_database)
+    engine = migrate.engine_for(empty_database)
+    try:
+        inspector = sqlalchemy.inspect(engine)
+        for table, column in (("comments", "video_numid"), ("video_tags", "tag_numid")):
+            # Each database has an index that starts with the column (InnoDB's own for a
+            # foreign key on MariaDB).
+            leading = {index["column_names"][0] for index in inspector.get_indexes(table)}
+            assert column in leading, (table, inspector.get_indexes(table))
+    finally:
+        engine.dispose()
+    migrate.downgrade(empty_database, "0002")
+    assert migrate.current_revision(empty_database) == "0002"

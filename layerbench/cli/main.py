@@ -18,6 +18,7 @@ from layerbench.cli import (
     ids_cmd,
     ladder_cmd,
     matrix_cmd,
+    report_cmd,
     results_cmd,
     services_cmd,
 )
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder_cmd.add_parser(commands)
     matrix_cmd.add_parser(commands)
     results_cmd.add_parser(commands)
+    report_cmd.add_parser(commands)
     ids_cmd.add_parser(commands)
     services_cmd.add_parser(commands)
     app_cmd.add_parser(commands)

@@ -1,0 +1,63 @@
+"""``layerbench report FILE|RUN -o OUT``: a run as a self-contained HTML page with charts, or
+as Markdown, CSV or JSON (by OUT's suffix). FILE is a ladder or matrix JSON file; RUN a run in
+the results database."""
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from layerbench.errors import ConfigError
+from layerbench.report.exports import to_csv, to_json, to_markdown
+from layerbench.report.html_report import html_report
+from layerbench.store.results_db import ResultsDatabase, default_path
+
+WRITERS: dict[str, Callable[[dict[str, Any]], str]] = {
+    ".html": html_report,
+    ".md": to_markdown,
+    ".csv": to_csv,
+    ".json": to_json,
+}
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "report",
+        help="a run as HTML with charts, Markdown, CSV or JSON",
+        description="A run as one self-contained HTML file with charts (nothing fetched from "
+        "the network), or Markdown, CSV or JSON, chosen by the output's suffix.",
+    )
+    parser.add_argument("source", help="a ladder or matrix JSON file, or a stored run's number")
+    parser.add_argument(
+        "-o", "--output", type=Path, required=True, help="report.html, .md, .csv or .json"
+    )
+    parser.set_defaults(handler=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    writer = WRITERS.get(args.output.suffix)
+    if writer is None:
+        raise ConfigError(f"{args.output}: the output ends in one of {', '.join(WRITERS)}")
+    document = _load(args.source)
+    try:
+        args.output.write_text(writer(document))
+    except OSError as error:
+        raise ConfigError(f"cannot write {args.output}: {error.strerror}") from None
+    print(f"wrote {args.output}")
+    return 0
+
+
+def _load(source: str) -> dict[str, Any]:
+    path = Path(source)
+    if source.isdigit() and not path.exists():
+        return ResultsDatabase(default_path()).document(int(source))
+    try:
+        document = json.loads(path.read_text())
+    except OSError as error:
+        raise ConfigError(f"cannot read {source}: {error.strerror}") from None
+    except ValueError as error:
+        raise ConfigError(f"{source} is not JSON: {error}") from None
+    if not isinstance(document, dict) or not ("rungs" in document or "cells" in document):
+        raise ConfigError(f"{source} is not a layerbench ladder or matrix result")
+    return document
