@@ -38,6 +38,8 @@ NOISY_CV = 0.03
 # The rest of the machine busier than this (% of a core) during a trial may have disturbed it.
 BUSY_OTHER_PERCENT = 10.0
 CLIENT_BOUND_PERCENT = 90.0
+# A virtual machine's CPU time taken by the hypervisor (steal) above this, % of a core.
+STEAL_PERCENT = 2.0
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,9 @@ class RungResult(LoadFigures):
         other = max((trial.usage.other_cpu_percent for trial in self.trials), default=0.0)
         if other > BUSY_OTHER_PERCENT:
             causes.append(f"other processes were busy (up to {other:.0f} % of a core)")
+        steal = max((trial.usage.steal_percent for trial in self.trials), default=0.0)
+        if steal > STEAL_PERCENT:
+            causes.append(f"the hypervisor took CPU time away (steal up to {steal:.0f} %)")
         return causes
 
 
@@ -186,6 +191,7 @@ def _rung_dict(rung: RungResult, change: float | None, top: float | None) -> dic
                 "latency_us": trial.load.latency_us,
                 "errors": trial.load.errors,
                 "other_cpu_percent": trial.usage.other_cpu_percent,
+                "steal_percent": trial.usage.steal_percent,
                 "roles": roles_dict(trial.usage, trial.load.requests_completed),
             }
             for trial in rung.trials

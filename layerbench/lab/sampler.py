@@ -93,6 +93,12 @@ class Usage:
     sampler_cpu_percent: float
     # Every CPU of the machine busy over the interval (all processes, the kernel), in seconds.
     machine_cpu_s: float = 0.0
+    # CPU time the hypervisor gave elsewhere while this machine had work (steal), in seconds.
+    steal_s: float = 0.0
+
+    @property
+    def steal_percent(self) -> float:
+        return 100 * self.steal_s / self.interval_s if self.interval_s > 0 else 0.0
 
     @property
     def other_cpu_percent(self) -> float:
@@ -141,13 +147,15 @@ def read_memory(pid: int) -> tuple[int, int, int] | None:
     return values["Rss"], values.get("Pss", 0), private
 
 
-def machine_busy_s() -> float:
-    """CPU seconds every CPU of the machine has been busy since boot (``/proc/stat``: all but
-    idle and iowait)."""
+def machine_cpu() -> tuple[float, float]:
+    """CPU seconds since boot, summed over every CPU of the machine (``/proc/stat``): those it
+    was busy (all but idle, iowait and steal), and those the hypervisor gave to another
+    machine while we had work (steal)."""
     fields = [int(value) for value in (PROC / "stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    fields += [0] * (8 - len(fields))
+    idle, steal = fields[3] + fields[4], fields[7]
     # guest and guest_nice (fields 9 and 10) are already counted in user and nice.
-    return (sum(fields[:8]) - idle) / CLOCK_TICKS
+    return (sum(fields[:8]) - idle - steal) / CLOCK_TICKS, steal / CLOCK_TICKS
 
 
 def all_pids() -> list[int]:
@@ -188,7 +196,7 @@ class Sampler:
     _started_uptime_s: float = field(default=0.0, init=False)
     _samples: int = field(default=0, init=False)
     _own_cpu_s: float = field(default=0.0, init=False)
-    _machine_busy_s: float = field(default=0.0, init=False)
+    _machine_at_start: tuple[float, float] = field(default=(0.0, 0.0), init=False)
 
     def watch(self, role: str, session: int) -> None:
         """Counts the processes of ``session`` in ``role`` too (before the interval begins)."""
@@ -208,7 +216,7 @@ class Sampler:
     def _begin(self) -> None:
         self._started_uptime_s = uptime_s()
         self._started_at = time.monotonic()
-        self._machine_busy_s = machine_busy_s()
+        self._machine_at_start = machine_cpu()
         self._sample(first=True, memory=True)
 
     def stop(self) -> Usage:
@@ -219,7 +227,9 @@ class Sampler:
         if not self._started_at:
             return Usage({role: RoleUsage(role, (), 0.0) for role in self.roles}, 0.0, 0, 0.0)
         self._sample(first=False, memory=True)
-        machine = machine_busy_s() - self._machine_busy_s
+        busy, steal = machine_cpu()
+        machine = busy - self._machine_at_start[0]
+        steal -= self._machine_at_start[1]
         interval = time.monotonic() - self._started_at
         by_role: dict[str, list[ProcessUsage]] = {role: [] for role in self.roles}
         for pid, seen in sorted(self._seen.items()):
@@ -230,7 +240,7 @@ class Sampler:
             role: RoleUsage(role, tuple(processes), interval) for role, processes in by_role.items()
         }
         own = 100 * self._own_cpu_s / interval if interval > 0 else 0.0
-        return Usage(roles, interval, self._samples, own, machine)
+        return Usage(roles, interval, self._samples, own, machine, steal)
 
     def _run(self, delay_s: float) -> None:
         if delay_s > 0:
