@@ -1,10 +1,17 @@
 """The module a WSGI server imports: ``layerbench.app.entry:application``, configured from the
-environment (see ``layerbench.app.settings``)."""
+environment (see ``layerbench.app.settings``), or the user's own application when
+``$LAYERBENCH_WSGI_APP`` names one (see ``layerbench.app.user_app``)."""
 
 from layerbench.app.cache_select import cache_from_url, pages_from_url
 from layerbench.app.settings import AppSettings
+from layerbench.app.user_app import WSGIApplication, from_environment
 from layerbench.app.wsgi import create_app
 
-settings = AppSettings.from_env()
-cache = cache_from_url(settings.cache_url)
-application = create_app(settings, cache, pages_from_url(settings.cache_url, cache))
+
+def _reference() -> WSGIApplication:
+    settings = AppSettings.from_env()
+    cache = cache_from_url(settings.cache_url)
+    return create_app(settings, cache, pages_from_url(settings.cache_url, cache))
+
+
+application: WSGIApplication = from_environment() or _reference()

@@ -21,6 +21,7 @@ from layerbench.cli import (
     report_cmd,
     results_cmd,
     services_cmd,
+    smoke_cmd,
 )
 from layerbench.errors import LayerbenchError
 
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     matrix_cmd.add_parser(commands)
     results_cmd.add_parser(commands)
     report_cmd.add_parser(commands)
+    smoke_cmd.add_parser(commands)
     ids_cmd.add_parser(commands)
     services_cmd.add_parser(commands)
     app_cmd.add_parser(commands)

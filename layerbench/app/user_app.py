@@ -1,0 +1,75 @@
+"""A user's own WSGI application in place of the reference one (``layerbench smoke``): named
+``package.module:callable`` in ``$LAYERBENCH_WSGI_APP``, imported from the directories in
+``$LAYERBENCH_WSGI_APP_PATH`` first. Every server adapter loads ``layerbench.app.entry``, so
+each of them runs it unchanged.
+
+The servers wait for a 200 at ``/health`` before they are ready; the application is wrapped
+so that this one path answers, and every other request goes to it untouched."""
+
+import importlib
+import importlib.machinery
+import os
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from layerbench.errors import ConfigError
+
+USER_APP_VARIABLE = "LAYERBENCH_WSGI_APP"
+USER_APP_PATH_VARIABLE = "LAYERBENCH_WSGI_APP_PATH"
+PROBE_PATH = "/health"
+
+StartResponse = Callable[..., Any]
+WSGIApplication = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    module, _, name = spec.partition(":")
+    if not module or not name or not all(part.isidentifier() for part in module.split(".")):
+        raise ConfigError(f"{spec!r} is not package.module:callable")
+    return module, name
+
+
+def check_importable(spec: str, paths: list[str]) -> None:
+    """Refuses an application whose module cannot be found from ``paths`` (or sys.path),
+    before any server is started; its code is not run here."""
+    module_name, _ = parse_spec(spec)
+    top = module_name.split(".")[0]
+    for finder_path in [*paths, *sys.path]:
+        if importlib.machinery.PathFinder.find_spec(top, [finder_path]) is not None:
+            return
+    where = ", ".join(paths) or "sys.path"
+    raise ConfigError(f"cannot import {module_name}: no {top} in {where} (see --app-path)")
+
+
+def load_user_app(spec: str, paths: list[str]) -> WSGIApplication:
+    module_name, name = parse_spec(spec)
+    for path in reversed(paths):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ConfigError(f"cannot import {module_name}: {error}") from None
+    application = getattr(module, name, None)
+    if not callable(application):
+        raise ConfigError(f"{module_name} has no callable {name}")
+    return with_probe(application)
+
+
+def from_environment() -> WSGIApplication | None:
+    spec = os.environ.get(USER_APP_VARIABLE)
+    if not spec:
+        return None
+    paths = [p for p in os.environ.get(USER_APP_PATH_VARIABLE, "").split(os.pathsep) if p]
+    return load_user_app(spec, paths)
+
+
+def with_probe(application: WSGIApplication) -> WSGIApplication:
+    def probed(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") == PROBE_PATH:
+            start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
+            return [b"ok"]
+        return application(environ, start_response)
+
+    return probed

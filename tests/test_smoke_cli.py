@@ -1,0 +1,71 @@
+"""``layerbench smoke`` end to end on a user's application outside the project: a baseline
+saved, the same application passes, a deliberately slowed one fails naming its URL, and usage
+errors exit 2."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
+SHORT = ["-d", "1", "--warmup", "0.3", "--repeats", "4"]
+APP = """
+def fast(environ, start_response):
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "5")])
+    return [b"hello"]
+
+
+def slow(environ, start_response):
+    # The same page, after a change that costs about a millisecond of CPU per request.
+    sum(i * i for i in range(30000))
+    return fast(environ, start_response)
+"""
+
+
+def smoke(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*LAYERBENCH, "smoke", *args], capture_output=True, text=True, cwd=cwd, timeout=180,
+        check=False,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "perfapp.py").write_text(APP)
+    return tmp_path
+
+
+def test_a_slowed_application_fails_and_the_unchanged_one_passes(
+    project: Path, load_binary: Path
+) -> None:
+    saved = smoke("perfapp:fast", "--baseline", "perf.json", "--save", *SHORT, cwd=project)
+    assert saved.returncode == 0, saved.stderr
+    baseline = json.loads((project / "perf.json").read_text())
+    assert len(baseline["urls"]["/"]["requests_per_s"]) == 4
+    same = smoke("perfapp:fast", "--baseline", "perf.json", "--tolerance", "0.25", *SHORT,
+                 cwd=project)  # fmt: skip
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert same.stdout.splitlines()[1].split()[-1] == "ok"
+    slowed = smoke("perfapp:slow", "--baseline", "perf.json", "--tolerance", "0.25", *SHORT,
+                   cwd=project)  # fmt: skip
+    assert slowed.returncode == 1, slowed.stdout + slowed.stderr
+    assert "REGRESSED" in slowed.stdout
+    assert "/ regressed: " in slowed.stdout and "slower than the baseline" in slowed.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nocolon", "--baseline", "b.json"], "is not package.module:callable"),
+        (["nowhere:app", "--baseline", "b.json", "--save"], "cannot import nowhere: no nowhere"),
+        (["perfapp:fast", "--baseline", "missing.json"], "no baseline at missing.json"),
+        (["perfapp:fast", "--baseline", "b.json", "--url", "x", "--save"], "starts with '/'"),
+        (["perfapp:fast", "--baseline", "b.json", "--repeats", "1", "--save"], "repeats must"),
+    ],
+)
+def test_usage_errors_exit_2(project: Path, args: list[str], message: str) -> None:
+    completed = smoke(*args, cwd=project)
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("layerbench: error: ") and message in completed.stderr
