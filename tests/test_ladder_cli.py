@@ -43,6 +43,8 @@ def test_ladder_measures_every_rung_and_writes_json(
         "static", "string", "cache", "db-raw", "orm", "template", "page", "cached-page", "write"
     ]  # fmt: skip
     assert "Traceback" not in completed.stderr
+    # Progress: every trial numbered out of all of them (9 rungs x 2 passes), with the time left.
+    assert "  [1/18 ~" in completed.stderr and "  [18/18 ~0:0" in completed.stderr
     document = json.loads((tmp_path / "out.json").read_text())
     assert document["version"] == 3
     assert not document["interrupted"]

@@ -13,11 +13,14 @@ from layerbench.lab.options import LadderOptions
         ({"repeats": 0}, "repeats must be 1 to 100"),
         ({"server": "nope"}, "unknown server 'nope'"),
         ({"server": "nginx-static"}, "nginx-static serves a static file"),
-        ({"rungs": ("memcached",)}, r"unknown rung memcached; the ladder \(--full has more\)"),
+        (
+            {"rungs": ("memcached",)},
+            r"unknown rung memcached; the ladder's rungs are: .*write \(--full has more\)",
+        ),
         ({"port": 70000}, "port must be between 1 and 65535"),
         (
             {"rungs": ("string", "nope")},
-            "unknown rung nope; the ladder .* rungs are: static, string",
+            "unknown rung nope; the ladder's rungs are: static, string",
         ),
         ({"rungs": ()}, "no rungs"),
     ],

@@ -1,5 +1,8 @@
-"""Live progress of a ladder run on stderr, one line per rung."""
+"""Live progress of a ladder run on stderr: one line per trial, with how many are done and
+about how long the rest will take (the time per trial so far, or the planned one before the
+first has ended)."""
 
+import time
 from typing import TextIO
 
 from layerbench.lab.cpu_layout import CpuLayout
@@ -14,6 +17,11 @@ class LadderProgress:
         self.layout = layout
         self.stream = stream
         self._rung_open = False
+        self._total = len(options.ladder) * options.repeats
+        self._done = 0
+        self._began = time.monotonic()
+        # A trial's warm-up and measurement, and about half a second around them.
+        self._planned_s = options.warmup_s + options.duration_s + 0.5
 
     def begin(self) -> None:
         options = self.options
@@ -34,7 +42,8 @@ class LadderProgress:
         self._say(f"starting {server}")
 
     def rung_starting(self, rung: Rung) -> None:
-        self.stream.write(f"  {rung.name:<12} {rung.layer} … ")
+        self.stream.write(f"  [{self._done + 1}/{self._total} {self._left()}] ")
+        self.stream.write(f"{rung.name:<12} {rung.layer} … ")
         self.stream.flush()
         self._rung_open = True
 
@@ -42,10 +51,21 @@ class LadderProgress:
         if not self._rung_open:
             self.stream.write(f"  {result.rung:<12} ")
         self._rung_open = False
+        if result.status is RungStatus.OK:
+            self._done += 1
+        else:
+            # The rung runs no more: its trials still to come will not be.
+            self._total -= self.options.repeats - len(result.trials)
         if result.status is RungStatus.OK and result.trials:
             self._say(f"{result.trials[-1].load.requests_per_s:,.0f} req/s")
         else:
             self._say(f"{result.status.value}: {result.message}")
+
+    def _left(self) -> str:
+        """About how long the trials not yet done will take."""
+        per_trial = (time.monotonic() - self._began) / self._done if self._done else None
+        seconds = (self._total - self._done) * (per_trial or self._planned_s)
+        return f"~{int(seconds) // 60}:{int(seconds) % 60:02d} left"
 
     def _say(self, line: str) -> None:
         self.stream.write(line + "\n")

@@ -46,10 +46,11 @@ class LadderOptions:
             names = [rung.name for rung in ladder_of(self.full)]
             unknown = [name for name in self.rungs if name not in names]
             if unknown:
-                which = "full ladder" if self.full else "ladder (--full has more)"
+                which, more = ("full ladder", "") if self.full else ("ladder", " (--full has more)")
                 raise ConfigError(
                     f"unknown rung {', '.join(unknown)}; the {which}'s rungs are: "
                     + ", ".join(names)
+                    + more
                 )
             if not self.rungs:
                 raise ConfigError("no rungs to run")
