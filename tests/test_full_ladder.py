@@ -6,43 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.lab.cpu_layout import plan_cpu_layout
-from layerbench.lab.ladder import Ladder
 from layerbench.lab.options import LadderOptions
-from layerbench.lab.results import LadderResult, RungResult, RungStatus
-from layerbench.lab.rungs import FULL_RUNG_NAMES, Rung, Stack
+from layerbench.lab.results import LadderResult, RungStatus
+from layerbench.lab.rungs import FULL_RUNG_NAMES
 from tests.conftest import missing
+from tests.ladder_runs import run_ladder
 from tests.proc_scan import processes_mentioning
 
 
-class Quiet:
-    def stack_starting(self, stack: Stack) -> None:
-        pass
-
-    def rung_starting(self, rung: Rung) -> None:
-        pass
-
-    def rung_finished(self, result: RungResult) -> None:
-        pass
-
-    def pass_starting(self, number: int, passes: int) -> None:
-        pass
-
-
 def run_full(workdir: Path, load_binary: Path, rungs: tuple[str, ...] | None) -> LadderResult:
-    result = LadderResult(
-        options={}, conditions={"server_versions": {}, "load_commands": {}}, started_at=""
-    )
     options = LadderOptions(duration_s=1.0, warmup_s=0.3, repeats=1, full=True, rungs=rungs)
-    Ladder(
-        options=options,
-        layout=plan_cpu_layout(),
-        load_binary=load_binary,
-        workdir=workdir,
-        result=result,
-        observer=Quiet(),
-    ).run()
-    return result
+    return run_ladder(workdir, load_binary, options)
 
 
 def test_full_ladder_measures_every_rung_with_each_service_in_its_role(

@@ -15,12 +15,11 @@ from typing import Any
 import pytest
 
 from layerbench.lab import app_data
-from layerbench.lab.cpu_layout import plan_cpu_layout
-from layerbench.lab.ladder import Ladder
 from layerbench.lab.options import LadderOptions
-from layerbench.lab.results import LadderResult, RungResult, RungStatus
-from layerbench.lab.rungs import Rung, Stack
+from layerbench.lab.results import LadderResult, RungStatus
+from layerbench.lab.rungs import Rung
 from layerbench.servers.ports import LOOPBACK
+from tests.ladder_runs import Recorder, run_ladder
 from tests.proc_scan import processes_mentioning
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
@@ -123,45 +122,18 @@ def test_ctrl_c_mid_run_keeps_finished_rungs_and_leaves_no_process(
     assert document["rungs"][0]["status"] == "ok"
 
 
-class Recorder:
-    def __init__(self) -> None:
-        self.started: list[str] = []
-
-    def stack_starting(self, stack: Stack) -> None:
-        pass
-
-    def rung_starting(self, rung: Rung) -> None:
-        self.started.append(rung.name)
-
-    def rung_finished(self, result: RungResult) -> None:
-        pass
-
-    def pass_starting(self, number: int, passes: int) -> None:
-        pass
-
-
-def run_ladder(
+def run_short(
     workdir: Path, load_binary: Path, rungs: tuple[str, ...], recorder: Recorder | None = None
 ) -> LadderResult:
-    result = LadderResult(
-        options={}, conditions={"server_versions": {}, "load_commands": {}}, started_at=""
-    )
+    """One second per trial; one pass, or two when the order of the trials is recorded."""
     repeats = 1 if recorder is None else 2
     options = LadderOptions(duration_s=1.0, warmup_s=0.2, repeats=repeats, rungs=rungs)
-    Ladder(
-        options=options,
-        layout=plan_cpu_layout(),
-        load_binary=load_binary,
-        workdir=workdir,
-        result=result,
-        observer=recorder or Recorder(),
-    ).run()
-    return result
+    return run_ladder(workdir, load_binary, options, recorder)
 
 
 def test_repeats_are_interleaved_across_rungs(workdir: Path, load_binary: Path) -> None:
     recorder = Recorder()
-    result = run_ladder(workdir, load_binary, ("string", "db-raw"), recorder)
+    result = run_short(workdir, load_binary, ("string", "db-raw"), recorder)
     assert recorder.started == ["string", "db-raw", "string", "db-raw"]
     assert [len(rung.trials) for rung in result.rungs] == [2, 2]
 
@@ -179,7 +151,7 @@ def test_a_rung_with_a_wrong_body_is_an_error_and_the_others_are_measured(
         return path
 
     monkeypatch.setattr(app_data, "create_seeded_database", seed_wrong_row)
-    result = run_ladder(workdir, load_binary, ("string", "db-raw", "orm"))
+    result = run_short(workdir, load_binary, ("string", "db-raw", "orm"))
     statuses = {rung.rung: rung.status for rung in result.rungs}
     assert statuses == {
         "string": RungStatus.OK,
@@ -208,19 +180,10 @@ def test_a_server_that_dies_mid_run_fails_the_rest_and_leaves_nothing(
             if rung.name == "cache":
                 killer.start()
 
-    result = LadderResult(
-        options={}, conditions={"server_versions": {}, "load_commands": {}}, started_at=""
+    options = LadderOptions(
+        duration_s=1.5, warmup_s=0.1, repeats=1, rungs=("string", "cache", "orm")
     )
-    Ladder(
-        options=LadderOptions(
-            duration_s=1.5, warmup_s=0.1, repeats=1, rungs=("string", "cache", "orm")
-        ),
-        layout=plan_cpu_layout(),
-        load_binary=load_binary,
-        workdir=workdir,
-        result=result,
-        observer=KillDuringCache(),
-    ).run()
+    result = run_ladder(workdir, load_binary, options, KillDuringCache())
     killer.join()
     statuses: dict[str, Any] = {rung.rung: rung.status for rung in result.rungs}
     assert statuses == {"string": RungStatus.OK, "cache": RungStatus.ERROR, "orm": RungStatus.ERROR}
@@ -233,7 +196,7 @@ def test_without_nginx_the_static_rung_is_skipped_naming_the_package(
 ) -> None:
     monkeypatch.setenv("PATH", str(workdir))  # a machine where nginx is not installed
     monkeypatch.setattr("layerbench.servers.binaries.SYSTEM_DIRS", ())
-    result = run_ladder(workdir, load_binary, ("static", "string"))
+    result = run_short(workdir, load_binary, ("static", "string"))
     static, string = result.rungs
     assert static.status is RungStatus.SKIPPED
     assert static.message == "nginx is not installed; install it with: apt-get install nginx"

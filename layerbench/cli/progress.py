@@ -8,7 +8,7 @@ from typing import TextIO
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.results import RungResult, RungStatus
-from layerbench.lab.rungs import Rung, Stack
+from layerbench.lab.rungs import Rung
 
 
 class LadderProgress:
@@ -37,8 +37,7 @@ class LadderProgress:
         if passes > 1:
             self._say(f"pass {number} of {passes}")
 
-    def stack_starting(self, stack: Stack) -> None:
-        server = "nginx" if stack is Stack.STATIC else self.options.server
+    def stack_starting(self, server: str) -> None:
         self._say(f"starting {server}")
 
     def rung_starting(self, rung: Rung) -> None:

@@ -10,7 +10,7 @@ from layerbench.errors import ConfigError
 from layerbench.lab.spread import Spread
 from layerbench.report.text_table import format_table
 from layerbench.store.compare import compare_rungs
-from layerbench.store.results_db import ResultsDatabase, default_path
+from layerbench.store.results_db import PATH_VARIABLE, ResultsDatabase, default_path
 
 
 def add_parser(commands: Any) -> None:
@@ -18,12 +18,12 @@ def add_parser(commands: Any) -> None:
         "results",
         help="runs stored in the results database: list, show, compare, import",
         description="Every ladder run is stored in the results database "
-        f"(${'LAYERBENCH_RESULTS_DB'}, else {default_path()}).",
+        f"(${PATH_VARIABLE}, else {default_path()}).",
     )
     parser.add_argument("--db", type=Path, help="the results database (the default above)")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     actions.add_parser("list", help="every stored run").set_defaults(handler=cmd_list)
-    show = actions.add_parser("show", help="one run's rungs: median req/s, CV, 95 % interval")
+    show = actions.add_parser("show", help="one run's rungs: median req/s, CV, 95 %% interval")
     show.add_argument("run", type=int)
     show.set_defaults(handler=cmd_show)
     compare = actions.add_parser(

@@ -26,7 +26,7 @@ from layerbench.servers.settings import check_sections
 
 
 class LadderObserver(Protocol):
-    def stack_starting(self, stack: Stack) -> None: ...
+    def stack_starting(self, server: str) -> None: ...
 
     def rung_starting(self, rung: Rung) -> None: ...
 
@@ -108,7 +108,7 @@ class Ladder:
         self, stack: Stack, services: LadderServices, up: ExitStack, runnable: list[Rung]
     ) -> Deployment | None:
         """The stack's server, started; None when it could not be (its rungs then fail)."""
-        self.observer.stack_starting(stack)
+        self.observer.stack_starting(self._server_name(stack))
         try:
             server = up.enter_context(self._server(stack, services))
         except MissingPackageError as error:

@@ -85,8 +85,8 @@ def measure(
         for url in options.urls:
             _verify(deployment.base_url + url)
         for repeat in range(options.repeats):
-            for url in options.urls:
-                label = f"smoke-{repeat}-{len(rates[url])}-{abs(hash(url))}"
+            for number, url in enumerate(options.urls):
+                label = f"smoke-url{number}-{repeat}"
                 load, _ = trials.run(deployment, deployment.base_url + url, spec, label)
                 deployment.check_alive()
                 if load.errors:

@@ -9,6 +9,7 @@ measurements always give the same interval. With one measurement there is no spr
 
 import random
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass
 
 RESAMPLES = 2000
@@ -39,9 +40,20 @@ class Spread:
 
 
 def bootstrap_interval(values: list[float]) -> tuple[float, float]:
+    """The interval of the median of ``values``."""
+    return bootstrap(lambda resample: statistics.median(resample(values)))
+
+
+def bootstrap(
+    statistic: Callable[[Callable[[list[float]], list[float]]], float],
+) -> tuple[float, float]:
+    """The middle ``CONFIDENCE`` of ``statistic`` over ``RESAMPLES`` rounds; each round it is
+    given a function that resamples a list with replacement (the same seed every time)."""
     chooser = random.Random(SEED)
-    medians = sorted(
-        statistics.median(chooser.choices(values, k=len(values))) for _ in range(RESAMPLES)
-    )
+
+    def resample(values: list[float]) -> list[float]:
+        return chooser.choices(values, k=len(values))
+
+    outcomes = sorted(statistic(resample) for _ in range(RESAMPLES))
     tail = (1 - CONFIDENCE) / 2
-    return medians[int(tail * RESAMPLES)], medians[int((1 - tail) * RESAMPLES) - 1]
+    return outcomes[int(tail * RESAMPLES)], outcomes[int((1 - tail) * RESAMPLES) - 1]

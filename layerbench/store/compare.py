@@ -3,11 +3,10 @@ interval of that ratio (each run's trials resampled on their own), and whether t
 is significant: the interval leaves out 1. A rung measured once in either run has no interval
 and is never called significant."""
 
-import random
 import statistics
 from dataclasses import dataclass
 
-from layerbench.lab.spread import CONFIDENCE, RESAMPLES, SEED
+from layerbench.lab.spread import bootstrap
 from layerbench.store.documents import RungTrials
 
 
@@ -44,12 +43,7 @@ def compare_rates(rung: str, a: list[float], b: list[float]) -> RungComparison:
     ratio = median_b / median_a
     if len(a) < 2 or len(b) < 2:
         return RungComparison(rung, median_a, median_b, ratio, None, None)
-    chooser = random.Random(SEED)
-    ratios = sorted(
-        statistics.median(chooser.choices(b, k=len(b)))
-        / statistics.median(chooser.choices(a, k=len(a)))
-        for _ in range(RESAMPLES)
+    low, high = bootstrap(
+        lambda resample: statistics.median(resample(b)) / statistics.median(resample(a))
     )
-    tail = (1 - CONFIDENCE) / 2
-    low, high = ratios[int(tail * RESAMPLES)], ratios[int((1 - tail) * RESAMPLES) - 1]
     return RungComparison(rung, median_a, median_b, ratio, low, high)
