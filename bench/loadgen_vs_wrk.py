@@ -3,10 +3,14 @@
     .venv/bin/python bench/loadgen_vs_wrk.py [--duration 10] [--pairs 3] [--connections 50]
 
 nginx (one worker) serves a 13-byte file pinned to the first CPU; each client is pinned to the
-last CPU and run in turn, wrk then ours with each I/O engine (io_uring, epoll), PAIRS times. For
-each run: requests per second and the client's CPU-seconds per 100,000 requests (user + system,
-from the kernel's accounting of the reaped child). Prints every run, the medians, and each of
-ours as a ratio to wrk (the anchor).
+last CPU and run in turn, wrk and ours with each I/O engine (io_uring, epoll), PAIRS times, the
+order reversed every other round so that a drift of the machine's speed does not favour one.
+For each run: requests per second and the client's CPU-seconds per 100,000 requests (user +
+system, from the kernel's accounting of the reaped child). Prints every run and the medians.
+
+The ratios to wrk (the anchor) are taken within each round, whose runs follow each other within
+seconds, and their median is printed with their range: this VM's speed moves by tens of per cent
+from one minute to the next, which a ratio of the overall medians would mix in.
 """
 
 import argparse
@@ -119,11 +123,15 @@ def main() -> None:
                 f"clients on CPU {min(client_cpus)}, c={args.connections}, keep-alive, "
                 f"{args.duration} s per run, {args.pairs} pairs"
             )
-            for _ in range(args.pairs):
-                runs.append(run_wrk(wrk, url, args, workdir, client_cpus))
-                print_run(runs[-1])
-                for engine in ENGINES:
-                    runs.append(run_ours(ours, url, args, workdir, client_cpus, engine=engine))
+            for round_number in range(args.pairs):
+                order: list[str] = ["wrk", *ENGINES]
+                if round_number % 2:
+                    order.reverse()
+                for tool in order:
+                    if tool == "wrk":
+                        runs.append(run_wrk(wrk, url, args, workdir, client_cpus))
+                    else:
+                        runs.append(run_ours(ours, url, args, workdir, client_cpus, engine=tool))
                     print_run(runs[-1])
     tools = ["wrk", *(f"ours/{engine}" for engine in ENGINES)]
     medians = {
@@ -135,10 +143,17 @@ def main() -> None:
     }
     for tool, (rate, cpu) in medians.items():
         print(f"median {tool:<13} {describe(rate, cpu)}")
-    wrk_rate, wrk_cpu = medians["wrk"]
+    wrk_runs = [r for r in runs if r.tool == "wrk"]
     for tool in tools[1:]:
-        rate, cpu = medians[tool]
-        print(f"{tool} / wrk: req/s x{rate / wrk_rate:.3f}, CPU per request x{cpu / wrk_cpu:.3f}")
+        pairs = list(zip([r for r in runs if r.tool == tool], wrk_runs, strict=True))
+        rate_ratios = [ours.requests_per_s / anchor.requests_per_s for ours, anchor in pairs]
+        cpu_ratios = [ours.cpu_s_per_100k / anchor.cpu_s_per_100k for ours, anchor in pairs]
+        print(f"{tool} / wrk, median of {len(pairs)} rounds: {ratio(rate_ratios)} req/s, ", end="")
+        print(f"{ratio(cpu_ratios)} CPU per request")
+
+
+def ratio(values: list[float]) -> str:
+    return f"x{statistics.median(values):.3f} (x{min(values):.3f}-x{max(values):.3f})"
 
 
 def print_run(run: Run) -> None:
