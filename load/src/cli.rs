@@ -11,14 +11,20 @@ use crate::http::request::Body;
 use crate::sources::SourceAddresses;
 use crate::tls::{TlsOptions, Trust, Versions};
 use crate::url::Url;
+use crate::url_list::{self, UrlList, WeightedUrl};
 
 /// HTTP/1.1 load generator with ApacheBench's flags and report.
 #[derive(Debug, Parser)]
 #[command(name = "layerbench-load", version, about, max_term_width = 100)]
 pub struct Cli {
     /// The URL to request: http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH
-    #[arg(value_parser = parse_url)]
-    url: Url,
+    #[arg(value_parser = parse_url, required_unless_present = "urls", conflicts_with = "urls")]
+    url: Option<Url>,
+    /// Request weighted URLs instead of one: FILE has a `WEIGHT URL` per line (`9
+    /// http://h/hit`, `1 http://h/miss`), all on one server; each URL gets its weight's share
+    /// of the requests, in a fixed interleaved order
+    #[arg(long, value_name = "FILE", value_parser = url_list::read)]
+    urls: Option<UrlList>,
     /// Number of requests across all connections [default: 1, or unlimited with -t]
     #[arg(short = 'n', long = "requests", value_name = "REQUESTS",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -126,7 +132,10 @@ pub enum JsonTarget {
 /// The checked options of one run.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// The first URL: the server, and the Document Path of ab's report.
     pub url: Url,
+    /// Every URL of the run with its weight: `url` alone, weighing 1, without `--urls`.
+    pub urls: Vec<WeightedUrl>,
     /// Total requests; `None` = until the time limit.
     pub requests: Option<u64>,
     /// Measured duration after the warm-up; `None` = until `requests` are done.
@@ -180,6 +189,11 @@ impl Cli {
             (None, None) if self.head => ("HEAD", None),
             (None, None) => ("GET", None),
         };
+        let urls = match (self.urls, self.url) {
+            (Some(UrlList(urls)), _) => urls,
+            (None, Some(url)) => vec![WeightedUrl { weight: 1, url }],
+            (None, None) => unreachable!("clap requires a URL or --urls"),
+        };
         let trust = match (self.cacert, self.insecure) {
             (Some(path), _) => Trust::CaFile(path),
             (None, true) => Trust::Anything,
@@ -199,7 +213,8 @@ impl Cli {
             verbosity: self.verbosity,
             variable_length: self.variable_length,
             progress: !self.quiet,
-            url: self.url,
+            url: urls[0].url.clone(),
+            urls,
             requests,
             duration: self.time_limit,
             concurrency,
@@ -316,6 +331,18 @@ mod tests {
     }
 
     #[test]
+    fn weighted_urls_from_a_file() {
+        let path = std::env::temp_dir().join(format!("urls-{}.txt", std::process::id()));
+        std::fs::write(&path, "3 http://h:9/a\n1 http://h:9/b\n").unwrap();
+        let o = options(&["--urls", path.to_str().unwrap(), "-n", "8"]);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(o.url.path, "/a");
+        let weights: Vec<u32> = o.urls.iter().map(|u| u.weight).collect();
+        assert_eq!(weights, [3, 1]);
+        assert_eq!(options(&["http://h/x"]).urls[0].weight, 1);
+    }
+
+    #[test]
     fn refusals() {
         for args in [
             &["ftp://h/"][..],
@@ -332,6 +359,8 @@ mod tests {
             &["--rate", "fast", "http://h/"],
             &["--rate", "inf", "http://h/"],
             &["--rate", "NaN", "http://h/"],
+            &["--urls", "/nonexistent/urls.txt"],
+            &["--urls", "/dev/null", "http://h/"],
             &[],
         ] {
             let argv = std::iter::once("layerbench-load").chain(args.iter().copied());

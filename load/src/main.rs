@@ -13,8 +13,10 @@ mod results;
 mod sources;
 mod stats;
 mod sys;
+mod targets;
 mod tls;
 mod url;
+mod url_list;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -78,12 +80,13 @@ fn run(options: &Options) -> Result<(), Error> {
     }
     let plan = Plan::new(options)?;
     if options.verbosity >= 2 {
-        report::verbose::show_request(&options.method, &plan.request);
+        report::verbose::show_request(&options.method, &plan.targets.request_of(0));
     }
     let output = client::run(&plan).map_err(Error::EventLoop)?;
     let (user, system) = sys::rusage::cpu_times();
     let results = Results::new(
         output,
+        plan.targets.targets(),
         plan.rate_per_s,
         plan.tls.is_some(),
         user.as_secs_f64(),

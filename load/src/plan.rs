@@ -1,4 +1,4 @@
-//! Options → plan: the resolved address, the serialized request, and each thread's share.
+//! Options → plan: the resolved address, the serialized requests, and each thread's share.
 
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
 use std::time::Duration;
@@ -8,7 +8,8 @@ use crate::client::dial;
 use crate::client::engine::{self, IoEngine};
 use crate::client::progress;
 use crate::error::Error;
-use crate::http::request::{self, Request, RequestSpec};
+use crate::http::request::RequestSpec;
+use crate::targets::Targets;
 use crate::tls::TlsClient;
 use crate::url::Scheme;
 
@@ -26,7 +27,8 @@ pub struct Plan {
     pub source_addresses: Vec<IpAddr>,
     /// `https://`: how connections speak TLS.
     pub tls: Option<TlsClient>,
-    pub request: Request,
+    /// What is requested, and in which order.
+    pub targets: Targets,
     pub keep_alive: bool,
     pub timeout: Duration,
     pub warmup: Duration,
@@ -85,13 +87,16 @@ impl Plan {
             address,
             source_addresses: options.source_addresses.clone(),
             tls,
-            request: request::build(&RequestSpec {
-                url,
-                method: &options.method,
-                keep_alive: options.keep_alive,
-                headers: &options.headers,
-                body: options.body.as_ref(),
-            }),
+            targets: Targets::build(
+                &options.urls,
+                &RequestSpec {
+                    url,
+                    method: &options.method,
+                    keep_alive: options.keep_alive,
+                    headers: &options.headers,
+                    body: options.body.as_ref(),
+                },
+            ),
             keep_alive: options.keep_alive,
             timeout: options.timeout,
             warmup: options.warmup,

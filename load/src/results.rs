@@ -8,6 +8,7 @@ use crate::client::pacing::LATE_THRESHOLD;
 use crate::stats::latency::LatencySummary;
 use crate::stats::phases::{PhaseSummary, summarize};
 use crate::stats::recorder::Failures;
+use crate::targets::Target;
 
 #[derive(Debug, Clone)]
 pub struct Results {
@@ -49,6 +50,21 @@ pub struct Results {
     pub tls: Option<TlsResults>,
     /// `epoll` or `io_uring`.
     pub client_io_engine: &'static str,
+    /// `--urls`: each URL's figures, in the order of the list (empty for one URL).
+    pub by_url: Vec<UrlResults>,
+}
+
+/// One URL of a `--urls` run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UrlResults {
+    pub path: String,
+    pub weight: u32,
+    /// Responses received in full, any status.
+    pub requests_completed: u64,
+    pub requests_failed: u64,
+    /// Body length of the first 2xx response to this URL.
+    pub document_length_bytes: Option<u64>,
+    pub latency_us: LatencySummary,
 }
 
 /// The TLS figures of an `https://` run.
@@ -102,6 +118,7 @@ pub const CLIENT_BOUND_CPU_FRACTION: f64 = 0.9;
 impl Results {
     pub fn new(
         output: RunOutput,
+        targets: &[Target],
         target_rate_per_s: Option<f64>,
         uses_tls: bool,
         cpu_user_s: f64,
@@ -139,7 +156,23 @@ impl Results {
             handshakes_full: recorder.tls_handshakes_full,
             handshakes_resumed: recorder.tls_handshakes_resumed,
         });
+        let by_url = recorder
+            .by_target
+            .tallies
+            .iter()
+            .zip(targets)
+            .zip(&output.target_document_lengths_bytes)
+            .map(|((tally, target), length)| UrlResults {
+                path: target.path.clone(),
+                weight: target.weight,
+                requests_completed: tally.completed,
+                requests_failed: tally.failed,
+                document_length_bytes: *length,
+                latency_us: LatencySummary::new(&tally.moments, &tally.histogram),
+            })
+            .collect();
         Results {
+            by_url,
             tls,
             server_software: output.server_software,
             document_length_bytes: output.document_length_bytes,

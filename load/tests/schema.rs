@@ -77,6 +77,13 @@ fn validate(schema: &Value, value: &Value, path: &str, errors: &mut Vec<String>)
                     }
                 }
             }
+            "minItems" => {
+                if let Some(array) = value.as_array()
+                    && (array.len() as u64) < argument.as_u64().unwrap()
+                {
+                    errors.push(format!("{path}: fewer than {argument} items"));
+                }
+            }
             "items" => {
                 for (index, item) in value.as_array().into_iter().flatten().enumerate() {
                     validate(argument, item, &format!("{path}/{index}"), errors);
@@ -195,6 +202,14 @@ fn real_output_is_valid() {
     assert_valid(&doc);
     assert_eq!(doc["options"]["headers"], serde_json::json!(["X-Test: 1"]));
     assert_eq!(doc["options"]["method"], "POST");
+    let list = common::temp_json("schema-urls").with_extension("urls");
+    std::fs::write(&list, format!("3 {url}\n1 {}\n", server.url("/other"))).unwrap();
+    let run = run_load(&["--urls", list.to_str().unwrap(), "-n", "40", "--json", "-"]);
+    let _ = std::fs::remove_file(&list);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let doc = run.json();
+    assert_valid(&doc);
+    assert_eq!(doc["by_url"][0]["requests_completed"], 30);
     let run = run_load(&["-n", "3", "--json", "-", "http://127.0.0.1:1/"]);
     assert_eq!(run.code, Some(1));
     assert_valid(&run.json());

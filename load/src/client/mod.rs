@@ -38,6 +38,8 @@ pub struct RunOutput {
     pub responses_seen: u64,
     pub server_software: Option<String>,
     pub document_length_bytes: Option<u64>,
+    /// Each URL's Document Length, in the order of the list.
+    pub target_document_lengths_bytes: Vec<Option<u64>>,
     pub first_error: Option<String>,
     /// The highest ratio of a thread's CPU time to its wall time: near 1, the client was busy
     /// all the time and may be what limits the measurement.
@@ -56,10 +58,15 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
             plan.source_addresses.clone(),
             plan.tls.clone(),
         ),
-        request: plan.request.bytes.clone(),
+        targets: plan.targets.clone(),
         keep_alive: plan.keep_alive,
         timeout: plan.timeout,
-        document_length: OnceLock::new(),
+        document_lengths: plan
+            .targets
+            .targets()
+            .iter()
+            .map(|_| OnceLock::new())
+            .collect(),
         variable_length: plan.variable_length,
         bodiless_responses: plan.bodiless_responses,
         show_first_response: AtomicBool::new(plan.verbose),
@@ -97,7 +104,8 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
                 thread::Builder::new()
                     .name("layerbench-load-worker".to_string())
                     .spawn_scoped(scope, move || {
-                        let mut worker = Worker::new(shared, share.connections, schedule)?
+                        let cursor = shared.targets.cursor(index, threads);
+                        let mut worker = Worker::new(shared, share.connections, schedule, cursor)?
                             .with_progress(counter);
                         if let Some(pacer) = pacer {
                             worker = worker.with_rate(pacer, warmup_end, share.requests)?;
@@ -124,14 +132,15 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
         results
     });
     let threads = results.into_iter().collect::<io::Result<Vec<_>>>()?;
+    let lengths: Vec<Option<u64>> = shared
+        .document_lengths
+        .iter()
+        .map(|length| length.get().copied())
+        .collect();
     Ok(RunOutput {
         io_engine: plan.io_engine,
-        ..merge(
-            threads,
-            warmup_end,
-            deadline,
-            shared.document_length.get().copied(),
-        )
+        target_document_lengths_bytes: lengths.clone(),
+        ..merge(threads, warmup_end, deadline, lengths[0])
     })
 }
 
@@ -194,5 +203,6 @@ fn merge(
         pacing,
         first_handshake: first_handshake.map(|(_, handshake)| handshake),
         io_engine: IoEngine::Epoll,
+        target_document_lengths_bytes: Vec::new(),
     }
 }

@@ -184,10 +184,11 @@ pub struct Ring {
     /// closes (or its number, reused, would name another socket).
     queued: u64,
     submitted: u64,
-    /// The run's request: every send writes a suffix of it. It outlives the ring, which
-    /// belongs to a worker that borrows the request (and drains itself on drop).
-    request: *const u8,
-    request_len: usize,
+    /// The run's requests, one after another: every send writes bytes from within them.
+    /// They outlive the ring, which belongs to a worker that borrows them (and drains
+    /// itself on drop).
+    requests: *const u8,
+    requests_len: usize,
 }
 
 impl std::fmt::Debug for Ring {
@@ -199,8 +200,8 @@ impl std::fmt::Debug for Ring {
 }
 
 impl Ring {
-    /// A ring whose sends write `request`, which must outlive it (see `Ring`'s drop).
-    pub fn new(request: &[u8]) -> io::Result<Ring> {
+    /// A ring whose sends write from `requests`, which must outlive it (see `Ring`'s drop).
+    pub fn new(requests: &[u8]) -> io::Result<Ring> {
         let uring = build()?;
         let buffers = BufferRing::new()?;
         // SAFETY: the entries are page-aligned and outlive every operation that uses
@@ -220,8 +221,8 @@ impl Ring {
             next_generation: 0,
             queued: 0,
             submitted: 0,
-            request: request.as_ptr(),
-            request_len: request.len(),
+            requests: requests.as_ptr(),
+            requests_len: requests.len(),
         })
     }
 
@@ -279,13 +280,13 @@ impl Ring {
         self.push(&entry, true)
     }
 
-    /// Sends `bytes`, which must be a suffix of the run's request.
+    /// Sends `bytes`, which must lie within the run's requests.
     pub fn send(&mut self, fd: RawFd, owner: Owner, bytes: &[u8]) -> io::Result<u64> {
-        let offset = self.request_len.checked_sub(bytes.len());
-        let request_end = self.request.wrapping_add(self.request_len);
-        if offset.is_none() || bytes.as_ptr_range().end != request_end {
+        let requests = self.requests..self.requests.wrapping_add(self.requests_len);
+        let sent = bytes.as_ptr_range();
+        if sent.start < requests.start || sent.end > requests.end {
             return Err(io::Error::other(
-                "the io_uring engine sends only the run's request",
+                "the io_uring engine sends only the run's requests",
             ));
         }
         let entry = opcode::Send::new(Fd(fd), bytes.as_ptr(), bytes.len() as u32)

@@ -26,6 +26,7 @@ use crate::report::verbose;
 use crate::stats::recorder::{FailureClass, Recorder, ResponseRecord};
 use crate::sys::timer::Timer;
 use crate::sys::{rusage, signals};
+use crate::targets::{Cursor, Targets};
 
 /// Longest wait for events, so that a stop request is seen promptly.
 const MAX_WAIT: Duration = Duration::from_millis(50);
@@ -43,11 +44,11 @@ const SPIN_BELOW: Duration = Duration::from_micros(30);
 #[derive(Debug)]
 pub struct Shared {
     pub dialer: Dialer,
-    pub request: Vec<u8>,
+    pub targets: Targets,
     pub keep_alive: bool,
     pub timeout: Duration,
-    /// Body length of the first 2xx response of the run, whichever thread saw it.
-    pub document_length: OnceLock<u64>,
+    /// Body length of the first 2xx response to each URL of the run, whichever thread saw it.
+    pub document_lengths: Vec<OnceLock<u64>>,
     /// -l: a body of another length is not a length failure.
     pub variable_length: bool,
     /// HEAD requests: no response has a body.
@@ -98,8 +99,12 @@ pub struct Worker<'a> {
     schedule: ClosedLoop,
     recorder: Recorder,
     buffer: Vec<u8>,
-    /// This thread's copy of the Document Length, once known.
-    document_length: Option<u64>,
+    /// This thread's copy of each URL's Document Length, once known.
+    document_lengths: Vec<Option<u64>>,
+    /// Where this thread is in the order of the URLs.
+    cursor: Cursor,
+    /// The URL each connection's current request is for.
+    target_of: Vec<usize>,
     /// The earliest request deadline or back-off end, when one may be due.
     next_timer: Option<Instant>,
     responses_seen: u64,
@@ -116,7 +121,12 @@ pub struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    pub fn new(shared: &'a Shared, connections: usize, schedule: ClosedLoop) -> io::Result<Self> {
+    pub fn new(
+        shared: &'a Shared,
+        connections: usize,
+        schedule: ClosedLoop,
+        cursor: Cursor,
+    ) -> io::Result<Self> {
         let now = Instant::now();
         let mut connections: Vec<Connection> = (0..connections)
             .map(|i| Connection::new(Token(i), now))
@@ -134,11 +144,13 @@ impl<'a> Worker<'a> {
         Ok(Worker {
             shared,
             poll: Poll::new()?,
+            target_of: vec![0; connections.len()],
             connections,
             schedule,
-            recorder: Recorder::default(),
+            recorder: Recorder::for_targets(shared.targets.len()),
             buffer: vec![0; READ_BUFFER_BYTES],
-            document_length: None,
+            document_lengths: vec![None; shared.targets.len()],
+            cursor,
             next_timer: None,
             responses_seen: 0,
             first_response: None,
@@ -153,7 +165,7 @@ impl<'a> Worker<'a> {
 
     /// Drives the sockets through io_uring (plain HTTP, closed loop).
     pub fn with_ring(mut self) -> io::Result<Self> {
-        let ring = Ring::new(&self.shared.request)?;
+        let ring = Ring::new(self.shared.targets.arena())?;
         self.ring = Some(Rc::new(RefCell::new(ring)));
         Ok(self)
     }
@@ -371,10 +383,13 @@ impl<'a> Worker<'a> {
         loop {
             let ended = match outcome.take() {
                 Some(ended) => ended,
-                None => match self.connections[i].advance(&self.shared.request, &mut self.buffer) {
-                    Some(ended) => ended,
-                    None => return,
-                },
+                None => {
+                    let request = self.shared.targets.request(self.target_of[i]);
+                    match self.connections[i].advance(request, &mut self.buffer) {
+                        Some(ended) => ended,
+                        None => return,
+                    }
+                }
             };
             outcome = self.settle(i, ended, Instant::now());
         }
@@ -399,6 +414,7 @@ impl<'a> Worker<'a> {
     /// Starts a request on connection `i` at `now`, due at `intended`.
     fn begin_request(&mut self, i: usize, now: Instant, intended: Instant) -> Option<Outcome> {
         let reactor = reactor(self.ring.as_ref(), &self.poll);
+        self.target_of[i] = self.shared.targets.next(&mut self.cursor);
         let connection = &mut self.connections[i];
         self.schedule.start();
         let deadline = now + self.shared.timeout;
@@ -451,14 +467,18 @@ impl<'a> Worker<'a> {
                 if !kept_alive {
                     connection.close();
                 }
-                let length_mismatch =
-                    (200..300).contains(&status) && !self.matches_document_length(body_bytes);
+                let target = self.target_of[i];
+                let length_mismatch = (200..300).contains(&status)
+                    && !self.matches_document_length(target, body_bytes);
                 if self.schedule.end(now) {
                     let latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
                     if self.open_loop.is_some() {
                         let sent_us = u64::try_from(sent_latency.as_micros()).unwrap_or(u64::MAX);
                         self.recorder.record_uncorrected(sent_us);
                     }
+                    self.recorder
+                        .by_target
+                        .record_response(target, latency_us, length_mismatch);
                     self.recorder.record_response(&ResponseRecord {
                         latency_us,
                         status,
@@ -486,6 +506,7 @@ impl<'a> Worker<'a> {
                 }
                 if self.schedule.end(now) {
                     self.recorder.record_failure(class, &cause.kind());
+                    self.recorder.by_target.record_failure(self.target_of[i]);
                     self.recorder.record_received(received_bytes);
                     self.recorder.record_sent(self.connections[i].sent_bytes());
                 }
@@ -501,13 +522,12 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// ab's Document Length: the first 2xx body length of the run; true when `body` matches
-    /// (always with -l, as ab).
-    fn matches_document_length(&mut self, body: u64) -> bool {
-        let shared = &self.shared.document_length;
-        let reference = *self
-            .document_length
-            .get_or_insert_with(|| *shared.get_or_init(|| body));
+    /// ab's Document Length: the first 2xx body length of the run (of each URL with
+    /// `--urls`); true when `body` matches (always with -l, as ab).
+    fn matches_document_length(&mut self, target: usize, body: u64) -> bool {
+        let shared = &self.shared.document_lengths[target];
+        let reference =
+            *self.document_lengths[target].get_or_insert_with(|| *shared.get_or_init(|| body));
         reference == body || self.shared.variable_length
     }
 

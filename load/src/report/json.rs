@@ -5,7 +5,8 @@
 //! `options`: `headers`, `body_bytes`, `content_type`, `variable_length` (and `method` may
 //! be other than GET); `rate`, `latency_uncorrected_us` and `options.rate_per_s` (the open
 //! loop; null in the closed loop); `tls` (null for http://), `options.tls_verify`,
-//! `options.tls_protocol` and `options.source_addresses`.
+//! `options.tls_protocol` and `options.source_addresses`; `by_url` and `options.urls`
+//! (`--urls`; `by_url` is empty for a run of one URL).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -15,7 +16,7 @@ use serde::Serialize;
 
 use crate::cli::{JsonTarget, Options};
 use crate::error::Error;
-use crate::results::{RateResults, Results, TlsResults};
+use crate::results::{RateResults, Results, TlsResults, UrlResults};
 use crate::stats::latency::LatencySummary;
 use crate::stats::phases::PhaseSummary;
 use crate::tls::Trust;
@@ -52,6 +53,37 @@ pub struct Document<'a> {
     pub rate: Option<RateDocument>,
     pub latency_uncorrected_us: Option<LatencyDocument>,
     pub tls: Option<&'a TlsResults>,
+    pub by_url: Vec<UrlDocument<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct UrlDocument<'a> {
+    pub path: &'a str,
+    pub weight: u32,
+    pub requests_completed: u64,
+    pub requests_failed: u64,
+    pub document_length_bytes: Option<u64>,
+    pub latency_us: LatencyDocument,
+}
+
+impl<'a> From<&'a UrlResults> for UrlDocument<'a> {
+    fn from(url: &'a UrlResults) -> UrlDocument<'a> {
+        UrlDocument {
+            path: &url.path,
+            weight: url.weight,
+            requests_completed: url.requests_completed,
+            requests_failed: url.requests_failed,
+            document_length_bytes: url.document_length_bytes,
+            latency_us: LatencyDocument::from(&url.latency_us),
+        }
+    }
+}
+
+/// One line of `--urls`.
+#[derive(Debug, Serialize)]
+pub struct WeightedUrlDocument<'a> {
+    pub weight: u32,
+    pub url: &'a str,
 }
 
 #[derive(Debug, Serialize)]
@@ -126,6 +158,8 @@ pub struct OptionsDocument<'a> {
     pub tls_verify: bool,
     /// ab's `-f`: `ALL`, `TLS1.2` or `TLS1.3`.
     pub tls_protocol: &'static str,
+    /// Every URL of the run with its weight (the URL alone, weighing 1, without `--urls`).
+    pub urls: Vec<WeightedUrlDocument<'a>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -225,6 +259,14 @@ impl<'a> Document<'a> {
                     .collect(),
                 tls_verify: options.tls.trust != Trust::Anything,
                 tls_protocol: options.tls.versions.name(),
+                urls: options
+                    .urls
+                    .iter()
+                    .map(|weighted| WeightedUrlDocument {
+                        weight: weighted.weight,
+                        url: &weighted.url.text,
+                    })
+                    .collect(),
             },
             server_software: results.server_software.as_deref(),
             document_length_bytes: results.document_length_bytes,
@@ -270,6 +312,7 @@ impl<'a> Document<'a> {
                 .as_ref()
                 .map(LatencyDocument::from),
             tls: results.tls.as_ref(),
+            by_url: results.by_url.iter().map(UrlDocument::from).collect(),
         }
     }
 }
@@ -341,6 +384,7 @@ mod tests {
             "rate",
             "latency_uncorrected_us",
             "tls",
+            "by_url",
         ];
         expected.sort_unstable();
         let mut keys = keys;

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use crate::cli::Options;
-use crate::results::{CLIENT_BOUND_CPU_FRACTION, RateResults, Results, TlsResults};
+use crate::results::{CLIENT_BOUND_CPU_FRACTION, RateResults, Results, TlsResults, UrlResults};
 use crate::stats::latency::LatencySummary;
 use crate::stats::phases::PhaseSummary;
 
@@ -306,12 +306,49 @@ fn write_additions(out: &mut impl Write, r: &Results) -> io::Result<()> {
     if let (Some(rate), Some(sent)) = (&r.rate, &r.latency_uncorrected_us) {
         write_rate(out, rate, sent)?;
     }
+    if !r.by_url.is_empty() {
+        write_by_url(out, &r.by_url)?;
+    }
     if r.client_bound() {
         writeln!(
             out,
             "WARNING: a client thread was on the CPU for {busiest:.0}% of its time (over {:.0}%):\n         \
              these results may measure the client, not the server; try more --threads.",
             CLIENT_BOUND_CPU_FRACTION * 100.0
+        )?;
+    }
+    Ok(())
+}
+
+/// `--urls`: each URL's weight, share of the completed requests, failures and latency.
+fn write_by_url(out: &mut impl Write, by_url: &[UrlResults]) -> io::Result<()> {
+    let completed: u64 = by_url.iter().map(|url| url.requests_completed).sum();
+    writeln!(out, "Requests by URL:")?;
+    writeln!(
+        out,
+        "  {:>6} {:>7} {:>10} {:>7} {:>9} {:>9} {:>9}  path",
+        "weight", "share", "completed", "failed", "length", "mean us", "p99 us"
+    )?;
+    for url in by_url {
+        let share = if completed > 0 {
+            url.requests_completed as f64 / completed as f64 * 100.0
+        } else {
+            0.0
+        };
+        let length = url
+            .document_length_bytes
+            .map_or_else(|| "-".to_string(), |bytes| bytes.to_string());
+        writeln!(
+            out,
+            "  {:>6} {:>6.2}% {:>10} {:>7} {:>9} {:>9.1} {:>9}  {}",
+            url.weight,
+            share,
+            url.requests_completed,
+            url.requests_failed,
+            length,
+            url.latency_us.mean,
+            url.latency_us.p99,
+            url.path
         )?;
     }
     Ok(())
@@ -400,6 +437,7 @@ pub(crate) mod tests {
         ])
         .into_options();
         let results = Results {
+            by_url: Vec::new(),
             server_software: Some("nginx/1.22.1".to_string()),
             document_length_bytes: Some(13),
             elapsed_s: 0.5,

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use hdrhistogram::Histogram;
 
+use super::by_target::ByTarget;
 use super::latency::Moments;
 use super::phases::{PhaseTimes, Phases};
 
@@ -102,6 +103,8 @@ pub struct Recorder {
     /// TLS handshakes made by the requests counted: full, and resumed sessions.
     pub tls_handshakes_full: u64,
     pub tls_handshakes_resumed: u64,
+    /// `--urls`: the figures of each URL (none kept for a run of one URL).
+    pub by_target: ByTarget,
 }
 
 impl Default for Recorder {
@@ -130,11 +133,21 @@ impl Default for Recorder {
             uncorrected_moments: Moments::default(),
             tls_handshakes_full: 0,
             tls_handshakes_resumed: 0,
+            by_target: ByTarget::default(),
         }
     }
 }
 
 impl Recorder {
+    /// A recorder for a run of `targets` URLs, which keeps each URL's figures apart when
+    /// there is more than one.
+    pub fn for_targets(targets: usize) -> Recorder {
+        Recorder {
+            by_target: ByTarget::new(targets),
+            ..Recorder::default()
+        }
+    }
+
     pub fn record_handshake(&mut self, resumed: bool) {
         if resumed {
             self.tls_handshakes_resumed += 1;
@@ -232,6 +245,7 @@ impl Recorder {
         self.uncorrected_moments.merge(&other.uncorrected_moments);
         self.tls_handshakes_full += other.tls_handshakes_full;
         self.tls_handshakes_resumed += other.tls_handshakes_resumed;
+        self.by_target.merge(&other.by_target);
     }
 }
 

@@ -511,6 +511,7 @@ pub fn assert_contract(doc: &Value) {
             "rate",
             "latency_uncorrected_us",
             "tls",
+            "by_url",
         ],
         "document",
     );
@@ -542,9 +543,11 @@ pub fn assert_contract(doc: &Value) {
             "source_addresses",
             "tls_verify",
             "tls_protocol",
+            "urls",
         ],
         "options",
     );
+    assert_by_url_adds_up(doc);
     for name in [
         "requests_completed",
         "requests_failed",
@@ -615,6 +618,22 @@ pub fn assert_contract(doc: &Value) {
         &doc["client_busiest_thread_cpu_fraction"],
         "client_busiest_thread_cpu_fraction",
     );
+}
+
+/// `by_url` (with `--urls`) has a URL's figures for each URL of the list, and they add up to
+/// the run's; it is empty for a run of one URL.
+fn assert_by_url_adds_up(doc: &Value) {
+    let by_url = doc["by_url"].as_array().expect("by_url is an array");
+    let listed = doc["options"]["urls"].as_array().expect("options.urls");
+    if listed.len() == 1 {
+        assert!(by_url.is_empty(), "by_url of a one-URL run: {by_url:?}");
+        return;
+    }
+    assert_eq!(by_url.len(), listed.len(), "a figure for every URL listed");
+    for name in ["requests_completed", "requests_failed"] {
+        let sum: u64 = by_url.iter().map(|url| url[name].as_u64().unwrap()).sum();
+        assert_eq!(Some(sum), doc[name].as_u64(), "{name} by URL add up");
+    }
 }
 
 /// A temporary path for a JSON file, unique to this test process and `name`.
