@@ -2,6 +2,7 @@
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,13 @@ def add_parser(commands: Any) -> None:
         + ". Each rung is verified, warmed up, then measured.",
     )
     parser.add_argument("--full", action="store_true", help="the full ladder, on real services")
+    add_run_arguments(parser, default_json=Path("ladder.json"))
+    parser.add_argument("--rungs", help="comma-separated rungs (all of the ladder's)")
+    parser.set_defaults(handler=cmd_ladder)
+
+
+def add_run_arguments(parser: argparse.ArgumentParser, *, default_json: Path) -> None:
+    """The options of a ladder run: its server, load, repeats, pinning and results file."""
     parser.add_argument(
         "--server",
         default=DEFAULT_SERVER,
@@ -61,24 +69,23 @@ def add_parser(commands: Any) -> None:
         "--repeats",
         type=int,
         default=3,
-        help="passes over the ladder, interleaved; each rung shows its median (3)",
+        help="passes over the rungs, interleaved; each rung shows its median (3)",
     )
     parser.add_argument(
         "--no-keep-alive", action="store_true", help="a new connection for every request"
     )
-    parser.add_argument("--rungs", help="comma-separated rungs (all of the ladder's)")
     parser.add_argument(
         "--port", type=int, help="loopback port for the application server (a free one)"
     )
     parser.add_argument("--no-pin", action="store_true", help="do not pin client and server")
     parser.add_argument(
-        "--json", type=Path, default=Path("ladder.json"), help="results file (ladder.json)"
+        "--json", type=Path, default=default_json, help=f"results file ({default_json})"
     )
-    parser.set_defaults(handler=cmd_ladder)
 
 
-def cmd_ladder(args: argparse.Namespace) -> int:
-    options = LadderOptions(
+def run_options(args: argparse.Namespace, **chosen: Any) -> LadderOptions:
+    """LadderOptions from the arguments of :func:`add_run_arguments`, and ``chosen``."""
+    return LadderOptions(
         concurrency=args.concurrency,
         duration_s=args.duration,
         warmup_s=args.warmup,
@@ -87,13 +94,29 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         full=args.full,
         server=args.server,
         settings=add_assignments({}, args.set, default_section=args.server),
-        rungs=None
-        if args.rungs is None
-        else tuple(name.strip() for name in args.rungs.split(",") if name.strip()),
         pin=not args.no_pin,
         port=args.port,
+        **chosen,
     )
-    results = ResultsFile(args.json)
+
+
+def cmd_ladder(args: argparse.Namespace) -> int:
+    rungs = None
+    if args.rungs is not None:
+        rungs = tuple(name.strip() for name in args.rungs.split(",") if name.strip())
+    result = run_ladder(run_options(args, rungs=rungs), args.json)
+    return EXIT_RUNG_FAILED if result.failed else 0
+
+
+def run_ladder(
+    options: LadderOptions,
+    json_path: Path,
+    conclude: Callable[[LadderResult], None] = lambda result: None,
+) -> LadderResult:
+    """Runs the ladder with progress on stderr, saving the results file after each rung;
+    ``conclude`` adds to the result before the last save (after an interruption too). Then
+    prints the table and stores the run in the results database."""
+    results = ResultsFile(json_path)
     layout = plan_cpu_layout(pin=options.pin)
     load_binary = find_load_generator()
     result = LadderResult(
@@ -119,11 +142,12 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         raise
     finally:
         result.finished_at = now()
+        conclude(result)
         results.save_last(result.to_dict())
     print(format_ladder_table(result))
     results.print_if_stdout(result.to_dict())
     store_run(result.to_dict())
-    return EXIT_RUNG_FAILED if result.failed else 0
+    return result
 
 
 def store_run(document: dict[str, Any]) -> None:

@@ -18,6 +18,7 @@ from layerbench.cli import (
     ids_cmd,
     ladder_cmd,
     matrix_cmd,
+    mix_cmd,
     report_cmd,
     results_cmd,
     services_cmd,
@@ -38,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     ladder_cmd.add_parser(commands)
     matrix_cmd.add_parser(commands)
+    mix_cmd.add_parser(commands)
     results_cmd.add_parser(commands)
     report_cmd.add_parser(commands)
     smoke_cmd.add_parser(commands)

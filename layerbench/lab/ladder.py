@@ -25,6 +25,13 @@ from layerbench.servers.ports import free_port
 from layerbench.servers.settings import check_sections
 
 
+def describe_url(base_url: str, rung: Rung) -> str:
+    """The rung's URL; a mixed rung's weighted URLs, as ``9 URL, 1 URL``."""
+    if rung.mix:
+        return ", ".join(f"{weight} {base_url}{part.path}" for weight, part in rung.mix)
+    return base_url + rung.path
+
+
 class LadderObserver(Protocol):
     def stack_starting(self, server: str) -> None: ...
 
@@ -148,9 +155,9 @@ class Ladder:
         self, server: Deployment, rung: Rung, services: LadderServices, runnable: list[Rung]
     ) -> None:
         name = self._server_name(rung.stack)
-        url = server.base_url + rung.path
+        url = describe_url(server.base_url, rung)
         self.observer.rung_starting(rung)
-        spec = load_spec_for(self.load_spec, rung, self.workdir)
+        spec = load_spec_for(self.load_spec, rung, self.workdir, server.base_url)
         previous = self._results.get(rung.name)
         trials = previous.trials if previous else ()
         label = f"{rung.name}-{len(trials) + 1}"

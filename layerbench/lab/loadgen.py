@@ -48,6 +48,8 @@ class LoadSpec:
     # A request with a body (the write rung): POSTed from this file with this type.
     body_file: Path | None = None
     content_type: str | None = None
+    # Weighted URLs (`--urls`, a mixed rung) instead of the one URL.
+    urls_file: Path | None = None
 
     def argv(self, binary: Path, url: str, json_path: Path) -> list[str]:
         argv = [
@@ -70,6 +72,8 @@ class LoadSpec:
             argv.append("-k")
         if self.body_file is not None:
             argv += ["-p", str(self.body_file), "-T", self.content_type or "text/plain"]
+        if self.urls_file is not None:
+            return [*argv, "--urls", str(self.urls_file)]
         return [*argv, url]
 
 

@@ -121,7 +121,7 @@ class Matrix:
             warmup_s=self.options.warmup_s,
             keep_alive=self.options.keep_alive,
         )
-        spec = load_spec_for(spec, column.rung, self.workdir)
+        spec = load_spec_for(spec, column.rung, self.workdir, deployment.base_url)
         url = deployment.base_url + column.rung.path
         label = f"{column.info.server}-{len(self.result.cells)}-c{concurrency}"
         try:

@@ -4,6 +4,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.lab.mix import MixOptions, mixed_rung
 from layerbench.lab.rungs import Rung, ladder_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.settings import SettingsBook
@@ -28,6 +29,8 @@ class LadderOptions:
     rungs: tuple[str, ...] | None = None
     pin: bool = True
     port: int | None = None
+    # `layerbench mix`: its two rungs, then the two mixed, instead of the ladder.
+    mix: MixOptions | None = None
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -43,21 +46,31 @@ class LadderOptions:
         if find_adapter(self.server).serves is Serves.STATIC:
             raise ConfigError(f"{self.server} serves a static file, not the application")
         if self.rungs is not None:
-            names = [rung.name for rung in ladder_of(self.full)]
-            unknown = [name for name in self.rungs if name not in names]
-            if unknown:
-                which, more = ("full ladder", "") if self.full else ("ladder", " (--full has more)")
-                raise ConfigError(
-                    f"unknown rung {', '.join(unknown)}; the {which}'s rungs are: "
-                    + ", ".join(names)
-                    + more
-                )
+            self._check_rung_names(self.rungs)
             if not self.rungs:
                 raise ConfigError("no rungs to run")
+        if self.mix is not None:
+            self._check_rung_names((self.mix.hit, self.mix.miss))
+            self.ladder  # noqa: B018 - builds the mixed rung, which checks the two can mix
+
+    def _check_rung_names(self, chosen: tuple[str, ...]) -> None:
+        names = [rung.name for rung in ladder_of(self.full)]
+        unknown = [name for name in chosen if name not in names]
+        if unknown:
+            which, more = ("full ladder", "") if self.full else ("ladder", " (--full has more)")
+            raise ConfigError(
+                f"unknown rung {', '.join(unknown)}; the {which}'s rungs are: "
+                + ", ".join(names)
+                + more
+            )
 
     @property
     def ladder(self) -> tuple[Rung, ...]:
-        """The rungs to run, in the ladder's order."""
+        """The rungs to run, in the ladder's order; for a mix, its two rungs and the mix."""
+        if self.mix is not None:
+            by_name = {rung.name: rung for rung in ladder_of(self.full)}
+            hit, miss = by_name[self.mix.hit], by_name[self.mix.miss]
+            return (hit, miss, mixed_rung(self.mix, hit, miss))
         chosen = self.rungs
         return tuple(r for r in ladder_of(self.full) if chosen is None or r.name in chosen)
 

@@ -117,6 +117,8 @@ class LadderResult:
     rungs: list[RungResult] = field(default_factory=list)
     finished_at: str | None = None
     interrupted: bool = False
+    # `layerbench mix`: the prediction against the measurement (lab.mix.MixOutcome.to_dict).
+    mix: dict[str, Any] | None = None
 
     @property
     def failed(self) -> bool:
@@ -148,7 +150,7 @@ class LadderResult:
         ]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        document = {
             "version": LADDER_JSON_VERSION,
             "started_at": self.started_at,
             "finished_at": self.finished_at,
@@ -162,6 +164,9 @@ class LadderResult:
                 )
             ],
         }
+        if self.mix is not None:
+            document["mix"] = self.mix
+        return document
 
 
 def _rung_dict(rung: RungResult, change: float | None, top: float | None) -> dict[str, Any]:

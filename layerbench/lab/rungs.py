@@ -41,6 +41,9 @@ class Rung:
     content_type: str | None = None
     # The services (by kind) the rung reads.
     needs: tuple[str, ...] = ()
+    # A mixed rung: other rungs' requests, each with its weight, sent interleaved (its own
+    # path and expected answer are unused; each part is verified as itself).
+    mix: tuple[tuple[int, "Rung"], ...] = ()
 
     def accepts(self, status: int, body: bytes) -> bool:
         if status != self.expected_status:

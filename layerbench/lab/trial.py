@@ -50,8 +50,13 @@ class TrialRunner:
         return load, usage
 
 
-def load_spec_for(spec: LoadSpec, rung: Rung, workdir: Path) -> LoadSpec:
-    """``spec`` for ``rung``'s request: its body, if it has one, from a file in ``workdir``."""
+def load_spec_for(spec: LoadSpec, rung: Rung, workdir: Path, base_url: str) -> LoadSpec:
+    """``spec`` for ``rung``'s request: its body, if it has one, from a file in ``workdir``; a
+    mixed rung's weighted URLs on ``base_url``, from a list in ``workdir``."""
+    if rung.mix:
+        urls_file = workdir / f"urls-{rung.name}"
+        urls_file.write_text("".join(f"{w} {base_url}{part.path}\n" for w, part in rung.mix))
+        return replace(spec, urls_file=urls_file)
     if rung.body is None:
         return spec
     body_file = workdir / f"body-{rung.name}"

@@ -10,6 +10,11 @@ SHOWN_BYTES = 120
 
 
 def verify_rung(base_url: str, rung: Rung) -> None:
+    """Raises VerificationError unless ``rung`` (each part of a mixed rung) answers as it must."""
+    for _, part in rung.mix:
+        verify_rung(base_url, part)
+    if rung.mix:
+        return
     url = base_url + rung.path
     try:
         response = http_request(
