@@ -209,7 +209,9 @@ def test_a_server_not_installed_is_skipped_naming_the_package(
     assert not result.failed
 
 
-def test_a_repeated_level_is_a_row_of_its_own(tmp_path: Path, load_binary: Path) -> None:
+def test_a_repeated_level_is_a_row_of_its_own(
+    tmp_path: Path, load_binary: Path, results_database: Path
+) -> None:
     # Seed 004's first measurement after a start against the second: the same level twice.
     completed = layerbench(
         "matrix", "--servers", "waitress", "-c", "3,3", "--warmup", "0", "-d", "0.5",
@@ -223,3 +225,12 @@ def test_a_repeated_level_is_a_row_of_its_own(tmp_path: Path, load_binary: Path)
     assert [row.split()[0] for row in rows] == ["3", "3"]
     assert rows[0].split()[1] == f"{first['requests_per_s']:,.0f}"
     assert rows[1].split()[1] == f"{second['requests_per_s']:,.0f}"
+    # The run is stored, each cell a rung of its own.
+    assert "stored as run 1 in" in completed.stderr
+    shown = layerbench("results", "show", "1", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith("run 1: matrix, string on waitress c=3,3")
+    assert [line.split()[:5] for line in shown.stdout.splitlines()[2:]] == [
+        ["waitress", "c=3", "#1", "ok", "1"],
+        ["waitress", "c=3", "#2", "ok", "1"],
+    ]

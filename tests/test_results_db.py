@@ -44,8 +44,8 @@ LADDER_V1 = {
 
 def test_runs_are_stored_and_read_back(tmp_path: Path) -> None:
     database = ResultsDatabase(tmp_path / "results.sqlite3")
-    first = database.add_ladder(ladder_v3({"string": [8000.0, 8100.0, 7900.0]}))
-    second = database.add_ladder(LADDER_V1)
+    first = database.add_run(ladder_v3({"string": [8000.0, 8100.0, 7900.0]}))
+    second = database.add_run(LADDER_V1)
     assert [run.id for run in database.runs()] == [first, second]
     run = database.run(first)
     assert run.description == "embedded gunicorn c=10 x5"
@@ -62,14 +62,45 @@ def test_runs_are_stored_and_read_back(tmp_path: Path) -> None:
     assert len(ResultsDatabase(tmp_path / "results.sqlite3").runs()) == 2
 
 
+def test_a_matrix_is_stored_cell_by_cell(tmp_path: Path) -> None:
+    """Seed 004's matrix gives the level 10 twice: its cells are told apart by their place."""
+    cells = [
+        ("gunicorn", 0, 10, "ok", 2000.0),
+        ("gunicorn", 1, 10, "ok", 2300.0),
+        ("gunicorn", 2, 100, "error", None),
+        ("uwsgi", 0, 10, "ok", 1900.0),
+    ]
+    document = {
+        "version": 1,
+        "started_at": "2026-11-23T11:00:00+00:00",
+        "options": {"concurrency": [10, 10, 100], "rung": "template"},
+        "columns": [{"label": "gunicorn"}, {"label": "uwsgi"}],
+        "cells": [
+            {"column": c, "row": r, "concurrency": n, "status": s, "requests_per_s": rate}
+            for c, r, n, s, rate in cells
+        ],
+    }
+    database = ResultsDatabase(tmp_path / "results.sqlite3")
+    run = database.run(database.add_run(document))
+    assert (run.kind, run.description) == ("matrix", "template on gunicorn, uwsgi c=10,10,100")
+    assert [(r.rung, r.status, r.rates) for r in run.rungs] == [
+        ("gunicorn c=10 #1", "ok", (2000.0,)),
+        ("gunicorn c=10 #2", "ok", (2300.0,)),
+        ("gunicorn c=100", "error", ()),
+        ("uwsgi c=10 #1", "ok", (1900.0,)),
+    ]
+
+
 def test_unknown_runs_and_documents_are_refused(tmp_path: Path) -> None:
     database = ResultsDatabase(tmp_path / "results.sqlite3")
     with pytest.raises(ConfigError, match="no run 7"):
         database.run(7)
     with pytest.raises(ConfigError, match="ladder document version 99"):
-        database.add_ladder({"version": 99, "rungs": []})
-    with pytest.raises(ConfigError, match="not a layerbench ladder document"):
-        database.add_ladder({"cells": []})
+        database.add_run({"version": 99, "rungs": []})
+    with pytest.raises(ConfigError, match="not a layerbench ladder or matrix document"):
+        database.add_run({"columns": []})
+    with pytest.raises(ConfigError, match="matrix document version 7"):
+        database.add_run({"version": 7, "cells": []})
 
 
 def test_a_database_from_a_newer_layerbench_is_refused(tmp_path: Path) -> None:
@@ -98,7 +129,7 @@ def test_a_clear_slowdown_is_significant_and_noise_is_not() -> None:
 
 def test_runs_compare_on_the_rungs_they_share(tmp_path: Path) -> None:
     database = ResultsDatabase(tmp_path / "results.sqlite3")
-    a = database.add_ladder(ladder_v3({"string": [8000.0, 8050.0, 7950.0], "orm": [2000.0] * 3}))
-    b = database.add_ladder(ladder_v3({"orm": [1500.0, 1510.0, 1490.0], "page": [900.0] * 3}))
+    a = database.add_run(ladder_v3({"string": [8000.0, 8050.0, 7950.0], "orm": [2000.0] * 3}))
+    b = database.add_run(ladder_v3({"orm": [1500.0, 1510.0, 1490.0], "page": [900.0] * 3}))
     (orm,) = compare_rungs(database.run(a).rungs, database.run(b).rungs)
     assert orm.rung == "orm" and orm.ratio == pytest.approx(0.75) and orm.significant

@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.progress import LadderProgress
-from layerbench.cli.results_file import ResultsFile, now, work_directory
-from layerbench.errors import LayerbenchError
+from layerbench.cli.results_file import ResultsFile, now, store_run, work_directory
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder
@@ -19,7 +18,6 @@ from layerbench.lab.rungs import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.settings import add_assignments
-from layerbench.store.results_db import ResultsDatabase, default_path
 
 EXIT_RUNG_FAILED = 1
 
@@ -148,17 +146,3 @@ def run_ladder(
     results.print_if_stdout(result.to_dict())
     store_run(result.to_dict())
     return result
-
-
-def store_run(document: dict[str, Any]) -> None:
-    """Adds the run to the results database; a database that cannot take it is a warning (the
-    JSON file has the results)."""
-    path = default_path()
-    try:
-        database = ResultsDatabase(path)
-        run_id = database.add_ladder(document)
-        database.close()
-    except LayerbenchError as error:
-        print(f"layerbench: warning: the run was not stored: {error}", file=sys.stderr)
-        return
-    print(f"stored as run {run_id} in {path} (layerbench results show {run_id})", file=sys.stderr)

@@ -32,7 +32,7 @@ def add_parser(commands: Any) -> None:
     compare.add_argument("run_a", type=int)
     compare.add_argument("run_b", type=int)
     compare.set_defaults(handler=cmd_compare)
-    add = actions.add_parser("import", help="add a ladder JSON file (any version)")
+    add = actions.add_parser("import", help="add a ladder, mix or matrix JSON file (any version)")
     add.add_argument("file", type=Path)
     add.set_defaults(handler=cmd_import)
 
@@ -107,6 +107,6 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise ConfigError(f"cannot read {args.file}: {error.strerror}") from None
     except ValueError as error:
         raise ConfigError(f"{args.file} is not JSON: {error}") from None
-    run_id = _database(args).add_ladder(document)
+    run_id = _database(args).add_run(document)
     print(f"stored {args.file} as run {run_id}")
     return 0

@@ -1,6 +1,7 @@
 """Where a run's results go, and where it works: a JSON file checked before the run starts (or
-``-``, stdout), written after every step and once more at the end, whatever the end; a
-temporary work directory removed afterwards; the timestamps a result records."""
+``-``, stdout), written after every step and once more at the end, whatever the end; the
+results database, which keeps every run; a temporary work directory removed afterwards; the
+timestamps a result records."""
 
 import os
 import shutil
@@ -12,8 +13,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from layerbench.errors import ConfigError
+from layerbench.errors import ConfigError, LayerbenchError
 from layerbench.report.json_export import write_json
+from layerbench.store.results_db import ResultsDatabase, default_path
 
 
 class ResultsFile:
@@ -58,3 +60,17 @@ def work_directory(prefix: str) -> Iterator[Path]:
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def store_run(document: dict[str, Any]) -> None:
+    """Adds the run to the results database; a database that cannot take it is a warning (the
+    JSON file has the results)."""
+    path = default_path()
+    try:
+        database = ResultsDatabase(path)
+        run_id = database.add_run(document)
+        database.close()
+    except LayerbenchError as error:
+        print(f"layerbench: warning: the run was not stored: {error}", file=sys.stderr)
+        return
+    print(f"stored as run {run_id} in {path} (layerbench results show {run_id})", file=sys.stderr)

@@ -1,7 +1,12 @@
-"""What the results database reads from a ladder's JSON document, whatever version wrote it.
+"""What the results database reads from a run's JSON document, whatever version wrote it.
+
+A ladder's (or a mix's) document has ``rungs``:
 
     1, 2: one measurement per rung (``requests_per_s``)
     3:    ``repeats``, each trial's ``requests_per_s``
+
+A matrix's has ``cells`` (version 1): each cell is one measurement, named after its column and
+concurrency (``gunicorn c=100``; a level given twice adds its place, ``#2``).
 
 A document of a version this layerbench does not know is refused with its version named.
 """
@@ -12,6 +17,7 @@ from typing import Any
 from layerbench.errors import ConfigError
 
 KNOWN_VERSIONS = (1, 2, 3)
+KNOWN_MATRIX_VERSIONS = (1,)
 
 
 @dataclass(frozen=True)
@@ -32,9 +38,51 @@ class RunSummary:
     rungs: tuple[RungTrials, ...]
 
 
+def read_run_document(document: Any) -> RunSummary:
+    """A ladder's, a mix's or a matrix's document, told apart by its shape."""
+    if isinstance(document, dict) and "cells" in document and "rungs" not in document:
+        return read_matrix_document(document)
+    return read_ladder_document(document)
+
+
+def read_matrix_document(document: dict[str, Any]) -> RunSummary:
+    version = document.get("version")
+    if version not in KNOWN_MATRIX_VERSIONS:
+        known = ", ".join(str(v) for v in KNOWN_MATRIX_VERSIONS)
+        raise ConfigError(f"matrix document version {version!r}; this layerbench reads {known}")
+    options = document.get("options") or {}
+    levels = [int(level) for level in options.get("concurrency") or ()]
+    return RunSummary(
+        kind="matrix",
+        started_at=document.get("started_at"),
+        finished_at=document.get("finished_at"),
+        interrupted=bool(document.get("interrupted")),
+        description=_describe_matrix(options, document.get("columns") or []),
+        rungs=tuple(_cell(cell, levels) for cell in document["cells"]),
+    )
+
+
+def _cell(cell: dict[str, Any], levels: list[int]) -> RungTrials:
+    """A cell as a rung of one trial: ``COLUMN c=N``, and ``#K`` for the K-th of a level given
+    more than once."""
+    level, row = int(cell["concurrency"]), int(cell["row"])
+    name = f"{cell['column']} c={level}"
+    if levels.count(level) > 1:
+        name += f" #{levels[: row + 1].count(level)}"
+    rate = cell.get("requests_per_s")
+    rates = (float(rate),) if rate is not None else ()
+    return RungTrials(name, str(cell.get("status", "ok")), rates)
+
+
+def _describe_matrix(options: dict[str, Any], columns: list[dict[str, Any]]) -> str:
+    servers = ", ".join(str(column.get("label")) for column in columns)
+    levels = ",".join(str(level) for level in options.get("concurrency") or ())
+    return f"{options.get('rung', 'string')} on {servers} c={levels}"
+
+
 def read_ladder_document(document: Any) -> RunSummary:
     if not isinstance(document, dict) or "rungs" not in document:
-        raise ConfigError("not a layerbench ladder document (no rungs)")
+        raise ConfigError("not a layerbench ladder or matrix document (no rungs, no cells)")
     version = document.get("version")
     if version not in KNOWN_VERSIONS:
         known = ", ".join(str(v) for v in KNOWN_VERSIONS)

@@ -3,7 +3,7 @@
 A SQLite file (``$LAYERBENCH_RESULTS_DB``, else ``~/.local/share/layerbench/results.sqlite3``).
 Its schema carries a version (``PRAGMA user_version``): a database made by an older layerbench
 is migrated forward when opened; one made by a newer one is refused rather than misread.
-Documents of every ladder JSON version load (:mod:`layerbench.store.documents`).
+Documents of every ladder JSON version, and matrices', load (:mod:`layerbench.store.documents`).
 
     1: runs (kind, times, interrupted, description, the document), trials (run, rung, repeat,
        req/s)
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import ConfigError
-from layerbench.store.documents import RungTrials, RunSummary, read_ladder_document
+from layerbench.store.documents import RungTrials, RunSummary, read_run_document
 
 SCHEMA_VERSION = 1
 PATH_VARIABLE = "LAYERBENCH_RESULTS_DB"
@@ -90,9 +90,10 @@ class ResultsDatabase:
     def close(self) -> None:
         self._connection.close()
 
-    def add_ladder(self, document: dict[str, Any]) -> int:
-        """Stores a ladder's JSON document (any version); returns the run's id."""
-        summary = read_ladder_document(document)
+    def add_run(self, document: dict[str, Any]) -> int:
+        """Stores a ladder's, a mix's or a matrix's JSON document (any version); returns the
+        run's id. A matrix's cells are stored as its rungs, one trial each."""
+        summary = read_run_document(document)
         with self._connection:
             cursor = self._connection.execute(
                 "INSERT INTO runs (kind, started_at, finished_at, interrupted, description, "
