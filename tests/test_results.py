@@ -143,3 +143,30 @@ def test_the_median_trial_is_shown_and_a_spread_over_3_percent_is_noisy() -> Non
     assert " !" in table.splitlines()[1]
     assert "string: noisy, 95 % interval" in table
     assert "median of 3 interleaved trials" in table
+
+
+def test_a_cpu_that_changed_speed_is_named_with_the_rates_scaled_by_it() -> None:
+    # req/s moved with the probe's speed: the machine changed speed, not the server's cost.
+    speeds = (100.0, 120.0, 90.0)
+    trials = tuple(Trial(load(10.0 * s), usage(), cpu_speed=s) for s in speeds)
+    rung = RungResult("string", "gunicorn", RungStatus.OK, trials=trials)
+    assert rung.noisy
+    assert rung.speed_scaled_cv == 0.0
+    [cause] = rung.noise_causes()
+    assert cause.startswith("the CPU's speed varied with it (14.8 % CV of a probe loop before")
+    assert cause.endswith("req/s scaled by it vary by only 0.0 %)")
+    # The probe moved, but not with req/s: said so, not claimed as the cause.
+    unrelated = tuple(
+        Trial(load(rate), usage(), cpu_speed=s)
+        for rate, s in zip((1000.0, 1200.0, 900.0), (120.0, 90.0, 100.0), strict=True)
+    )
+    [cause] = RungResult("string", "gunicorn", RungStatus.OK, trials=unrelated).noise_causes()
+    assert "though not in step with req/s" in cause
+    # The speed held while req/s moved: the table says so rather than guess at the frequency.
+    steady = tuple(Trial(load(rate), usage(), cpu_speed=100.0) for rate in (1000.0, 1200.0, 900.0))
+    result = LadderResult(options={}, conditions={}, started_at="")
+    result.rungs = [RungResult("string", "gunicorn", RungStatus.OK, trials=steady)]
+    assert "no busy process seen, and the CPU's speed held (0.0 % CV" in format_ladder_table(result)
+    # Without a probe for every trial, no speed is claimed.
+    partial = (*steady[:2], Trial(load(900.0), usage()))
+    assert RungResult("s", "g", RungStatus.OK, trials=partial).cpu_speed_spread is None

@@ -11,6 +11,7 @@ from typing import Protocol
 from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.lab.app_data import prepare_app_data
 from layerbench.lab.cpu_layout import CpuLayout
+from layerbench.lab.cpu_speed import probe_cpu_speed
 from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.options import LadderOptions
@@ -163,6 +164,7 @@ class Ladder:
         label = f"{rung.name}-{len(trials) + 1}"
         try:
             verify_rung(server.base_url, rung)
+            speed = probe_cpu_speed(self.layout.server_cpus)
             load, usage = self.trials.run(server, url, spec, label, services.sessions)
         except LayerbenchError as error:
             if self._check_alive(server, rung.stack, runnable):
@@ -173,7 +175,7 @@ class Ladder:
         self.result.conditions["load_commands"][rung.name] = " ".join(argv)
         # A server that died during the trial: the trial measured its death, not the rung.
         if self._check_alive(server, rung.stack, runnable):
-            trial = Trial(load, usage)
+            trial = Trial(load, usage, speed)
             self._record(RungResult(rung.name, name, RungStatus.OK, url, None, (*trials, trial)))
 
     def _check_alive(self, server: Deployment, stack: Stack, runnable: list[Rung]) -> bool:

@@ -11,7 +11,9 @@ what changed here, whenever a field changes meaning or goes away.
        ``rungs`` null for all, ``repeats``); conditions ``services`` and ``server_settings``;
        per rung ``repeats`` (each trial's req/s, latency, errors, roles, the rest of the
        machine's CPU), ``spread`` (median, CV, bootstrap 95 % interval of req/s) and ``noisy``;
-       the rung's own figures are its median trial's
+       the rung's own figures are its median trial's. Added since, without a version
+       change: per trial ``cpu_speed`` (the CPU speed probe, null when not measured); ``mix``
+       (``layerbench mix``'s prediction and measurement)
 """
 
 from dataclasses import dataclass, field
@@ -40,6 +42,8 @@ BUSY_OTHER_PERCENT = 10.0
 CLIENT_BOUND_PERCENT = 90.0
 # A virtual machine's CPU time taken by the hypervisor (steal) above this, % of a core.
 STEAL_PERCENT = 2.0
+# The CPU speed probe's CV over a rung's trials above this: the machine changed speed.
+SPEED_CV = 0.02
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,8 @@ class Trial:
 
     load: LoadResult
     usage: Usage
+    # The probe loop's rate on the server's CPUs just before (lab.cpu_speed), when measured.
+    cpu_speed: float | None = None
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,24 @@ class RungResult(LoadFigures):
         return Spread.of(rates) if rates else None
 
     @property
+    def cpu_speed_spread(self) -> Spread | None:
+        """Of the CPU speed probe over the repeats (when every trial has one)."""
+        speeds = [trial.cpu_speed for trial in self.trials]
+        if len(speeds) < 2 or any(speed is None or speed <= 0 for speed in speeds):
+            return None
+        return Spread.of([speed for speed in speeds if speed is not None])
+
+    @property
+    def speed_scaled_cv(self) -> float | None:
+        """The CV of req/s divided by the CPU's speed at each trial: how much the rung varied
+        beyond what the machine's speed explains."""
+        if self.cpu_speed_spread is None:
+            return None
+        return Spread.of(
+            [trial.load.requests_per_s / (trial.cpu_speed or 1.0) for trial in self.trials]
+        ).cv
+
+    @property
     def noisy(self) -> bool:
         spread = self.spread
         return spread is not None and spread.n > 1 and spread.cv > NOISY_CV
@@ -106,6 +130,21 @@ class RungResult(LoadFigures):
         steal = max((trial.usage.steal_percent for trial in self.trials), default=0.0)
         if steal > STEAL_PERCENT:
             causes.append(f"the hypervisor took CPU time away (steal up to {steal:.0f} %)")
+        speed = self.cpu_speed_spread
+        scaled = self.speed_scaled_cv
+        if speed is not None and scaled is not None and speed.cv > SPEED_CV:
+            probe = f"{100 * speed.cv:.1f} % CV of a probe loop before each trial"
+            spread = self.spread
+            if spread is not None and scaled < spread.cv / 2:
+                causes.append(
+                    f"the CPU's speed varied with it ({probe}; req/s scaled by it vary by only "
+                    f"{100 * scaled:.1f} %)"
+                )
+            else:
+                causes.append(
+                    f"the CPU's speed varied ({probe}), though not in step with req/s (scaled "
+                    f"by it they vary by {100 * scaled:.1f} %): it changes faster than a trial"
+                )
         return causes
 
 
@@ -196,6 +235,7 @@ def _rung_dict(rung: RungResult, change: float | None, top: float | None) -> dic
                 "latency_us": trial.load.latency_us,
                 "errors": trial.load.errors,
                 "other_cpu_percent": trial.usage.other_cpu_percent,
+                "cpu_speed": trial.cpu_speed,
                 "steal_percent": trial.usage.steal_percent,
                 "roles": roles_dict(trial.usage, trial.load.requests_completed),
             }

@@ -77,7 +77,12 @@ def _noise_notes(result: LadderResult) -> list[str]:
         if not rung.noisy:
             continue
         causes = rung.noise_causes()
-        if not causes:
+        if not causes and rung.cpu_speed_spread is not None:
+            causes = [
+                "no busy process seen, and the CPU's speed held "
+                f"({100 * rung.cpu_speed_spread.cv:.1f} % CV of the probe)"
+            ]
+        elif not causes:
             causes = [
                 "no busy process seen: the CPU's frequency"
                 + (f" (governor {governor})" if governor else "")
