@@ -65,15 +65,15 @@ fn bad_url_and_bad_flags() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["ftp://127.0.0.1/"],
-            "error: invalid value 'ftp://127.0.0.1/' for '<URL>': unsupported scheme \"ftp\"; use an http:// or https:// URL",
+            "error: invalid value 'ftp://127.0.0.1/' for '[URL]': unsupported scheme \"ftp\"; use an http:// or https:// URL",
         ),
         (
             &["http://127.0.0.1:99999/"],
-            "error: invalid value 'http://127.0.0.1:99999/' for '<URL>': invalid port \"99999\"",
+            "error: invalid value 'http://127.0.0.1:99999/' for '[URL]': invalid port \"99999\"",
         ),
         (
             &["http://127.0.0.1/a b"],
-            "error: invalid value 'http://127.0.0.1/a b' for '<URL>': invalid path \"/a b\"",
+            "error: invalid value 'http://127.0.0.1/a b' for '[URL]': invalid path \"/a b\"",
         ),
         (
             &["--no-such-flag", "http://127.0.0.1/"],
