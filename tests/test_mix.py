@@ -15,6 +15,8 @@ from layerbench.lab.options import LadderOptions
 from layerbench.lab.results import LadderResult, RungResult, RungStatus, Trial
 from layerbench.lab.rungs import CACHED_PAGE, PAGE, STATIC, WRITE
 from layerbench.lab.sampler import Usage
+from layerbench.report.exports import to_markdown
+from layerbench.report.html_report import html_report
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
 
@@ -138,6 +140,13 @@ def test_layerbench_mix_measures_the_mix_and_prints_the_error(
     assert mixed["errors"] == 0
     assert [url["path"] for url in mixed["load"]["by_url"]] == ["/v/hello-world", "/ladder/page"]
     assert "--urls" in document["conditions"]["load_commands"]["mix-90"]
+    # The reports show the prediction against the measurement.
+    predicted = f"{mix['predicted_requests_per_s']:,.0f} req/s"
+    page = html_report(document)
+    assert "<h2>Mixed load</h2>" in page and f"<td>{predicted}</td>" in page
+    markdown = to_markdown(document).splitlines()
+    assert markdown[-5].startswith("| 90 % cached-page, 10 % page | value | 95 % interval |")
+    assert markdown[-1].startswith("| error (predicted over measured; ")
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,8 @@ import io
 import json
 from typing import Any
 
+from layerbench.report.mix_lines import mix_rows
+
 LADDER_FIELDS = (
     ("rung", "rung"),
     ("server", "server"),
@@ -61,9 +63,16 @@ def to_csv(document: dict[str, Any]) -> str:
 
 def to_markdown(document: dict[str, Any]) -> str:
     header, rows = rows_of(document)
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(_cell(value) for value in row) + " |" for row in rows]
+    lines = _markdown_table(header, [[_cell(value) for value in row] for row in rows])
+    if document.get("mix"):
+        mix_header, *mix = mix_rows(document["mix"])
+        lines += ["", *_markdown_table(mix_header, mix)]
     return "\n".join(lines) + "\n"
+
+
+def _markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
 def to_json(document: dict[str, Any]) -> str:

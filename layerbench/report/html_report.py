@@ -2,7 +2,8 @@
 inline SVG charts, styles inline, no script, nothing fetched from the network.
 
 Ladder: req/s per rung with its 95 % interval, latency percentile curves (HdrHistogram's
-layout: the tail stretched on a log axis), CPU per 1,000 requests by role, memory per process.
+layout: the tail stretched on a log axis), CPU per 1,000 requests by role, memory per process;
+for ``layerbench mix``, the prediction against the measurement.
 Matrix: req/s and p99 against concurrency per server configuration, CPU per 1,000 requests by
 role in every cell."""
 
@@ -10,6 +11,7 @@ import math
 from html import escape
 from typing import Any
 
+from layerbench.report.mix_lines import mix_rows
 from layerbench.report.svg import Bar, Series, bar_chart, line_chart, stacked_bar_chart
 
 MIB = 1024 * 1024
@@ -43,6 +45,9 @@ def _measured(document: dict[str, Any]) -> list[dict[str, Any]]:
 def _ladder_sections(document: dict[str, Any]) -> list[str]:
     rungs = _measured(document)
     sections = [_ladder_table(document.get("rungs", []))]
+    if document.get("mix"):
+        header, *rows = mix_rows(document["mix"])
+        sections.append("<h2>Mixed load</h2>" + _table(header, rows))
     bars = []
     for rung in rungs:
         spread = rung.get("spread") or {}
