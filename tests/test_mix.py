@@ -147,6 +147,12 @@ def test_layerbench_mix_measures_the_mix_and_prints_the_error(
     markdown = to_markdown(document).splitlines()
     assert markdown[-5].startswith("| 90 % cached-page, 10 % page | value | 95 % interval |")
     assert markdown[-1].startswith("| error (predicted over measured; ")
+    # Stored as a mix, and shown with its prediction.
+    shown = subprocess.run(
+        [*LAYERBENCH, "results", "show", "1"], capture_output=True, text=True, check=False
+    )
+    assert shown.stdout.startswith("run 1: mix, "), shown.stdout + shown.stderr
+    assert "predicted: 1 / (0.9 / " in shown.stdout
 
 
 @pytest.mark.parametrize(

@@ -62,6 +62,15 @@ def test_runs_are_stored_and_read_back(tmp_path: Path) -> None:
     assert len(ResultsDatabase(tmp_path / "results.sqlite3").runs()) == 2
 
 
+def test_a_mix_is_stored_as_one(tmp_path: Path) -> None:
+    document = ladder_v3(
+        {"cached-page": [4000.0], "page": [2000.0], "mix-90": [3700.0]},
+        mix={"hit_ratio": 0.9, "hit": "cached-page", "miss": "page"},
+    )
+    database = ResultsDatabase(tmp_path / "results.sqlite3")
+    assert database.run(database.add_run(document)).kind == "mix"
+
+
 def test_a_matrix_is_stored_cell_by_cell(tmp_path: Path) -> None:
     """Seed 004's matrix gives the level 10 twice: its cells are told apart by their place."""
     cells = [

@@ -51,7 +51,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 def _load(source: str) -> dict[str, Any]:
     path = Path(source)
     if source.isdigit() and not path.exists():
-        return ResultsDatabase(default_path()).document(int(source))
+        with ResultsDatabase(default_path()) as database:
+            return database.document(int(source))
     try:
         document = json.loads(path.read_text())
     except OSError as error:

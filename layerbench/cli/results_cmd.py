@@ -8,6 +8,7 @@ from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.lab.spread import Spread
+from layerbench.report.mix_lines import mix_rows
 from layerbench.report.text_table import format_table
 from layerbench.store.compare import compare_rungs
 from layerbench.store.results_db import PATH_VARIABLE, ResultsDatabase, default_path
@@ -42,7 +43,8 @@ def _database(args: argparse.Namespace) -> ResultsDatabase:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    runs = _database(args).runs()
+    with _database(args) as database:
+        runs = database.runs()
     rows = [["run", "kind", "started", "what", "rungs measured"]]
     for run in runs:
         measured = sum(1 for rung in run.rungs if rung.rates)
@@ -53,7 +55,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    run = _database(args).run(args.run)
+    with _database(args) as database:
+        run = database.run(args.run)
+        mix = database.document(args.run).get("mix")
     print(f"run {run.id}: {run.kind}, {run.description}, started {run.started_at}")
     rows = [["rung", "status", "trials", "median req/s", "CV %", "95 % interval req/s"]]
     for rung in run.rungs:
@@ -65,12 +69,15 @@ def cmd_show(args: argparse.Namespace) -> int:
         cv = f"{100 * spread.cv:.1f}" if spread.n > 1 else ""
         rows.append([rung.rung, rung.status, str(spread.n), f"{spread.median:,.0f}", cv, interval])
     print("\n".join(format_table(rows, right_from=2)))
+    if mix:
+        print()
+        print("\n".join(format_table(mix_rows(mix), right_from=1)))
     return 0
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    database = _database(args)
-    a, b = database.run(args.run_a), database.run(args.run_b)
+    with _database(args) as database:
+        a, b = database.run(args.run_a), database.run(args.run_b)
     comparisons = compare_rungs(a.rungs, b.rungs)
     if not comparisons:
         raise ConfigError(f"runs {a.id} and {b.id} have no measured rung in common")
@@ -107,6 +114,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise ConfigError(f"cannot read {args.file}: {error.strerror}") from None
     except ValueError as error:
         raise ConfigError(f"{args.file} is not JSON: {error}") from None
-    run_id = _database(args).add_run(document)
+    with _database(args) as database:
+        run_id = database.add_run(document)
     print(f"stored {args.file} as run {run_id}")
     return 0

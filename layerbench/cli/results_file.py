@@ -67,9 +67,8 @@ def store_run(document: dict[str, Any]) -> None:
     JSON file has the results)."""
     path = default_path()
     try:
-        database = ResultsDatabase(path)
-        run_id = database.add_run(document)
-        database.close()
+        with ResultsDatabase(path) as database:
+            run_id = database.add_run(document)
     except LayerbenchError as error:
         print(f"layerbench: warning: the run was not stored: {error}", file=sys.stderr)
         return

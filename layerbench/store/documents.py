@@ -88,8 +88,9 @@ def read_ladder_document(document: Any) -> RunSummary:
         known = ", ".join(str(v) for v in KNOWN_VERSIONS)
         raise ConfigError(f"ladder document version {version!r}; this layerbench reads {known}")
     rungs = tuple(_rung(rung, version) for rung in document["rungs"])
+    mixed = bool((document.get("options") or {}).get("mix"))
     return RunSummary(
-        kind="ladder",
+        kind="mix" if mixed else "ladder",
         started_at=document.get("started_at"),
         finished_at=document.get("finished_at"),
         interrupted=bool(document.get("interrupted")),

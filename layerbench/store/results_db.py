@@ -90,6 +90,12 @@ class ResultsDatabase:
     def close(self) -> None:
         self._connection.close()
 
+    def __enter__(self) -> "ResultsDatabase":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     def add_run(self, document: dict[str, Any]) -> int:
         """Stores a ladder's, a mix's or a matrix's JSON document (any version); returns the
         run's id. A matrix's cells are stored as its rungs, one trial each."""
