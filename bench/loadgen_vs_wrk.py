@@ -5,8 +5,10 @@
 nginx (one worker) serves a 13-byte file pinned to the first CPU; each client is pinned to the
 last CPU and run in turn, wrk and ours with each I/O engine (io_uring, epoll), PAIRS times, the
 order reversed every other round so that a drift of the machine's speed does not favour one.
-For each run: requests per second and the client's CPU-seconds per 100,000 requests (user +
-system, from the kernel's accounting of the reaped child). Prints every run and the medians.
+For each run: requests per second, the client's CPU-seconds per 100,000 requests (user +
+system, from the kernel's accounting of the reaped child) and its voluntary context switches
+per request (each one a sleep in epoll_wait or io_uring_enter and a wake-up: on a VM, much of
+the client's cost). Prints every run and the medians.
 
 The ratios to wrk (the anchor) are taken within each round, whose runs follow each other within
 seconds, and their median is printed with their range: this VM's speed moves by tens of per cent
@@ -37,10 +39,15 @@ class Run:
     requests: int
     requests_per_s: float
     cpu_s: float
+    sleeps: int
 
     @property
     def cpu_s_per_100k(self) -> float:
         return self.cpu_s / self.requests * 100_000
+
+    @property
+    def sleeps_per_request(self) -> float:
+        return self.sleeps / self.requests
 
 
 def run_client(name: str, argv: list[str], workdir: Path, cpus: frozenset[int]) -> str:
@@ -52,23 +59,25 @@ def run_client(name: str, argv: list[str], workdir: Path, cpus: frozenset[int]) 
     return log.read_text()
 
 
-def cpu_of_children() -> float:
+def cpu_of_children() -> tuple[float, int]:
+    """CPU seconds and voluntary context switches of the reaped children so far."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    return usage.ru_utime + usage.ru_stime, usage.ru_nvcsw
 
 
 def run_wrk(
     wrk: Path, url: str, args: argparse.Namespace, workdir: Path, cpus: frozenset[int]
 ) -> Run:
-    before = cpu_of_children()
+    cpu_before, sleeps_before = cpu_of_children()
     argv = [str(wrk), "-t1", f"-c{args.connections}", f"-d{args.duration}s", url]
     output = run_client("wrk", argv, workdir, cpus)
-    cpu = cpu_of_children() - before
+    cpu, sleeps = cpu_of_children()
     match = re.search(r"(\d+) requests in", output)
     rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
     if not match or not rate:
         sys.exit(f"bench: could not read wrk's output:\n{output}")
-    return Run("wrk", int(match.group(1)), float(rate.group(1)), cpu)
+    requests = int(match.group(1))
+    return Run("wrk", requests, float(rate.group(1)), cpu - cpu_before, sleeps - sleeps_before)
 
 
 ENGINES = ("io_uring", "epoll")
@@ -83,20 +92,29 @@ def run_ours(
     *,
     engine: str,
 ) -> Run:
-    before = cpu_of_children()
+    cpu_before, sleeps_before = cpu_of_children()
     json_path = workdir / "ours.json"
     argv = [str(binary), "-q", "-k", "-c", str(args.connections), "-t", str(args.duration)]
     argv += ["--io", engine, "--json", str(json_path), url]
     run_client("layerbench-load", argv, workdir, cpus)
-    cpu = cpu_of_children() - before
+    cpu, sleeps = cpu_of_children()
     document = json.loads(json_path.read_text())
     if document["client_io_engine"] != engine:
         sys.exit(f"bench: asked for {engine}, ran {document['client_io_engine']}")
-    return Run(f"ours/{engine}", document["requests_completed"], document["requests_per_s"], cpu)
+    return Run(
+        f"ours/{engine}",
+        document["requests_completed"],
+        document["requests_per_s"],
+        cpu - cpu_before,
+        sleeps - sleeps_before,
+    )
 
 
-def describe(requests_per_s: float, cpu_s_per_100k: float) -> str:
-    return f"{requests_per_s:>10,.0f} req/s  {cpu_s_per_100k:6.3f} CPU-s/100k req"
+def describe(requests_per_s: float, cpu_s_per_100k: float, sleeps: float) -> str:
+    return (
+        f"{requests_per_s:>10,.0f} req/s  {cpu_s_per_100k:6.3f} CPU-s/100k req  "
+        f"{sleeps:.3f} sleeps/req"
+    )
 
 
 def main() -> None:
@@ -134,15 +152,12 @@ def main() -> None:
                         runs.append(run_ours(ours, url, args, workdir, client_cpus, engine=tool))
                     print_run(runs[-1])
     tools = ["wrk", *(f"ours/{engine}" for engine in ENGINES)]
-    medians = {
-        tool: (
-            statistics.median(r.requests_per_s for r in runs if r.tool == tool),
-            statistics.median(r.cpu_s_per_100k for r in runs if r.tool == tool),
-        )
-        for tool in tools
-    }
-    for tool, (rate, cpu) in medians.items():
-        print(f"median {tool:<13} {describe(rate, cpu)}")
+    for tool in tools:
+        mine = [r for r in runs if r.tool == tool]
+        rate = statistics.median(r.requests_per_s for r in mine)
+        cpu = statistics.median(r.cpu_s_per_100k for r in mine)
+        sleeps = statistics.median(r.sleeps_per_request for r in mine)
+        print(f"median {tool:<13} {describe(rate, cpu, sleeps)}")
     wrk_runs = [r for r in runs if r.tool == "wrk"]
     for tool in tools[1:]:
         pairs = list(zip([r for r in runs if r.tool == tool], wrk_runs, strict=True))
@@ -157,7 +172,10 @@ def ratio(values: list[float]) -> str:
 
 
 def print_run(run: Run) -> None:
-    print(f"  {run.tool:<13} {describe(run.requests_per_s, run.cpu_s_per_100k)}")
+    print(
+        f"  {run.tool:<13} "
+        f"{describe(run.requests_per_s, run.cpu_s_per_100k, run.sleeps_per_request)}"
+    )
 
 
 if __name__ == "__main__":
