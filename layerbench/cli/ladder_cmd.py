@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.progress import LadderProgress
-from layerbench.cli.results_file import ResultsFile, now, store_run, work_directory
+from layerbench.cli.results_file import ResultsFile, now, publish, work_directory
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder
@@ -142,7 +142,5 @@ def run_ladder(
         result.finished_at = now()
         conclude(result)
         results.save_last(result.to_dict())
-    print(format_ladder_table(result))
-    results.print_if_stdout(result.to_dict())
-    store_run(result.to_dict())
+    publish(results, result.to_dict(), format_ladder_table(result))
     return result

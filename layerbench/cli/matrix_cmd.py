@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
-from layerbench.cli.results_file import ResultsFile, now, store_run, work_directory
+from layerbench.cli.results_file import ResultsFile, now, publish, work_directory
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
@@ -105,7 +105,5 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         result.finished_at = now()
         if result.cells or result.interrupted:
             results.save_last(result.to_dict())
-    print(format_matrix_table(result))
-    results.print_if_stdout(result.to_dict())
-    store_run(result.to_dict())
+    publish(results, result.to_dict(), format_matrix_table(result))
     return EXIT_CELL_FAILED if result.failed else 0

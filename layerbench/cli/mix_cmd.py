@@ -7,7 +7,14 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.ladder_cmd import EXIT_RUNG_FAILED, add_run_arguments, run_ladder, run_options
-from layerbench.lab.mix import DEFAULT_HIT, DEFAULT_MISS, MixOptions, format_mix, mix_outcome
+from layerbench.lab.mix import (
+    DEFAULT_HIT,
+    DEFAULT_MISS,
+    MixOptions,
+    MixOutcome,
+    format_mix,
+    mix_outcome,
+)
 from layerbench.lab.results import LadderResult
 
 
@@ -45,12 +52,16 @@ def cmd_mix(args: argparse.Namespace) -> int:
     mix = MixOptions(hit_ratio=args.hit, hit=args.hit_rung, miss=args.miss_rung)
     options = run_options(args, mix=mix)
 
+    outcomes: list[MixOutcome] = []
+
     def conclude(result: LadderResult) -> None:
         outcome = mix_outcome(mix, result)
-        result.mix = outcome.to_dict() if outcome else None
+        if outcome is not None:
+            outcomes.append(outcome)
+            result.mix = outcome.to_dict()
 
     result = run_ladder(options, args.json, conclude)
-    outcome = mix_outcome(mix, result)
+    outcome = outcomes[0] if outcomes else None
     if outcome is None:
         print("layerbench: the mix was not predicted: a rung was not measured", file=sys.stderr)
         return EXIT_RUNG_FAILED

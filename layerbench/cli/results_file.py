@@ -73,3 +73,11 @@ def store_run(document: dict[str, Any]) -> None:
         print(f"layerbench: warning: the run was not stored: {error}", file=sys.stderr)
         return
     print(f"stored as run {run_id} in {path} (layerbench results show {run_id})", file=sys.stderr)
+
+
+def publish(results: ResultsFile, document: dict[str, Any], table: str) -> None:
+    """What a finished run shows and keeps: its table, the document on stdout when the results
+    file is ``-``, and the run in the results database."""
+    print(table)
+    results.print_if_stdout(document)
+    store_run(document)
