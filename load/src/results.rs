@@ -161,7 +161,7 @@ impl Results {
             .tallies
             .iter()
             .zip(targets)
-            .zip(&output.target_document_lengths_bytes)
+            .zip(&output.document_lengths_bytes)
             .map(|((tally, target), length)| UrlResults {
                 path: target.path.clone(),
                 weight: target.weight,
@@ -175,7 +175,7 @@ impl Results {
             by_url,
             tls,
             server_software: output.server_software,
-            document_length_bytes: output.document_length_bytes,
+            document_length_bytes: output.document_lengths_bytes.first().copied().flatten(),
             elapsed_s: output.elapsed.as_secs_f64(),
             requests_completed: recorder.completed,
             non_2xx_responses: recorder.non_2xx,

@@ -37,9 +37,9 @@ pub struct RunOutput {
     pub elapsed: Duration,
     pub responses_seen: u64,
     pub server_software: Option<String>,
-    pub document_length_bytes: Option<u64>,
-    /// Each URL's Document Length, in the order of the list.
-    pub target_document_lengths_bytes: Vec<Option<u64>>,
+    /// Each URL's Document Length (ab's, the body length of its first 2xx response), in the
+    /// order of the list; the first is the run's.
+    pub document_lengths_bytes: Vec<Option<u64>>,
     pub first_error: Option<String>,
     /// The highest ratio of a thread's CPU time to its wall time: near 1, the client was busy
     /// all the time and may be what limits the measurement.
@@ -132,24 +132,18 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
         results
     });
     let threads = results.into_iter().collect::<io::Result<Vec<_>>>()?;
-    let lengths: Vec<Option<u64>> = shared
-        .document_lengths
-        .iter()
-        .map(|length| length.get().copied())
-        .collect();
     Ok(RunOutput {
         io_engine: plan.io_engine,
-        target_document_lengths_bytes: lengths.clone(),
-        ..merge(threads, warmup_end, deadline, lengths[0])
+        document_lengths_bytes: shared
+            .document_lengths
+            .iter()
+            .map(|length| length.get().copied())
+            .collect(),
+        ..merge(threads, warmup_end, deadline)
     })
 }
 
-fn merge(
-    threads: Vec<ThreadResult>,
-    warmup_end: Instant,
-    deadline: Option<Instant>,
-    document_length_bytes: Option<u64>,
-) -> RunOutput {
+fn merge(threads: Vec<ThreadResult>, warmup_end: Instant, deadline: Option<Instant>) -> RunOutput {
     let mut recorder = Recorder::default();
     let mut ended = warmup_end;
     let mut first_response: Option<(Instant, Option<String>)> = None;
@@ -197,12 +191,11 @@ fn merge(
         elapsed: ended.saturating_duration_since(warmup_end),
         responses_seen,
         server_software: first_response.and_then(|(_, server)| server),
-        document_length_bytes,
+        document_lengths_bytes: Vec::new(),
         first_error: first_error.map(|(_, description)| description),
         busiest_thread_cpu_fraction,
         pacing,
         first_handshake: first_handshake.map(|(_, handshake)| handshake),
         io_engine: IoEngine::Epoll,
-        target_document_lengths_bytes: Vec::new(),
     }
 }
