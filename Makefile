@@ -25,6 +25,8 @@ lint:
 test-rust:
 	cd load && $(CARGO) test --quiet --locked
 	cd load && LAYERBENCH_LOAD_IO=io_uring $(CARGO) test --quiet --locked --tests
+	cd load && LAYERBENCH_LOAD_IO=io_uring LAYERBENCH_LOAD_BATCH_WAIT=500 \
+		$(CARGO) test --quiet --locked --tests
 
 test-python:
 	$(VENV)/pytest

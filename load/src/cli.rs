@@ -58,6 +58,12 @@ pub struct Cli {
     /// receive; plain http:// in the closed loop, Linux 6.0 or later)
     #[arg(long = "io", value_name = "ENGINE", value_enum, default_value_t = IoEngine::Epoll)]
     io: IoEngine,
+    /// io_uring: let a wait gather responses for up to this many microseconds before the
+    /// client wakes (on its first response after it): fewer wake-ups and less client CPU per
+    /// request; each response's latency may count up to this wait (Linux 6.12 or later)
+    #[arg(long = "batch-wait", value_name = "MICROSECONDS",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    batch_wait: Option<u32>,
     /// Write the results as JSON to FILE (`-` for stdout, which replaces the text report)
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
@@ -169,6 +175,8 @@ pub struct Options {
     pub tls: TlsOptions,
     /// `--io`: the engine that drives the sockets.
     pub io: IoEngine,
+    /// `--batch-wait`: io_uring's waits gather completions for up to this many microseconds.
+    pub batch_wait_us: Option<u32>,
 }
 
 impl Cli {
@@ -227,6 +235,7 @@ impl Cli {
             text_report: !self.quiet && json != Some(JsonTarget::Stdout),
             json,
             io: self.io,
+            batch_wait_us: self.batch_wait,
         }
     }
 }

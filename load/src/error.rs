@@ -35,6 +35,8 @@ pub enum Error {
          (epoll) with https:// or --rate"
     )]
     IoUringUnsuitable,
+    #[error("--batch-wait gathers io_uring's completions; add --io io_uring")]
+    BatchWaitNeedsIoUring,
     #[error("io_uring is not available here: {0}; leave out --io (epoll)")]
     IoUringUnavailable(String),
     #[error("cannot set up the signal handlers: {0}")]

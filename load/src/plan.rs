@@ -45,6 +45,8 @@ pub struct Plan {
     /// Show the progress line (asked for, and stderr is a terminal).
     pub progress: bool,
     pub io_engine: IoEngine,
+    /// `--batch-wait`: how long, in microseconds, io_uring's waits may gather completions.
+    pub batch_wait_us: Option<u32>,
 }
 
 impl Plan {
@@ -81,9 +83,10 @@ impl Plan {
             Scheme::Https => Some(TlsClient::new(&url.host, &options.tls).map_err(Error::Tls)?),
         };
         let plain_closed_loop = tls.is_none() && options.rate_per_s.is_none();
-        let io_engine = engine::check(options.io, plain_closed_loop)?;
+        let io_engine = engine::check(options.io, plain_closed_loop, options.batch_wait_us)?;
         Ok(Plan {
             io_engine,
+            batch_wait_us: options.batch_wait_us,
             address,
             source_addresses: options.source_addresses.clone(),
             tls,

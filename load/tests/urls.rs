@@ -6,15 +6,8 @@ mod common;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use common::{Reply, TestServer, assert_contract, ok, run_load, temp_json};
+use common::{Reply, TestServer, assert_contract, ok, run_load, url_list};
 use serde_json::Value;
-
-/// Writes a `--urls` file and returns its path.
-fn url_list(name: &str, lines: &[String]) -> String {
-    let path = temp_json(name).with_extension("urls");
-    std::fs::write(&path, lines.join("\n")).unwrap();
-    path.to_str().unwrap().to_string()
-}
 
 /// The path of each request the server received, in order.
 type Paths = Arc<Mutex<Vec<String>>>;

@@ -25,12 +25,18 @@ impl IoEngine {
 }
 
 /// Checks that `engine` can run: io_uring drives plain `http://` runs in the closed loop (TLS
-/// and `--rate` are epoll's), on a kernel that has multishot receive and lets us use it.
-pub fn check(engine: IoEngine, plain_closed_loop: bool) -> Result<IoEngine, Error> {
+/// and `--rate` are epoll's), on a kernel that has multishot receive and lets us use it, and
+/// `--batch-wait` (microseconds) is io_uring's, on a kernel that can bound it.
+pub fn check(
+    engine: IoEngine,
+    plain_closed_loop: bool,
+    batch_wait_us: Option<u32>,
+) -> Result<IoEngine, Error> {
     match engine {
+        IoEngine::Epoll if batch_wait_us.is_some() => Err(Error::BatchWaitNeedsIoUring),
         IoEngine::Epoll => Ok(engine),
         IoEngine::IoUring if !plain_closed_loop => Err(Error::IoUringUnsuitable),
-        IoEngine::IoUring => Ring::available()
+        IoEngine::IoUring => Ring::available(batch_wait_us)
             .map(|()| engine)
             .map_err(Error::IoUringUnavailable),
     }

@@ -111,7 +111,7 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
                             worker = worker.with_rate(pacer, warmup_end, share.requests)?;
                         }
                         if plan.io_engine == IoEngine::IoUring {
-                            worker = worker.with_ring()?;
+                            worker = worker.with_ring(plan.batch_wait_us)?;
                         }
                         worker.run()
                     })

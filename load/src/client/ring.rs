@@ -6,6 +6,12 @@
 //! ring for every arrival, and the buffer goes back to the ring (a store to shared memory,
 //! no system call) once its bytes are read. A request thus costs no system call of its own.
 //!
+//! With `--batch-wait`, a wait asks for a completion from every operation in flight (each
+//! connect, send and armed receive) and, past the batch wait, returns on the first: one
+//! wake-up then takes the responses that arrived within it instead of one or two (kernel
+//! 6.12's minimum wait). A response waits in the kernel at most that long, and when all that
+//! can come is in (a lone connection's response), not at all.
+//!
 //! Submissions carry the connection's index, the socket's generation and the operation in
 //! their user data, so that completions for a socket already closed are recognised and
 //! only give their buffer back.
@@ -29,6 +35,8 @@ const BUFFER_BYTES: usize = 16 * 1024;
 const GROUP: u16 = 0;
 /// The oldest kernel with multishot receive.
 const MINIMUM_KERNEL: (u32, u32) = (6, 0);
+/// The oldest kernel that bounds a wait for several completions by a minimum wait.
+const BATCH_WAIT_KERNEL: (u32, u32) = (6, 12);
 /// How long the ring's drop waits for cancelled operations at the end of a run.
 const DRAIN_LIMIT: Duration = Duration::from_secs(2);
 
@@ -189,6 +197,9 @@ pub struct Ring {
     /// itself on drop).
     requests: *const u8,
     requests_len: usize,
+    /// `--batch-wait`, microseconds: how long a wait may hold completions back to gather
+    /// more of them.
+    batch_wait_us: Option<u32>,
 }
 
 impl std::fmt::Debug for Ring {
@@ -200,9 +211,18 @@ impl std::fmt::Debug for Ring {
 }
 
 impl Ring {
-    /// A ring whose sends write from `requests`, which must outlive it (see `Ring`'s drop).
-    pub fn new(requests: &[u8]) -> io::Result<Ring> {
+    /// A ring whose sends write from `requests`, which must outlive it (see `Ring`'s drop),
+    /// and whose waits gather completions for up to `batch_wait_us` (or return on the first).
+    pub fn new(requests: &[u8], batch_wait_us: Option<u32>) -> io::Result<Ring> {
         let uring = build()?;
+        if batch_wait_us.is_some() && !uring.params().is_feature_min_timeout() {
+            return Err(io::Error::other(format!(
+                "kernel {} cannot bound a wait for several completions (needs {}.{})",
+                kernel_release(),
+                BATCH_WAIT_KERNEL.0,
+                BATCH_WAIT_KERNEL.1
+            )));
+        }
         let buffers = BufferRing::new()?;
         // SAFETY: the entries are page-aligned and outlive every operation that uses
         // them (see `Ring`'s drop).
@@ -223,11 +243,13 @@ impl Ring {
             submitted: 0,
             requests: requests.as_ptr(),
             requests_len: requests.len(),
+            batch_wait_us,
         })
     }
 
-    /// Whether this kernel and its settings allow the engine; the reason when not.
-    pub fn available() -> Result<(), String> {
+    /// Whether this kernel and its settings allow the engine (with `batch_wait_us`); the
+    /// reason when not.
+    pub fn available(batch_wait_us: Option<u32>) -> Result<(), String> {
         let release = kernel_release();
         if !release_at_least(&release, MINIMUM_KERNEL) {
             return Err(format!(
@@ -235,7 +257,7 @@ impl Ring {
                 MINIMUM_KERNEL.0, MINIMUM_KERNEL.1
             ));
         }
-        Ring::new(b"probe")
+        Ring::new(b"probe", batch_wait_us)
             .map(|_| ())
             .map_err(|error| error.to_string())
     }
@@ -324,13 +346,16 @@ impl Ring {
         self.buffers.give_back(id);
     }
 
-    /// Submits what is queued and waits up to `wait` for completions, which replace
-    /// `completions`' contents.
+    /// Submits what is queued and waits up to `wait` for completions (gathered for up to
+    /// the batch wait, if any), which replace `completions`' contents.
     pub fn wait(&mut self, wait: Duration, completions: &mut Vec<Completion>) -> io::Result<()> {
         let timespec = Timespec::from(wait);
-        let args = SubmitArgs::new().timespec(&timespec);
+        let (want, wait_us) = self
+            .batch_wait_us
+            .map_or((1, 0), |wait_us| (self.in_flight.max(1), wait_us));
+        let args = SubmitArgs::new().timespec(&timespec).min_wait_usec(wait_us);
         let queued = self.queued;
-        let result = self.uring.submitter().submit_with_args(1, &args);
+        let result = self.uring.submitter().submit_with_args(want, &args);
         // Submission happens before the wait, which is what may fail.
         if self.uring.submission().is_empty() {
             self.submitted = queued;
@@ -381,6 +406,7 @@ impl Drop for Ring {
     /// theirs cancelled), so that no kernel write lands in freed memory. Gives up after
     /// [`DRAIN_LIMIT`], and then leaks the buffers rather than free them under the kernel.
     fn drop(&mut self) {
+        self.batch_wait_us = None;
         let limit = Instant::now() + DRAIN_LIMIT;
         let mut completions = Vec::new();
         while self.in_flight > 0 && Instant::now() < limit {

@@ -163,9 +163,10 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// Drives the sockets through io_uring (plain HTTP, closed loop).
-    pub fn with_ring(mut self) -> io::Result<Self> {
-        let ring = Ring::new(self.shared.targets.arena())?;
+    /// Drives the sockets through io_uring (plain HTTP, closed loop), its waits gathering
+    /// completions for up to `batch_wait_us` if given.
+    pub fn with_ring(mut self, batch_wait_us: Option<u32>) -> io::Result<Self> {
+        let ring = Ring::new(self.shared.targets.arena(), batch_wait_us)?;
         self.ring = Some(Rc::new(RefCell::new(ring)));
         Ok(self)
     }

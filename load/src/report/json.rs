@@ -6,7 +6,7 @@
 //! be other than GET); `rate`, `latency_uncorrected_us` and `options.rate_per_s` (the open
 //! loop; null in the closed loop); `tls` (null for http://), `options.tls_verify`,
 //! `options.tls_protocol` and `options.source_addresses`; `by_url` and `options.urls`
-//! (`--urls`; `by_url` is empty for a run of one URL).
+//! (`--urls`; `by_url` is empty for a run of one URL); `options.batch_wait_us`.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -153,6 +153,7 @@ pub struct OptionsDocument<'a> {
     pub content_type: Option<&'a str>,
     pub variable_length: bool,
     pub rate_per_s: Option<f64>,
+    pub batch_wait_us: Option<u32>,
     pub source_addresses: Vec<String>,
     /// Whether the server's certificate was checked (https:// only).
     pub tls_verify: bool,
@@ -252,6 +253,7 @@ impl<'a> Document<'a> {
                 content_type: options.body.as_ref().map(|body| body.content_type.as_str()),
                 variable_length: options.variable_length,
                 rate_per_s: options.rate_per_s,
+                batch_wait_us: options.batch_wait_us,
                 source_addresses: options
                     .source_addresses
                     .iter()

@@ -20,7 +20,7 @@ fn label(name: &str) -> String {
 
 pub fn write(out: &mut impl Write, options: &Options, results: &Results) -> io::Result<()> {
     write_ab(out, options, results)?;
-    write_additions(out, results)
+    write_additions(out, options, results)
 }
 
 /// ab's block, line for line.
@@ -237,7 +237,7 @@ fn write_tls_lines(out: &mut impl Write, options: &Options, tls: &TlsResults) ->
 }
 
 /// What ab does not show: µs latencies with p99.9, statuses, errors, the client's CPU.
-fn write_additions(out: &mut impl Write, r: &Results) -> io::Result<()> {
+fn write_additions(out: &mut impl Write, options: &Options, r: &Results) -> io::Result<()> {
     let l = &r.latency_us;
     writeln!(out)?;
     writeln!(
@@ -289,7 +289,15 @@ fn write_additions(out: &mut impl Write, r: &Results) -> io::Result<()> {
             tls.handshakes_resumed
         )?;
     }
-    writeln!(out, "{}{}", label("Client I/O engine"), r.client_io_engine)?;
+    match options.batch_wait_us {
+        Some(us) => writeln!(
+            out,
+            "{}{}, waits gathering responses for up to {us} us",
+            label("Client I/O engine"),
+            r.client_io_engine
+        )?,
+        None => writeln!(out, "{}{}", label("Client I/O engine"), r.client_io_engine)?,
+    }
     writeln!(
         out,
         "{}{:.3} [s] user, {:.3} [s] system",
@@ -577,6 +585,19 @@ ERROR: The median and mean for the total time are more than twice the standard
 
 ";
         assert!(text.contains(expected), "{text}");
+    }
+
+    #[test]
+    fn a_batched_wait_is_named_beside_the_engine() {
+        let (mut options, results) = sample();
+        options.batch_wait_us = Some(300);
+        let text = report(&options, &results);
+        assert!(
+            text.contains(
+                "Client I/O engine:      io_uring, waits gathering responses for up to 300 us\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

@@ -407,19 +407,24 @@ pub fn spawn(args: &[&str]) -> Child {
 }
 
 /// `LAYERBENCH_LOAD_IO=io_uring` runs every test that the engine can take (plain http://,
-/// the closed loop, no engine of its own) with `--io io_uring`: `make test` runs the
-/// integration tests once per engine.
+/// the closed loop, no engine of its own) with `--io io_uring`, and with
+/// `LAYERBENCH_LOAD_BATCH_WAIT=US` also `--batch-wait US`: `make test` runs the integration
+/// tests once per engine, and io_uring's once more with batched waits.
 fn engine_args(args: &[&str]) -> Vec<String> {
     let Ok(engine) = std::env::var("LAYERBENCH_LOAD_IO") else {
         return Vec::new();
     };
-    let epoll_only = args
-        .iter()
-        .any(|arg| *arg == "--rate" || *arg == "--io" || arg.starts_with("https://"));
-    if epoll_only {
+    let engine_chosen = args.iter().any(|arg| {
+        *arg == "--rate" || *arg == "--io" || *arg == "--batch-wait" || arg.starts_with("https://")
+    });
+    if engine_chosen {
         return Vec::new();
     }
-    vec!["--io".to_string(), engine]
+    let mut added = vec!["--io".to_string(), engine];
+    if let Ok(wait) = std::env::var("LAYERBENCH_LOAD_BATCH_WAIT") {
+        added.extend(["--batch-wait".to_string(), wait]);
+    }
+    added
 }
 
 /// Waits for the child, killing it (and failing the test) past `RUN_LIMIT`.
@@ -540,6 +545,7 @@ pub fn assert_contract(doc: &Value) {
             "content_type",
             "variable_length",
             "rate_per_s",
+            "batch_wait_us",
             "source_addresses",
             "tls_verify",
             "tls_protocol",
@@ -634,6 +640,13 @@ fn assert_by_url_adds_up(doc: &Value) {
         let sum: u64 = by_url.iter().map(|url| url[name].as_u64().unwrap()).sum();
         assert_eq!(Some(sum), doc[name].as_u64(), "{name} by URL add up");
     }
+}
+
+/// Writes a `--urls` file and returns its path.
+pub fn url_list(name: &str, lines: &[String]) -> String {
+    let path = temp_json(name).with_extension("urls");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    path.to_str().unwrap().to_string()
 }
 
 /// A temporary path for a JSON file, unique to this test process and `name`.
