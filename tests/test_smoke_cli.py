@@ -18,10 +18,14 @@ def fast(environ, start_response):
 
 
 def slow(environ, start_response):
-    # The same page, after a change that costs about a millisecond of CPU per request.
-    sum(i * i for i in range(30000))
+    # The same page, after a change that costs about ten milliseconds of CPU per request.
+    sum(i * i for i in range(200000))
     return fast(environ, start_response)
 """
+# This VM's speed has moved by 2x between one run and the next (1,316 then 666 req/s for the
+# unchanged application, in make test on 2026-11-23): the slowed application is about ten
+# times slower, and 60 % tolerated, so that neither verdict hangs on the machine's speed.
+TOLERANCE = "0.6"
 
 
 def smoke(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -44,11 +48,11 @@ def test_a_slowed_application_fails_and_the_unchanged_one_passes(
     assert saved.returncode == 0, saved.stderr
     baseline = json.loads((project / "perf.json").read_text())
     assert len(baseline["urls"]["/"]["requests_per_s"]) == 4
-    same = smoke("perfapp:fast", "--baseline", "perf.json", "--tolerance", "0.25", *SHORT,
+    same = smoke("perfapp:fast", "--baseline", "perf.json", "--tolerance", TOLERANCE, *SHORT,
                  cwd=project)  # fmt: skip
     assert same.returncode == 0, same.stdout + same.stderr
     assert same.stdout.splitlines()[1].split()[-1] == "ok"
-    slowed = smoke("perfapp:slow", "--baseline", "perf.json", "--tolerance", "0.25", *SHORT,
+    slowed = smoke("perfapp:slow", "--baseline", "perf.json", "--tolerance", TOLERANCE, *SHORT,
                    cwd=project)  # fmt: skip
     assert slowed.returncode == 1, slowed.stdout + slowed.stderr
     assert "REGRESSED" in slowed.stdout
