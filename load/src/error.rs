@@ -37,6 +37,8 @@ pub enum Error {
     IoUringUnsuitable,
     #[error("--batch-wait gathers io_uring's completions; add --io io_uring")]
     BatchWaitNeedsIoUring,
+    #[error("--batch-wait cannot be kept here: {0}; leave out --batch-wait")]
+    BatchWaitUnavailable(String),
     #[error("io_uring is not available here: {0}; leave out --io (epoll)")]
     IoUringUnavailable(String),
     #[error("cannot set up the signal handlers: {0}")]

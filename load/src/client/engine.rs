@@ -36,8 +36,12 @@ pub fn check(
         IoEngine::Epoll if batch_wait_us.is_some() => Err(Error::BatchWaitNeedsIoUring),
         IoEngine::Epoll => Ok(engine),
         IoEngine::IoUring if !plain_closed_loop => Err(Error::IoUringUnsuitable),
-        IoEngine::IoUring => Ring::available(batch_wait_us)
-            .map(|()| engine)
-            .map_err(Error::IoUringUnavailable),
+        IoEngine::IoUring => {
+            Ring::available().map_err(Error::IoUringUnavailable)?;
+            if batch_wait_us.is_some() {
+                Ring::batch_wait_available().map_err(Error::BatchWaitUnavailable)?;
+            }
+            Ok(engine)
+        }
     }
 }

@@ -247,9 +247,8 @@ impl Ring {
         })
     }
 
-    /// Whether this kernel and its settings allow the engine (with `batch_wait_us`); the
-    /// reason when not.
-    pub fn available(batch_wait_us: Option<u32>) -> Result<(), String> {
+    /// Whether this kernel and its settings allow the engine; the reason when not.
+    pub fn available() -> Result<(), String> {
         let release = kernel_release();
         if !release_at_least(&release, MINIMUM_KERNEL) {
             return Err(format!(
@@ -257,7 +256,15 @@ impl Ring {
                 MINIMUM_KERNEL.0, MINIMUM_KERNEL.1
             ));
         }
-        Ring::new(b"probe", batch_wait_us)
+        Ring::new(b"probe", None)
+            .map(|_| ())
+            .map_err(|error| error.to_string())
+    }
+
+    /// Whether this kernel can bound a wait for several completions (`--batch-wait`); the
+    /// reason when not.
+    pub fn batch_wait_available() -> Result<(), String> {
+        Ring::new(b"probe", Some(1))
             .map(|_| ())
             .map_err(|error| error.to_string())
     }
