@@ -8,6 +8,7 @@ import pytest
 from layerbench.errors import ConfigError, MissingPackageError
 from layerbench.servers.adapters import ADAPTERS, ServerPlan, find_adapter
 from layerbench.servers.apache import ApacheSettings
+from layerbench.servers.gunicorn import GunicornSettings
 from layerbench.servers.mod_wsgi import ModWsgiDaemonSettings
 from layerbench.servers.settings import (
     add_assignments,
@@ -54,6 +55,13 @@ def test_settings_are_typed_and_defaults_kept() -> None:
 def test_wrong_settings_say_what_is_known(values: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         read_section(ModWsgiDaemonSettings, {"mod_wsgi-daemon": values}, "mod_wsgi-daemon")
+
+
+def test_gunicorns_request_line_limit_is_none_or_a_size() -> None:
+    book = {"gunicorn": {"limit_request_line": "0"}}
+    assert read_section(GunicornSettings, book, "gunicorn").limit_request_line == 0
+    with pytest.raises(ConfigError, match=r"request line limit is 0 \(none\) or more bytes"):
+        read_section(GunicornSettings, {"gunicorn": {"limit_request_line": "-1"}}, "gunicorn")
 
 
 def test_a_choice_outside_its_values_is_refused() -> None:

@@ -16,10 +16,15 @@ class GunicornSettings:
     threads: int = 1
     keep_alive_s: int = 5
     backlog: int = LISTEN_BACKLOG
+    # gunicorn's own default: a longer request line gets 414 before the application sees
+    # it; 0 lifts the limit.
+    limit_request_line: int = 4094
 
     def __post_init__(self) -> None:
         if self.workers < 1 or self.threads < 1:
             raise ConfigError("gunicorn needs at least one worker of at least one thread")
+        if self.limit_request_line < 0:
+            raise ConfigError("gunicorn's request line limit is 0 (none) or more bytes")
 
 
 class GunicornServer(PythonAppServer[GunicornSettings]):
@@ -59,6 +64,8 @@ class GunicornServer(PythonAppServer[GunicornSettings]):
             str(self.settings.keep_alive_s),
             "--backlog",
             str(self.settings.backlog),
+            "--limit-request-line",
+            str(self.settings.limit_request_line),
             "--worker-tmp-dir",
             str(self.workdir),
             "--no-control-socket",
