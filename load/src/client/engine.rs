@@ -37,9 +37,9 @@ pub fn check(
         IoEngine::Epoll => Ok(engine),
         IoEngine::IoUring if !plain_closed_loop => Err(Error::IoUringUnsuitable),
         IoEngine::IoUring => {
-            Ring::available().map_err(Error::IoUringUnavailable)?;
+            let batch_wait = Ring::available().map_err(Error::IoUringUnavailable)?;
             if batch_wait_us.is_some() {
-                Ring::batch_wait_available().map_err(Error::BatchWaitUnavailable)?;
+                batch_wait.map_err(Error::BatchWaitUnavailable)?;
             }
             Ok(engine)
         }

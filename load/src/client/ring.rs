@@ -216,12 +216,7 @@ impl Ring {
     pub fn new(requests: &[u8], batch_wait_us: Option<u32>) -> io::Result<Ring> {
         let uring = build()?;
         if batch_wait_us.is_some() && !uring.params().is_feature_min_timeout() {
-            return Err(io::Error::other(format!(
-                "kernel {} cannot bound a wait for several completions (needs {}.{})",
-                kernel_release(),
-                BATCH_WAIT_KERNEL.0,
-                BATCH_WAIT_KERNEL.1
-            )));
+            return Err(io::Error::other(no_batch_wait()));
         }
         let buffers = BufferRing::new()?;
         // SAFETY: the entries are page-aligned and outlive every operation that uses
@@ -247,8 +242,9 @@ impl Ring {
         })
     }
 
-    /// Whether this kernel and its settings allow the engine; the reason when not.
-    pub fn available() -> Result<(), String> {
+    /// Whether this kernel and its settings allow the engine (the reason when not), and
+    /// whether it can also keep `--batch-wait` (the reason when not).
+    pub fn available() -> Result<Result<(), String>, String> {
         let release = kernel_release();
         if !release_at_least(&release, MINIMUM_KERNEL) {
             return Err(format!(
@@ -256,17 +252,12 @@ impl Ring {
                 MINIMUM_KERNEL.0, MINIMUM_KERNEL.1
             ));
         }
-        Ring::new(b"probe", None)
-            .map(|_| ())
-            .map_err(|error| error.to_string())
-    }
-
-    /// Whether this kernel can bound a wait for several completions (`--batch-wait`); the
-    /// reason when not.
-    pub fn batch_wait_available() -> Result<(), String> {
-        Ring::new(b"probe", Some(1))
-            .map(|_| ())
-            .map_err(|error| error.to_string())
+        let probe = Ring::new(b"probe", None).map_err(|error| error.to_string())?;
+        Ok(if probe.uring.params().is_feature_min_timeout() {
+            Ok(())
+        } else {
+            Err(no_batch_wait())
+        })
     }
 
     /// Queues `entry`; `counted` ones are waited for before the buffers are freed.
@@ -449,6 +440,16 @@ fn build() -> io::Result<IoUring> {
         }
         Err(error) => Err(error),
     }
+}
+
+/// Why `--batch-wait` cannot be kept on this kernel.
+fn no_batch_wait() -> String {
+    format!(
+        "kernel {} cannot bound a wait for several completions (needs {}.{})",
+        kernel_release(),
+        BATCH_WAIT_KERNEL.0,
+        BATCH_WAIT_KERNEL.1
+    )
 }
 
 fn kernel_release() -> String {
