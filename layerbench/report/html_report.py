@@ -8,11 +8,13 @@ Matrix: req/s and p99 against concurrency per server configuration, CPU per 1,00
 role in every cell."""
 
 import math
+from collections.abc import Iterable
 from html import escape
 from typing import Any
 
 from layerbench.report.mix_lines import mix_rows
-from layerbench.report.svg import Bar, Series, bar_chart, line_chart, stacked_bar_chart
+from layerbench.report.svg_bars import Bar, bar_chart, stacked_bar_chart
+from layerbench.report.svg_lines import Series, line_chart
 
 MIB = 1024 * 1024
 PERCENTILES = (
@@ -27,8 +29,11 @@ STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 2em auto; max-width: 800px; color: #222 }
 h1 { font-size: 1.4em } h2 { font-size: 1.1em; margin-top: 2em }
 table { border-collapse: collapse; margin: 1em 0 } td, th { padding: 2px 8px }
-th { text-align: left; border-bottom: 1px solid #999 } td.n { text-align: right }
+th { text-align: left; border-bottom: 1px solid #999; white-space: nowrap }
+td.n { text-align: right } td:first-child { white-space: nowrap }
+svg.chart { max-width: 100%; height: auto }
 svg.chart text { font: 12px system-ui, sans-serif } svg.chart text.title { font-weight: bold }
+svg.chart text.failure, td.failure { fill: #a33; color: #a33 }
 """
 
 
@@ -47,9 +52,12 @@ def _ladder_sections(document: dict[str, Any]) -> list[str]:
     sections = [_ladder_table(document.get("rungs", []))]
     if document.get("mix"):
         header, *rows = mix_rows(document["mix"])
-        sections.append("<h2>Mixed load</h2>" + _table(header, rows))
+        sections.append("<h2>Mixed load</h2>" + _table(header, rows, numeric=(1, 2)))
     bars = []
-    for rung in rungs:
+    for rung in document.get("rungs", []):
+        if not rung.get("requests_per_s"):
+            bars.append(Bar(rung["rung"], 0.0, failure=_failure(rung)))
+            continue
         spread = rung.get("spread") or {}
         bars.append(
             Bar(
@@ -71,7 +79,7 @@ def _ladder_sections(document: dict[str, Any]) -> list[str]:
 
 
 def _ladder_table(rungs: list[dict[str, Any]]) -> str:
-    header = ["rung", "server", "req/s", "CV %", "p50 ms", "p99 ms", "p99.9 ms", "errors"]
+    header = ["rung", "server", "req/s", "CV %", "p50 ms", "p99 ms", "p99.9 ms", "errors", ""]
     rows = []
     for rung in rungs:
         cv = (rung.get("spread") or {}).get("cv")
@@ -85,9 +93,10 @@ def _ladder_table(rungs: list[dict[str, Any]]) -> str:
                 _number(rung.get("latency_p99_ms"), ".3f"),
                 _number(rung.get("latency_p99_9_ms"), ".3f"),
                 _number(rung.get("errors"), "d") if rung.get("status") == "ok" else rung["status"],
+                rung.get("message") or "",
             ]
         )
-    return _table(header, rows)
+    return _table(header, rows, numeric=range(2, 8))
 
 
 def _latency_series(name: str, item: dict[str, Any]) -> Series:
@@ -134,13 +143,19 @@ def _cpu_chart(items: list[tuple[str, dict[str, Any]]]) -> str:
 
 
 def _memory_chart(rungs: list[dict[str, Any]]) -> str:
-    """Every process of the last measured rung that has them: PSS, by role."""
+    """Every process of the last measured rung that has them: PSS, by role and name (the
+    processes of one name numbered in the order they started)."""
     bars: list[Bar] = []
     for rung in reversed(rungs):
         for role, usage in (rung.get("roles") or {}).items():
-            for process in usage.get("processes", []):
-                label = f"{role}: {process['name']} {process['pid']}"
-                bars.append(Bar(label[:24], process["pss_bytes"] / MIB))
+            processes = sorted(usage.get("processes", []), key=lambda process: process["pid"])
+            names = [process["name"] for process in processes]
+            for process in processes:
+                label = f"{role}: {process['name']}"
+                same = [p for p in processes if p["name"] == process["name"]]
+                if names.count(process["name"]) > 1:
+                    label += f", process {same.index(process) + 1} of {len(same)}"
+                bars.append(Bar(label, process["pss_bytes"] / MIB))
         if bars:
             title = f"memory per process (PSS, MiB) during the {rung['rung']} rung"
             return bar_chart(title, bars, "MiB")
@@ -148,9 +163,51 @@ def _memory_chart(rungs: list[dict[str, Any]]) -> str:
 
 
 def _matrix_sections(document: dict[str, Any]) -> list[str]:
+    every = document.get("cells", [])
+    cells = [cell for cell in every if cell.get("requests_per_s")]
+    rows = [
+        [
+            cell["column"],
+            str(cell["concurrency"]),
+            _number(cell.get("requests_per_s"), ",.0f"),
+            _number(cell.get("latency_p99_ms"), ".1f"),
+            _number(cell.get("errors"), ",d") if cell.get("status") == "ok" else cell["status"],
+            cell.get("message") or _error_kinds(cell),
+        ]
+        for cell in every
+    ]
+    levels = sorted({cell["concurrency"] for cell in every})
+    charts = _level_bars(document) if len(levels) == 1 else _level_lines(document)
+    return [
+        _table(["server", "c", "req/s", "p99 ms", "errors", ""], rows, numeric=range(1, 5)),
+        *charts,
+        _figure(_cpu_chart([(f"{c['column']} c={c['concurrency']}", c) for c in cells])),
+    ]
+
+
+def _level_bars(document: dict[str, Any]) -> list[str]:
+    """One concurrency level: a bar per column, a failed one with its reason."""
+
+    def bars(figure: str) -> list[Bar]:
+        return [
+            Bar(cell["column"], cell[figure])
+            if cell.get(figure)
+            else Bar(cell["column"], 0.0, failure=_failure(cell))
+            for cell in document.get("cells", [])
+        ]
+
+    level = document["cells"][0]["concurrency"]
+    return [
+        _figure(bar_chart(f"requests per second at c={level}", bars("requests_per_s"), "req/s")),
+        _figure(bar_chart(f"p99 latency at c={level} (ms)", bars("latency_p99_ms"), "ms")),
+    ]
+
+
+def _level_lines(document: dict[str, Any]) -> list[str]:
+    """Several concurrency levels: a line per column; the cells not measured said below."""
     cells = [cell for cell in document.get("cells", []) if cell.get("requests_per_s")]
     columns = [column["label"] for column in document.get("columns", [])]
-    levels = sorted({cell["concurrency"] for cell in cells})
+    levels = sorted({cell["concurrency"] for cell in document.get("cells", [])})
     position = {level: i for i, level in enumerate(levels)}
     ticks = [(float(i), str(level)) for i, level in enumerate(levels)]
 
@@ -167,47 +224,52 @@ def _matrix_sections(document: dict[str, Any]) -> list[str]:
             for label in columns
         ]
 
-    rows = [
-        [
-            cell["column"],
-            str(cell["concurrency"]),
-            _number(cell.get("requests_per_s"), ",.0f"),
-            _number(cell.get("latency_p99_ms"), ".1f"),
-            _number(cell.get("errors"), "d"),
-        ]
+    failures = [
+        f"{cell['column']} c={cell['concurrency']}: {_failure(cell)}"
         for cell in document.get("cells", [])
+        if not cell.get("requests_per_s")
     ]
-    return [
-        _table(["server", "c", "req/s", "p99 ms", "errors"], rows),
-        _figure(
-            line_chart(
-                "requests per second against concurrency",
-                series("requests_per_s"),
-                x_label="concurrency",
-                y_label="req/s",
-                x_ticks=ticks,
-            )
-        ),
-        _figure(
-            line_chart(
-                "p99 latency against concurrency (ms, log scale)",
-                series("latency_p99_ms"),
-                x_label="concurrency",
-                y_label="ms",
-                x_ticks=ticks,
-                log_y=True,
-            )
-        ),
-        _figure(_cpu_chart([(f"{c['column'][:16]} c={c['concurrency']}", c) for c in cells])),
-    ]
+    caption = (
+        "<figcaption>not measured: " + "; ".join(escape(f) for f in failures) + "</figcaption>"
+        if failures
+        else ""
+    )
+    rates = line_chart(
+        "requests per second against concurrency",
+        series("requests_per_s"),
+        x_label="concurrency",
+        y_label="req/s",
+        x_ticks=ticks,
+    )
+    p99 = line_chart(
+        "p99 latency against concurrency (ms, log scale)",
+        series("latency_p99_ms"),
+        x_label="concurrency",
+        y_label="ms",
+        x_ticks=ticks,
+        log_y=True,
+    )
+    return [_figure(rates, caption), _figure(p99, caption)]
+
+
+def _failure(item: dict[str, Any]) -> str:
+    """Why a rung or cell has no figures: its status and message."""
+    message = item.get("message")
+    return f"{item.get('status', 'error')}: {message}" if message else item.get("status", "error")
+
+
+def _error_kinds(cell: dict[str, Any]) -> str:
+    kinds = cell.get("errors_by_kind") or {}
+    return ", ".join(f"{kind} {count:,}" for kind, count in kinds.items())
 
 
 def _page(title: str, sections: list[str], document: dict[str, Any]) -> str:
     conditions = document.get("conditions") or {}
     machine = conditions.get("machine") or {}
-    facts = [[key, str(value)] for key, value in machine.items()]
+    facts = [[key, _known(value)] for key, value in machine.items()]
     facts += [
-        [name, str(version)] for name, version in (conditions.get("server_versions") or {}).items()
+        [name, _known(version)]
+        for name, version in (conditions.get("server_versions") or {}).items()
     ]
     when = f"{document.get('started_at', '')} to {document.get('finished_at', '')}"
     return (
@@ -218,27 +280,40 @@ def _page(title: str, sections: list[str], document: dict[str, Any]) -> str:
         + "</p>"
         + "".join(sections)
         + "<h2>Conditions</h2>"
-        + _table(["", ""], facts)
+        + _table(["", ""], facts, numeric=(), table_id="conditions")
         + "\n</html>\n"
     )
 
 
-def _figure(svg: str) -> str:
-    return f"<figure>{svg}</figure>"
+def _known(value: Any) -> str:
+    return "unknown" if value is None else str(value)
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def _figure(svg: str, caption: str = "") -> str:
+    return f"<figure>{svg}{caption}</figure>"
+
+
+def _table(
+    header: list[str],
+    rows: list[list[str]],
+    *,
+    numeric: Iterable[int],
+    table_id: str = "",
+) -> str:
+    """Columns ``numeric`` right-aligned (figures), the others left."""
+    figures = set(numeric)
     head = "".join(f"<th>{escape(cell)}</th>" for cell in header)
     body = "".join(
         "<tr>"
         + "".join(
-            f'<td class="n">{escape(cell)}</td>' if i > 1 else f"<td>{escape(cell)}</td>"
+            f'<td class="n">{escape(cell)}</td>' if i in figures else f"<td>{escape(cell)}</td>"
             for i, cell in enumerate(row)
         )
         + "</tr>"
         for row in rows
     )
-    return f"<table><tr>{head}</tr>{body}</table>"
+    attribute = f' id="{table_id}"' if table_id else ""
+    return f"<table{attribute}><tr>{head}</tr>{body}</table>"
 
 
 def _number(value: float | int | None, spec: str) -> str:
