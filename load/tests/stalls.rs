@@ -98,3 +98,46 @@ fn time_limit_ends_requests_in_flight() {
         );
     }
 }
+
+/// A response whose body never ends, in chunks of one byte: the server writes faster than the
+/// client parses, so the reads never find the socket empty, and must still give way to `-s`
+/// and `-t` on time.
+fn endless_drip() -> TestServer {
+    TestServer::start(|_| Reply::TinyChunks(Duration::from_secs(20)))
+}
+
+#[test]
+fn endless_drip_times_out_each_request_on_time() {
+    let server = endless_drip();
+    let url = server.url("/");
+    let run = run_load(&["-n", "6", "-c", "2", "-s", "1", "-k", "--json", "-", &url]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let doc = run.json();
+    assert_contract(&doc);
+    assert_eq!(doc["requests_completed"], 0, "{doc}");
+    assert_eq!(doc["failures"]["receive"], 6, "{doc}");
+    assert_eq!(doc["errors_by_kind"], json!({"timeout": 6}), "{doc}");
+    // Three rounds of two connections, 1 s each.
+    assert!(
+        (Duration::from_millis(2900)..Duration::from_millis(4500)).contains(&run.wall),
+        "took {:?}",
+        run.wall
+    );
+}
+
+#[test]
+fn endless_drip_ends_at_the_time_limit() {
+    let server = endless_drip();
+    let url = server.url("/");
+    let run = run_load(&["-t", "1", "-c", "2", "-s", "30", "-k", "--json", "-", &url]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let doc = run.json();
+    assert_contract(&doc);
+    assert_eq!(doc["requests_completed"], 0, "{doc}");
+    assert_eq!(doc["requests_failed"], 0, "{doc}");
+    assert!(
+        run.wall < Duration::from_millis(2500),
+        "took {:?}",
+        run.wall
+    );
+}

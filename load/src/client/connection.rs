@@ -95,6 +95,11 @@ pub enum Reactor<'r> {
 
 /// Longest response transcript kept for `-v` (enough for any sane head).
 const MAX_TRANSCRIPT_BYTES: usize = 64 * 1024;
+/// Reads in one turn of [`Connection::advance`]. A server that sends faster than the client
+/// parses (an endless body of one-byte chunks) never lets a read find the socket empty: the
+/// turn ends anyway, and the thread sees its clock (`-s`, `-t`) and its other connections
+/// before the next one ([`Connection::has_unread_input`]).
+const READS_PER_TURN: usize = 16;
 
 /// How a request ended.
 #[derive(Debug)]
@@ -302,6 +307,12 @@ impl Connection {
         self.phase = Phase::Idle;
     }
 
+    /// The last turn of reading ended before the socket was found empty: the connection needs
+    /// another turn even if no new event comes for it.
+    pub fn has_unread_input(&self) -> bool {
+        self.phase == Phase::Reading && self.readable
+    }
+
     pub fn back_off(&mut self, until: Instant) {
         self.close();
         self.phase = Phase::Backoff { until };
@@ -480,7 +491,7 @@ impl Connection {
     }
 
     fn read(&mut self, buffer: &mut [u8]) -> Option<Outcome> {
-        loop {
+        for _ in 0..READS_PER_TURN {
             let stream = self.stream.as_mut()?;
             let n = match stream.read(buffer) {
                 Ok(0) => return Some(self.on_eof()),
@@ -523,6 +534,7 @@ impl Connection {
                 }
             }
         }
+        None
     }
 
     fn on_eof(&mut self) -> Outcome {

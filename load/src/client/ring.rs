@@ -348,9 +348,13 @@ impl Ring {
     /// the batch wait, if any), which replace `completions`' contents.
     pub fn wait(&mut self, wait: Duration, completions: &mut Vec<Completion>) -> io::Result<()> {
         let timespec = Timespec::from(wait);
-        let (want, wait_us) = self
-            .batch_wait_us
-            .map_or((1, 0), |wait_us| (self.in_flight.max(1), wait_us));
+        let (want, wait_us) = match self.batch_wait_us {
+            // No wait at all (input is left to read): reap what is in, without the batch
+            // wait's minimum.
+            _ if wait.is_zero() => (1, 0),
+            Some(wait_us) => (self.in_flight.max(1), wait_us),
+            None => (1, 0),
+        };
         let args = SubmitArgs::new().timespec(&timespec).min_wait_usec(wait_us);
         let queued = self.queued;
         let result = self.uring.submitter().submit_with_args(want, &args);

@@ -118,6 +118,10 @@ pub struct Worker<'a> {
     /// The io_uring engine: sockets driven by completions instead of epoll's readiness.
     ring: Option<Rc<RefCell<Ring>>>,
     completions: Vec<Completion>,
+    /// Connections whose last turn of reading left input unread: driven again in the next
+    /// iteration, which then does not sleep. `in_unread` marks them, so each is listed once.
+    unread: Vec<usize>,
+    in_unread: Vec<bool>,
 }
 
 impl<'a> Worker<'a> {
@@ -145,6 +149,7 @@ impl<'a> Worker<'a> {
             shared,
             poll: Poll::new()?,
             target_of: vec![0; connections.len()],
+            in_unread: vec![false; connections.len()],
             connections,
             schedule,
             recorder: Recorder::for_targets(shared.targets.len()),
@@ -160,6 +165,7 @@ impl<'a> Worker<'a> {
             open_loop: None,
             ring: None,
             completions: Vec::new(),
+            unread: Vec::new(),
         })
     }
 
@@ -225,11 +231,15 @@ impl<'a> Worker<'a> {
                 self.send_due(now);
                 now = Instant::now();
             }
-            let wait = self.wait(now)?;
+            let mut wait = self.wait(now)?;
+            if !self.unread.is_empty() {
+                wait = Duration::ZERO;
+            }
             if self.ring.is_some() {
                 self.wait_for_completions(wait)?;
                 let now = Instant::now();
                 self.schedule.tick(now);
+                self.drive_unread();
                 self.after_events(now);
                 continue;
             }
@@ -257,6 +267,7 @@ impl<'a> Worker<'a> {
                 );
                 self.drive(i, None);
             }
+            self.drive_unread();
             self.after_events(now);
         }
         let ended = Instant::now();
@@ -378,21 +389,43 @@ impl<'a> Worker<'a> {
         self.next_timer = Some(self.next_timer.map_or(due, |next| next.min(due)));
     }
 
-    /// Advances connection `i` until it waits for the socket, settling each request that
-    /// ends (`outcome` is one that has already ended).
+    /// Advances connection `i` until it waits for the socket or has had its turn of reading,
+    /// settling each request that ends (`outcome` is one that has already ended).
     fn drive(&mut self, i: usize, mut outcome: Option<Outcome>) {
         loop {
             let ended = match outcome.take() {
                 Some(ended) => ended,
                 None => {
                     let request = self.shared.targets.request(self.target_of[i]);
-                    match self.connections[i].advance(request, &mut self.buffer) {
+                    let connection = &mut self.connections[i];
+                    match connection.advance(request, &mut self.buffer) {
                         Some(ended) => ended,
-                        None => return,
+                        None => {
+                            if connection.has_unread_input() && !self.in_unread[i] {
+                                self.in_unread[i] = true;
+                                self.unread.push(i);
+                            }
+                            return;
+                        }
                     }
                 }
             };
             outcome = self.settle(i, ended, Instant::now());
+        }
+    }
+
+    /// Gives another turn to the connections whose last one left input unread.
+    fn drive_unread(&mut self) {
+        let mut unread = std::mem::take(&mut self.unread);
+        for &i in &unread {
+            self.in_unread[i] = false;
+        }
+        for &i in &unread {
+            self.drive(i, None);
+        }
+        if self.unread.is_empty() {
+            unread.clear();
+            self.unread = unread;
         }
     }
 

@@ -33,6 +33,10 @@ pub enum Reply {
     /// Send this head, then body bytes as fast as the client takes them, for at most this
     /// long, then close.
     Flood(Vec<u8>, Duration),
+    /// Send a chunked response whose body never ends, in chunks of one byte (`1\r\nx\r\n`),
+    /// written many at a time as fast as the client takes them, for at most this long, then
+    /// close: the client's parsing, not the network, is what limits the pace.
+    TinyChunks(Duration),
 }
 
 /// One request as the server saw it.
@@ -233,6 +237,17 @@ fn serve(mut stream: TcpStream, handler: &Handler, requests: &AtomicU64, log: &M
                         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
                         Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
                         Err(_) => return,
+                    }
+                }
+                return;
+            }
+            Reply::TinyChunks(limit) => {
+                let started = Instant::now();
+                let chunks = b"1\r\nx\r\n".repeat(10_000);
+                let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+                while started.elapsed() < limit {
+                    if stream.write_all(&chunks).is_err() {
+                        return;
                     }
                 }
                 return;
