@@ -1,6 +1,7 @@
 //! Command-line options (ab's flags) and their checked form, [`Options`].
 
 use std::net::IpAddr;
+use std::path::Path;
 use std::time::Duration;
 
 use clap::Parser;
@@ -8,8 +9,9 @@ use clap::Parser;
 use crate::client::engine::IoEngine;
 use crate::http::header::Header;
 use crate::http::request::Body;
+use crate::input_file;
 use crate::sources::SourceAddresses;
-use crate::tls::{TlsOptions, Trust, Versions};
+use crate::tls::{CaFile, TlsOptions, Trust, Versions};
 use crate::url::Url;
 use crate::url_list::{self, UrlList, WeightedUrl};
 
@@ -22,7 +24,7 @@ pub struct Cli {
     url: Option<Url>,
     /// Request weighted URLs instead of one: FILE has a `WEIGHT URL` per line (`9
     /// http://h/hit`, `1 http://h/miss`), all on one server; each URL gets its weight's share
-    /// of the requests, in a fixed interleaved order
+    /// of the requests, in a fixed interleaved order (a regular file of at most 1 MiB)
     #[arg(long, value_name = "FILE", value_parser = url_list::read)]
     urls: Option<UrlList>,
     /// Number of requests across all connections [default: 1, or unlimited with -t]
@@ -81,11 +83,11 @@ pub struct Cli {
     /// Request method [default: GET, POST with -p, PUT with -u, HEAD with -i]
     #[arg(short = 'm', long = "method", value_name = "METHOD", value_parser = parse_method)]
     method: Option<String>,
-    /// POST the contents of FILE as the request body
+    /// POST the contents of FILE as the request body (a regular file of at most 64 MiB)
     #[arg(short = 'p', long = "post-file", value_name = "FILE", value_parser = read_body,
           conflicts_with_all = ["put_file", "head"])]
     post_file: Option<BodyFile>,
-    /// PUT the contents of FILE as the request body
+    /// PUT the contents of FILE as the request body (a regular file of at most 64 MiB)
     #[arg(short = 'u', long = "put-file", value_name = "FILE", value_parser = read_body,
           conflicts_with = "head")]
     put_file: Option<BodyFile>,
@@ -107,9 +109,10 @@ pub struct Cli {
     /// Accept a variable document length: bodies of another length are not failures
     #[arg(short = 'l', long = "variable-length")]
     variable_length: bool,
-    /// HTTPS: trust the CA certificates in this PEM file instead of the system's
-    #[arg(long, value_name = "FILE", conflicts_with = "insecure")]
-    cacert: Option<std::path::PathBuf>,
+    /// HTTPS: trust the CA certificates in this PEM file instead of the system's (a regular
+    /// file of at most 16 MiB)
+    #[arg(long, value_name = "FILE", conflicts_with = "insecure", value_parser = CaFile::read)]
+    cacert: Option<CaFile>,
     /// HTTPS: accept any server certificate (its name and issuer are not checked)
     #[arg(long)]
     insecure: bool,
@@ -203,7 +206,7 @@ impl Cli {
             (None, None) => unreachable!("clap requires a URL or --urls"),
         };
         let trust = match (self.cacert, self.insecure) {
-            (Some(path), _) => Trust::CaFile(path),
+            (Some(ca), _) => Trust::CaFile(ca),
             (None, true) => Trust::Anything,
             (None, false) => Trust::System,
         };
@@ -264,9 +267,7 @@ fn parse_method(text: &str) -> Result<String, String> {
 }
 
 fn read_body(path: &str) -> Result<BodyFile, String> {
-    std::fs::read(path)
-        .map(|bytes| BodyFile { bytes })
-        .map_err(|error| format!("cannot read {path}: {error}"))
+    input_file::read(Path::new(path), input_file::MAX_BODY_BYTES).map(|bytes| BodyFile { bytes })
 }
 
 fn seconds(text: &str) -> Result<Duration, String> {
@@ -349,6 +350,30 @@ mod tests {
         let weights: Vec<u32> = o.urls.iter().map(|u| u.weight).collect();
         assert_eq!(weights, [3, 1]);
         assert_eq!(options(&["http://h/x"]).urls[0].weight, 1);
+    }
+
+    /// The limits that `input_file` keeps are the ones `--help` states.
+    #[test]
+    fn help_states_the_file_limits() {
+        use clap::CommandFactory;
+        let help = Cli::command()
+            .render_long_help()
+            .to_string()
+            .replace('\n', " ");
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        for limit in [
+            input_file::MAX_BODY_BYTES,
+            input_file::MAX_URL_LIST_BYTES,
+            input_file::MAX_CA_FILE_BYTES,
+        ] {
+            let stated = format!("a regular file of at most {} MiB", limit >> 20);
+            assert!(help.contains(&stated), "{stated}: {help}");
+        }
+        let bodies = format!(
+            "body (a regular file of at most {} MiB)",
+            input_file::MAX_BODY_BYTES >> 20
+        );
+        assert_eq!(help.matches(&bodies).count(), 2, "-p and -u: {help}");
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod cli;
 mod client;
 mod error;
 mod http;
+mod input_file;
 mod plan;
 mod report;
 mod results;

@@ -13,16 +13,43 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
 
+use crate::input_file;
+
 /// Which server certificates are accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Trust {
     /// Those that chain to the system's trusted roots.
     System,
-    /// Those that chain to the certificates in this PEM file (`--cacert`).
-    CaFile(PathBuf),
+    /// Those that chain to the certificates of this PEM file (`--cacert`).
+    CaFile(CaFile),
     /// Any (`--insecure`): the handshake's signatures are still checked, the certificate's
     /// issuer and name are not.
     Anything,
+}
+
+/// `--cacert`: the certificates of a PEM file, read and parsed with the flags (a file that
+/// cannot be read or holds no certificate is a bad argument).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaFile {
+    pub path: PathBuf,
+    pub certificates: Vec<CertificateDer<'static>>,
+}
+
+impl CaFile {
+    pub fn read(path: &str) -> Result<CaFile, String> {
+        let pem = input_file::read(Path::new(path), input_file::MAX_CA_FILE_BYTES)?;
+        let failed = |reason: String| format!("cannot read CA certificates from {path}: {reason}");
+        let certificates = CertificateDer::pem_slice_iter(&pem)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error| failed(error.to_string()))?;
+        if certificates.is_empty() {
+            return Err(failed("it holds no certificate".to_string()));
+        }
+        Ok(CaFile {
+            path: PathBuf::from(path),
+            certificates,
+        })
+    }
 }
 
 /// ab's `-f`: the protocol versions offered.
@@ -120,8 +147,8 @@ impl TlsClient {
             Trust::System => builder
                 .with_root_certificates(system_roots()?)
                 .with_no_client_auth(),
-            Trust::CaFile(path) => builder
-                .with_root_certificates(file_roots(path)?)
+            Trust::CaFile(ca) => builder
+                .with_root_certificates(file_roots(ca)?)
                 .with_no_client_auth(),
         };
         let server_name = ServerName::try_from(host.to_string())
@@ -143,23 +170,15 @@ fn system_roots() -> Result<RootCertStore, TlsError> {
     Ok(roots)
 }
 
-fn file_roots(path: &Path) -> Result<RootCertStore, TlsError> {
-    let failed = |reason: String| TlsError::CaFile {
-        path: path.display().to_string(),
-        reason,
-    };
-    let certificates = CertificateDer::pem_file_iter(path)
-        .map_err(|error| failed(error.to_string()))?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|error| failed(error.to_string()))?;
-    if certificates.is_empty() {
-        return Err(failed("it holds no certificate".to_string()));
-    }
+fn file_roots(ca: &CaFile) -> Result<RootCertStore, TlsError> {
     let mut roots = RootCertStore::empty();
-    for certificate in certificates {
+    for certificate in &ca.certificates {
         roots
-            .add(certificate)
-            .map_err(|error| failed(error.to_string()))?;
+            .add(certificate.clone())
+            .map_err(|error| TlsError::CaFile {
+                path: ca.path.display().to_string(),
+                reason: error.to_string(),
+            })?;
     }
     Ok(roots)
 }
@@ -262,11 +281,10 @@ mod tests {
 
     #[test]
     fn a_missing_ca_file_is_named() {
-        let options = TlsOptions {
-            trust: Trust::CaFile("/nonexistent/ca.pem".into()),
-            versions: Versions::All,
-        };
-        let error = TlsClient::new("localhost", &options).unwrap_err();
-        assert!(error.to_string().contains("/nonexistent/ca.pem"), "{error}");
+        let error = CaFile::read("/nonexistent/ca.pem").unwrap_err();
+        assert!(
+            error.starts_with("cannot read /nonexistent/ca.pem: "),
+            "{error}"
+        );
     }
 }

@@ -9,6 +9,9 @@
 //! A weight is a whole number from 1; a line with a URL alone weighs 1. Blank lines and lines
 //! starting with `#` are skipped.
 
+use std::path::Path;
+
+use crate::input_file;
 use crate::url::Url;
 
 /// At most this many URLs: each has its own latency histogram per thread.
@@ -29,8 +32,9 @@ pub struct UrlList(pub Vec<WeightedUrl>);
 
 /// Reads and checks the list in the file at `path`.
 pub fn read(path: &str) -> Result<UrlList, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|error| format!("cannot read {path}: {error}"))?;
+    let bytes = input_file::read(Path::new(path), input_file::MAX_URL_LIST_BYTES)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("cannot read {path}: it is not UTF-8 text"))?;
     parse(&text)
         .map(UrlList)
         .map_err(|error| format!("{path}: {error}"))

@@ -229,15 +229,33 @@ fn a_close_during_the_handshake_is_a_connect_failure() {
     );
 }
 
+/// A `--cacert` that cannot be read, or holds no certificate, is a bad argument: one line,
+/// exit 2.
 #[test]
 fn a_bad_ca_file_is_one_clear_line() {
-    let run = run_load(&["--cacert", "/nonexistent/ca.pem", "https://localhost:1/"]);
-    assert_eq!(run.code, Some(1));
-    assert!(
-        run.stderr
-            .starts_with("layerbench-load: cannot read CA certificates from /nonexistent/ca.pem"),
-        "{}",
-        run.stderr
-    );
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    let empty = common::temp_json("empty-ca").with_extension("pem");
+    std::fs::write(&empty, "no certificate here\n").unwrap();
+    let empty = empty.to_str().unwrap().to_string();
+    for (path, reason) in [
+        (
+            "/nonexistent/ca.pem",
+            "cannot read /nonexistent/ca.pem: ".to_string(),
+        ),
+        (
+            empty.as_str(),
+            format!("cannot read CA certificates from {empty}: it holds no certificate"),
+        ),
+    ] {
+        let run = run_load(&["--cacert", path, "https://localhost:1/"]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(
+            run.stderr.starts_with(&format!(
+                "layerbench-load: invalid value '{path}' for '--cacert <FILE>': {reason}"
+            )),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
+    let _ = std::fs::remove_file(&empty);
 }

@@ -127,3 +127,67 @@ fn unwritable_json_path() {
         run.stderr
     );
 }
+
+/// Every flag that reads a file refuses one that never ends (`/dev/zero`, a FIFO) or is over
+/// its limit, in one line naming the file and why, before anything runs: exit 2, as any bad
+/// argument.
+#[test]
+fn files_that_are_not_regular_or_too_large() {
+    let fifo = std::env::temp_dir().join(format!("layerbench-load-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_file(&fifo);
+    let fifo_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a NUL-terminated path that lives across the call.
+    assert_eq!(unsafe { libc::mkfifo(fifo_path.as_ptr(), 0o600) }, 0);
+    let fifo = fifo.to_str().unwrap().to_string();
+    for (flag, limit_mib, url) in [
+        ("-p", 64, "http://127.0.0.1:1/"),
+        ("-u", 64, "http://127.0.0.1:1/"),
+        ("--urls", 1, ""),
+        ("--cacert", 16, "https://127.0.0.1:1/"),
+    ] {
+        // Sparse: its size costs no disk.
+        let large = temp_json(&format!("large{flag}")).with_extension("bin");
+        let file = std::fs::File::create(&large).unwrap();
+        file.set_len((limit_mib << 20) + 1).unwrap();
+        let large = large.to_str().unwrap().to_string();
+        for (path, reason) in [
+            (
+                "/dev/zero",
+                "it is not a regular file (a device); give a file".to_string(),
+            ),
+            (
+                fifo.as_str(),
+                "it is not a regular file (a pipe); give a file".to_string(),
+            ),
+            (
+                large.as_str(),
+                format!("it is larger than the limit of {limit_mib} MiB"),
+            ),
+        ] {
+            let args: Vec<&str> = [flag, path, "-n", "1", url]
+                .into_iter()
+                .filter(|arg| !arg.is_empty())
+                .collect();
+            let run = run_load(&args);
+            assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+            assert_eq!(run.stdout, "", "{args:?}");
+            assert_no_panic(&run.stderr);
+            assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+            assert!(
+                run.stderr.starts_with("layerbench-load: invalid value ")
+                    && run
+                        .stderr
+                        .contains(&format!(": cannot read {path}: {reason} (see --help)")),
+                "{args:?}: {}",
+                run.stderr
+            );
+            assert!(
+                run.wall < Duration::from_secs(5),
+                "{args:?}: took {:?}",
+                run.wall
+            );
+        }
+        let _ = std::fs::remove_file(&large);
+    }
+    let _ = std::fs::remove_file(&fifo);
+}
