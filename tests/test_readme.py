@@ -1,0 +1,216 @@
+"""Every command in README.md runs as pasted from the repository root after `make demo`.
+
+The commands are read from the README's ```sh blocks (tests/readme_commands.py) and run in
+their order, in a directory that stands for the repository root after `make demo`: `.venv`
+linked to the real one, and the demo's `ladder.json` and first stored run made by a short
+ladder. Only what no paste can carry is changed, and said here:
+- the lab's commands are made short (`-d`, `--warmup`, `--repeats` appended: argparse keeps the
+  last value), since the README's durations are for measuring, not for testing;
+- the URLs of services the README's examples assume are running (PostgreSQL, Redis) are those of
+  throwaway instances that this test starts, and `/srv/pages` is a temporary directory;
+- `layerbench-load` finds nginx serving `hello.txt` on the README's port;
+- the commands that serve until Ctrl-C (`app serve`, `services up`) are read until they say they
+  serve, asked for a page, then sent SIGINT.
+A README command that this test does not know how to run fails it: a new command gets a case
+here, so the README never shows a command that was not run.
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from layerbench.lab.rungs import STATIC_FILE
+from layerbench.servers.nginx import NginxStatic
+from layerbench.services.service import ManagedService
+from tests.conftest import start_service
+from tests.readme_commands import ReadmeCommand, readme_commands
+
+pytestmark = pytest.mark.services
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+COMMANDS = readme_commands()
+LAYERBENCH = ".venv/bin/layerbench"
+LOAD = ".venv/bin/layerbench-load"
+# Appended to the lab's commands; each of these is its command's own option.
+SHORT = {
+    "ladder": ("-d", "0.5", "--warmup", "0", "--repeats", "1"),
+    "mix": ("-d", "0.5", "--warmup", "0", "--repeats", "2"),
+    "matrix": ("-d", "0.5", "--warmup", "0"),
+    "smoke": ("-d", "0.5", "--warmup", "0", "--repeats", "2"),
+}
+# The set-up commands themselves: CI runs `make test`; the fixture stands in for `make demo`.
+SETUP = {("make", "demo"), ("make", "test")}
+COMMAND_TIMEOUT_S = 240
+SERVE_TIMEOUT_S = 60
+SMOKE_APP = '''"""The README's example application for `layerbench smoke`."""
+
+
+def application(environ, start_response):
+    body = b"hello from myproject\\n"
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))])
+    return [body]
+'''
+
+
+@dataclass
+class Root:
+    """The stand-in for the repository root after `make demo`."""
+
+    path: Path
+    environment: dict[str, str]
+    urls: dict[str, str]  # the README's example URL of a kind -> the running instance's
+
+    def argv(self, command: ReadmeCommand) -> list[str]:
+        argv = [self.substitute(word) for word in command.argv]
+        if argv[0] == LAYERBENCH and len(argv) > 1 and argv[1] in SHORT:
+            argv += SHORT[argv[1]]
+        return argv
+
+    def substitute(self, word: str) -> str:
+        for kind, url in self.urls.items():
+            word = re.sub(rf"{kind}://[^ ]+", url, word)
+        return word.replace("/srv/pages", str(self.path / "pages"))
+
+    def run(self, argv: list[str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            argv,
+            cwd=self.path,
+            env=self.environment,
+            capture_output=True,
+            text=True,
+            timeout=COMMAND_TIMEOUT_S,
+            check=False,
+        )
+
+
+@pytest.fixture(scope="module")
+def services() -> Iterator[dict[str, ManagedService]]:
+    started: dict[str, ManagedService] = {}
+    try:
+        for name in ("postgres", "redis"):
+            started[name] = start_service(name)
+        yield started
+    finally:
+        for service in started.values():
+            service.stop()
+
+
+@pytest.fixture(scope="module")
+def root(
+    tmp_path_factory: pytest.TempPathFactory, services: dict[str, ManagedService]
+) -> Iterator[Root]:
+    path = tmp_path_factory.mktemp("repository-root")
+    (path / ".venv").symlink_to(REPOSITORY / ".venv")
+    (path / "myproject").mkdir()
+    (path / "myproject" / "__init__.py").write_text("")
+    (path / "myproject" / "wsgi.py").write_text(SMOKE_APP)
+    environment = {
+        **os.environ,
+        "LAYERBENCH_RESULTS_DB": str(path / "results.sqlite3"),
+        "NO_COLOR": "1",
+    }
+    urls = {
+        "postgresql": services["postgres"].url,
+        "redis": services["redis"].url,
+    }
+    made = Root(path, environment, urls)
+    demo = made.run([LAYERBENCH, "ladder", "--json", "ladder.json", *SHORT["ladder"]])
+    assert demo.returncode == 0, demo.stderr
+    yield made
+    shutil.rmtree(path / "pages", ignore_errors=True)
+
+
+@contextmanager
+def nginx_where_sent(command: ReadmeCommand, directory: Path) -> Iterator[None]:
+    """nginx serving hello.txt (and /) on the port a load generator example sends to."""
+    ports = sorted({int(port) for port in re.findall(r"127\.0\.0\.1:(\d+)", command.text)})
+    servers = [
+        NginxStatic(directory / str(port), port, {STATIC_FILE: b"Hello world!\n"}) for port in ports
+    ]
+    try:
+        for server in servers:
+            (server.workdir / "htdocs").mkdir(parents=True)
+            (server.workdir / "htdocs" / "index.html").write_text("index\n")
+            server.start()
+        yield
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def serve_until_interrupted(root: Root, argv: list[str]) -> None:
+    """Start a command that serves until Ctrl-C, wait for its URL, fetch it, interrupt it."""
+    process = subprocess.Popen(
+        argv,
+        cwd=root.path,
+        env=root.environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        deadline = time.monotonic() + SERVE_TIMEOUT_S
+        url = None
+        seen = []
+        while url is None and time.monotonic() < deadline:
+            line = process.stdout.readline()
+            if not line:
+                break
+            seen.append(line)
+            found = re.search(r"(https?|redis|postgresql|mysql|memcached)://\S+", line)
+            url = found.group(0) if found else None
+        assert url is not None, f"no URL printed: {''.join(seen)}{process.stderr.read()}"
+        if url.startswith("http"):
+            with urllib.request.urlopen(url, timeout=10) as response:
+                assert response.status == 200
+        process.send_signal(signal.SIGINT)
+        status = process.wait(timeout=30)
+        errors = process.stderr.read() if process.stderr else ""
+        assert status in (0, 130), errors
+        assert "Traceback" not in errors, errors
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def expected_statuses(argv: list[str]) -> tuple[int, ...]:
+    # A smoke check on a short run may find the application slower than its baseline (1).
+    if argv[1:2] == ["smoke"] and "--save" not in argv:
+        return (0, 1)
+    return (0,)
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=[f"line{c.line}" for c in COMMANDS])
+def test_readme_command_runs_as_pasted(command: ReadmeCommand, root: Root, workdir: Path) -> None:
+    if command.argv[:2] in SETUP:
+        pytest.skip("the set-up command itself: CI runs make test, the fixture a short demo")
+    argv = root.argv(command)
+    known = argv[0] in (LAYERBENCH, LOAD)
+    assert known, f"{command}: this test does not know how to run it; give it a case"
+    if argv[1:3] in (["app", "serve"], ["services", "up"]):
+        serve_until_interrupted(root, argv)
+        return
+    with nginx_where_sent(command, workdir) if argv[0] == LOAD else nullcontext():
+        done = root.run(argv)
+    assert done.returncode in expected_statuses(argv), (
+        f"{command}\nexit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_readme_has_commands() -> None:
+    names = {c.argv[1] for c in COMMANDS if c.argv[0] == LAYERBENCH}
+    assert {"ladder", "matrix", "mix", "smoke", "results", "report", "app"} <= names, names
