@@ -6,7 +6,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from layerbench.app.api.page_cache import NoPages, PageCache, PageStore
-from layerbench.app.cache import CacheBackend, LocalCache
+from layerbench.app.cache import DEFAULT_MAX_BYTES, CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
 from layerbench.app.page_directory import PageDirectory
@@ -30,9 +30,10 @@ def page_directory_of(url: str) -> Path | None:
     return path
 
 
-def cache_from_url(url: str | None) -> CacheBackend:
+def cache_from_url(url: str | None, local_max_bytes: int = DEFAULT_MAX_BYTES) -> CacheBackend:
+    """The cache ``url`` names; the in-process one is bounded by ``local_max_bytes``."""
     if url is None or url in (LOCAL, NONE) or page_directory_of(url) is not None:
-        return LocalCache()
+        return LocalCache(local_max_bytes)
     try:
         kind = ServiceUrl.parse(url).kind
     except ConfigError:

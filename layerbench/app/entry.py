@@ -10,7 +10,7 @@ from layerbench.app.wsgi import create_app
 
 def _reference() -> WSGIApplication:
     settings = AppSettings.from_env()
-    cache = cache_from_url(settings.cache_url)
+    cache = cache_from_url(settings.cache_url, settings.cache_max_bytes)
     return create_app(settings, cache, pages_from_url(settings.cache_url, cache))
 
 

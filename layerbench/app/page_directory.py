@@ -61,8 +61,8 @@ class PageDirectory:
         for directory in (root, self.families):
             directory.chmod(DIRECTORY_MODE)
 
-    def lookup(self, family: str, path: str, query: str, *, shareable: bool) -> Lookup:
-        stem = file_stem(path) if shareable and not query else None
+    def lookup(self, family: str, path: str, query: str | None, *, shareable: bool) -> Lookup:
+        stem = file_stem(path) if shareable and query == "" else None
         if stem is None:
             return Lookup(family, "", None, None)  # never kept: no generation needed
         generation = self._generation(family)

@@ -1,10 +1,12 @@
 """How the application is configured: explicitly in tests, from the environment under a server."""
 
 import os
+import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from layerbench.app.cache import DEFAULT_MAX_BYTES
 from layerbench.errors import ConfigError
 
 DB_PATH_VARIABLE = "LAYERBENCH_DB_PATH"
@@ -12,6 +14,7 @@ STORE_URL_VARIABLE = "LAYERBENCH_STORE_URL"
 SECRET_VARIABLE = "LAYERBENCH_SECRET"
 CACHE_URL_VARIABLE = "LAYERBENCH_CACHE_URL"
 ORM_URL_VARIABLE = "LAYERBENCH_ORM_URL"
+CACHE_MAX_BYTES_VARIABLE = "LAYERBENCH_CACHE_MAX_BYTES"
 SERVICE_URL_VARIABLES = {
     "memcached": "LAYERBENCH_MEMCACHED_URL",
     "redis": "LAYERBENCH_REDIS_URL",
@@ -55,6 +58,8 @@ class AppSettings:
     # serves a single process).
     # The cache: ``local`` (in-process), memcached://… or redis://…
     cache_url: str | None = None
+    # The in-process cache's bound, in bytes.
+    cache_max_bytes: int = DEFAULT_MAX_BYTES
     # The database of the ORM and template rungs (a postgres:// or mysql:// URL); without it,
     # db_path.
     orm_url: str | None = None
@@ -77,7 +82,18 @@ class AppSettings:
             db_path=path,
             store_url=os.environ.get(STORE_URL_VARIABLE) or None,
             cache_url=os.environ.get(CACHE_URL_VARIABLE) or None,
+            cache_max_bytes=cache_max_bytes_from_env(),
             orm_url=os.environ.get(ORM_URL_VARIABLE) or None,
             services=ServiceUrls.from_env(),
             **({"secret": secret.encode()} if secret else {}),
         )
+
+
+def cache_max_bytes_from_env() -> int:
+    """``$LAYERBENCH_CACHE_MAX_BYTES``: the in-process cache's bound, a number of bytes."""
+    value = os.environ.get(CACHE_MAX_BYTES_VARIABLE)
+    if not value:
+        return DEFAULT_MAX_BYTES
+    if not re.fullmatch(r"[0-9]{1,15}", value) or int(value) < 1:
+        raise ConfigError(f"{CACHE_MAX_BYTES_VARIABLE}={value}: a number of bytes, at least 1")
+    return int(value)

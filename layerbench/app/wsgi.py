@@ -34,7 +34,7 @@ def create_app(
     templates = Environment(
         loader=PackageLoader("layerbench.app", "templates"), autoescape=select_autoescape()
     )
-    cache = cache or LocalCache()
+    cache = cache or LocalCache(settings.cache_max_bytes)
     rungs = LadderRungs(Database(settings.db_path, settings.orm_url), cache, templates)
     handlers = {**rungs.handlers(), **ServiceRungs(settings.services).handlers()}
     routes: dict[str, Handler] = {LADDER_PREFIX + name: h for name, h in handlers.items()}

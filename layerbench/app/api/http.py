@@ -20,6 +20,7 @@ MAX_BODY_BYTES = 64 * 1024
 MAX_LIMIT = 100
 ACTOR_HEADER = "X-Layerbench-User"
 ACTOR_PATTERN = re.compile(r"[A-Za-z0-9._@+-]{1,64}")
+DIGITS = re.compile(r"[0-9]{1,18}")
 
 
 class ApiError(falcon.HTTPError):
@@ -44,12 +45,58 @@ def not_found(what: str) -> ApiError:
     return ApiError(falcon.HTTP_404, what)
 
 
+def media_type(req: falcon.Request) -> str:
+    """The request's Content-Type without its parameters, lowercase ('' when it has none)."""
+    return (req.content_type or "").split(";")[0].strip().lower()
+
+
+def has_body(req: falcon.Request) -> bool:
+    return bool(req.content_length) or req.get_header("Transfer-Encoding") is not None
+
+
+def require_json(req: falcon.Request) -> None:
+    """Refuses (415) a write whose body is not declared JSON. A cross-site page can make a
+    browser send text/plain, a form or multipart without asking the site first (no CORS
+    preflight), never application/json: this is what keeps such writes out of the API."""
+    if media_type(req) != JSON:
+        raise ApiError(
+            falcon.HTTP_415,
+            "the body must be application/json",
+            [f"Content-Type: {req.content_type or '(none)'}"],
+        )
+
+
+def require_json_if_any_body(req: falcon.Request) -> None:
+    """For a write that takes no body (DELETE): one it is sent anyway must be JSON too."""
+    if has_body(req):
+        require_json(req)
+
+
+def read_body(req: falcon.Request) -> bytes | None:
+    """The request's body, or None when it is over MAX_BODY_BYTES. A body of unknown length
+    (chunked) is read to its end when the server marks it as ending there
+    (``wsgi.input_terminated``, as gunicorn and mod_wsgi do); reading on without that mark
+    could wait forever."""
+    if req.content_length is not None and req.content_length > MAX_BODY_BYTES:
+        return None
+    if req.content_length is None and req.env.get("wsgi.input_terminated"):
+        stream = req.stream
+    else:
+        stream = req.bounded_stream
+    raw = b""
+    while len(raw) <= MAX_BODY_BYTES:
+        chunk = stream.read(MAX_BODY_BYTES + 1 - len(raw))
+        if not chunk:
+            break
+        raw += chunk
+    return raw if len(raw) <= MAX_BODY_BYTES else None
+
+
 def read_json(req: falcon.Request, schema: Schema) -> dict[str, Any]:
     """The request's JSON body, checked against ``schema``."""
-    if req.content_length is not None and req.content_length > MAX_BODY_BYTES:
-        raise ApiError(falcon.HTTP_413, f"the body is over {MAX_BODY_BYTES} bytes")
-    raw = req.bounded_stream.read(MAX_BODY_BYTES + 1)
-    if len(raw) > MAX_BODY_BYTES:
+    require_json(req)
+    raw = read_body(req)
+    if raw is None:
         raise ApiError(falcon.HTTP_413, f"the body is over {MAX_BODY_BYTES} bytes")
     try:
         body = json.loads(raw)
@@ -85,14 +132,32 @@ def paging(req: falcon.Request) -> tuple[int, int]:
         if text is None:
             values.append(default)
             continue
-        if not text.isdigit() or not low <= int(text) <= high:
+        number = whole_number(text)
+        if number is None or not low <= number <= high:
             errors.append(f"{name}: an integer from {low} to {high}")
             values.append(default)
         else:
-            values.append(int(text))
+            values.append(number)
     if errors:
         raise invalid(errors)
     return values[0], values[1]
+
+
+def whole_number(text: str) -> int | None:
+    """The number ``text`` spells in ASCII digits (at most 18 of them), else None: ``isdigit()``
+    is true of '²' and '٣', which ``int()`` refuses or reads."""
+    return int(text) if DIGITS.fullmatch(text) else None
+
+
+def canonical_query(req: falcon.Request, known: dict[str, object]) -> str | None:
+    """The query a page is kept under: the parameters the request gives, each in the form the
+    resource read it (``known``: name → value), sorted. None (the page is never kept) when the
+    request carries a parameter the resource does not read, or one twice: every spelling of a
+    query would otherwise be a page of its own, without end."""
+    given = req.params
+    if any(name not in known or isinstance(value, list) for name, value in given.items()):
+        return None
+    return urlencode(sorted((name, str(known[name])) for name in given))
 
 
 def next_url(req: falcon.Request, offset: int, limit: int, total: int) -> str | None:
@@ -142,15 +207,19 @@ class Context:
         family: str,
         build: Callable[[], Any],
         *,
+        params: dict[str, object] | None = None,
         render: "Renderer | None" = None,
         finish: Callable[[bytes], bytes] | None = None,
     ) -> None:
         """Answers a GET from the page cache, building and keeping the page on a miss.
 
-        ``render`` turns what ``build`` returns into a body and its type (JSON by default);
-        ``finish`` fills in, on every request, what differs per browser (the form's token),
-        so that the page is cached without it."""
-        lookup = self.pages.lookup(family, req.path, req.query_string, shareable=finish is None)
+        ``params`` are the query parameters the page is built from, as the resource read them
+        (a request with any other is built and not kept); ``render`` turns what ``build``
+        returns into a body and its type (JSON by default); ``finish`` fills in, on every
+        request, what differs per browser (the form's token), so that the page is cached
+        without it."""
+        query = canonical_query(req, params or {})
+        lookup = self.pages.lookup(family, req.path, query, shareable=finish is None)
         page = lookup.page
         if page is None:
             body, content_type = (render or render_json)(build())

@@ -34,8 +34,18 @@ ERRORS = {
 }
 
 
+# A write's body must be application/json: a cross-site page can make a browser send any other
+# type without asking (text/plain, a form), never this one.
+NOT_JSON = {"415": response("The body is not application/json", schemas.ERROR)}
+
+
 def operation(summary: str, responses: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return {"summary": summary, "responses": {**responses, **ERRORS}, **extra}
+
+
+def write(summary: str, responses: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """An operation that changes what is stored: it takes a body only as application/json."""
+    return operation(summary, {**responses, **NOT_JSON}, **extra)
 
 
 def body(schema: dict[str, Any]) -> dict[str, Any]:
@@ -53,7 +63,7 @@ def document() -> dict[str, Any]:
             "/videos": {
                 "get": operation("List videos", {"200": response("A page", video_page)},
                                  parameters=[*PAGING, tag_filter]),
-                "post": operation("Create a video",
+                "post": write("Create a video",
                                   {"201": response("Created", schemas.VIDEO),
                                    "409": response("Conflict", schemas.ERROR)},
                                   requestBody=body(schemas.VIDEO_INPUT)),
@@ -62,17 +72,17 @@ def document() -> dict[str, Any]:
                 "parameters": [REF],
                 "get": operation("Show a video", {"200": response("The video", schemas.VIDEO),
                                                   "304": response("Not modified")}),
-                "put": operation("Create or replace a video under a client-chosen short id",
+                "put": write("Create or replace a video under a client-chosen short id",
                                  {"200": response("Replaced", schemas.VIDEO),
                                   "201": response("Created", schemas.VIDEO),
                                   "409": response("Conflict", schemas.ERROR)},
                                  requestBody=body(schemas.VIDEO_INPUT),
                                  parameters=[{**REF, "schema": schemas.SHORT_ID,
                                               "description": "A short id"}]),
-                "patch": operation("Update a video", {"200": response("Updated", schemas.VIDEO),
+                "patch": write("Update a video", {"200": response("Updated", schemas.VIDEO),
                                                       "409": response("Conflict", schemas.ERROR)},
                                    requestBody=body(schemas.VIDEO_PATCH)),
-                "delete": operation("Delete a video", {"204": response("Deleted")}),
+                "delete": write("Delete a video", {"204": response("Deleted")}),
             },
             "/videos/{ref}/history": {
                 "parameters": [REF],
@@ -86,7 +96,7 @@ def document() -> dict[str, Any]:
                 "parameters": [REF],
                 "get": operation("List a video's comments",
                                  {"200": response("A page", comment_page)}, parameters=PAGING),
-                "post": operation("Comment on a video",
+                "post": write("Comment on a video",
                                   {"201": response("Created", schemas.COMMENT)},
                                   requestBody=body(schemas.COMMENT_INPUT)),
             },
@@ -95,10 +105,10 @@ def document() -> dict[str, Any]:
                 "get": operation("Show a comment",
                                  {"200": response("The comment", schemas.COMMENT),
                                   "304": response("Not modified")}),
-                "patch": operation("Update a comment",
+                "patch": write("Update a comment",
                                    {"200": response("Updated", schemas.COMMENT)},
                                    requestBody=body(schemas.COMMENT_PATCH)),
-                "delete": operation("Delete a comment", {"204": response("Deleted")}),
+                "delete": write("Delete a comment", {"204": response("Deleted")}),
             },
             "/tags": {"get": operation("List tags", {"200": response("The tags",
                                                                      {"type": "object"})})},

@@ -4,11 +4,14 @@ Two stores keep pages: :class:`PageCache` in a key/value cache (in-process, memc
 and :class:`layerbench.app.page_directory.PageDirectory` as files that a front server serves.
 
 In the key/value cache, a GET's whole response (body, type, ETag) is kept under its path and
-query, in a *family*: ``videos`` (the index pages), ``video:REF`` (a video's pages: itself,
-its comments, under each name it has), ``tags``. Each family has a generation, and each page
-carries the generation it was built under. A write replaces the generation of every family
-whose pages it changes, after its transaction commits; a page is served only if it carries its
-family's current generation. One round trip reads both (``get_many``).
+canonical query (the parameters the resource knows, in their parsed form: ``?offset=07`` and
+``?offset=7`` are one page; a query with any other parameter is never kept, so that no client
+can make pages without end), in a *family*: ``videos`` (the index pages), ``video:REF`` (a
+video's pages: itself, its comments, under each name it has), ``tags``. Each family has a
+generation, and each page carries the generation it was built under. A write replaces the
+generation of every family whose pages it changes, after its transaction commits; a page is
+served only if it carries its family's current generation. One round trip reads both
+(``get_many``).
 
 A reader reads the generation before the database: a page built from data older than a write
 carries the generation before that write, which no later reader accepts.
@@ -56,9 +59,10 @@ class Lookup:
 
 
 class PageStore(Protocol):
-    def lookup(self, family: str, path: str, query: str, *, shareable: bool) -> Lookup:
-        """The page of ``path?query`` in ``family``. A page that is not ``shareable`` is
-        finished per request (it carries a form token) and is never served as it is kept."""
+    def lookup(self, family: str, path: str, query: str | None, *, shareable: bool) -> Lookup:
+        """The page of ``path?query`` in ``family`` (``query`` canonical; None for a request
+        whose page is never kept). A page that is not ``shareable`` is finished per request (it
+        carries a form token) and is never served as it is kept."""
         ...
 
     def keep(self, lookup: Lookup, page: CachedPage) -> None:
@@ -84,7 +88,9 @@ class PageCache:
     def __init__(self, backend: CacheBackend) -> None:
         self.backend = backend
 
-    def lookup(self, family: str, path: str, query: str, *, shareable: bool) -> Lookup:
+    def lookup(self, family: str, path: str, query: str | None, *, shareable: bool) -> Lookup:
+        if query is None:
+            return Lookup(family, "", None, None)
         key = f"{PAGE_PREFIX}{family}:{path}?{query}" if query else f"{PAGE_PREFIX}{family}:{path}"
         generation, data = self.backend.get_many([GENERATION_PREFIX + family, key])
         if generation is None:
@@ -111,7 +117,7 @@ class PageCache:
 class NoPages:
     """No page cache: every page is built (the uncached page, for comparison)."""
 
-    def lookup(self, family: str, path: str, query: str, *, shareable: bool) -> Lookup:
+    def lookup(self, family: str, path: str, query: str | None, *, shareable: bool) -> Lookup:
         return Lookup(family, "", None, None)
 
     def keep(self, lookup: Lookup, page: CachedPage) -> None:

@@ -17,7 +17,9 @@ from layerbench.app.api.http import (
     Context,
     Renderer,
     actor,
+    media_type,
     paging,
+    read_body,
 )
 from layerbench.app.api.page_cache import video_family
 from layerbench.app.api.resources import families_of
@@ -78,7 +80,12 @@ class IndexPage:
             return {"page": page, "tag": None, "next_offset": following}
 
         self.pages.context.cached(
-            req, resp, "videos", build, render=self.pages.renderer("site/videos.html")
+            req,
+            resp,
+            "videos",
+            build,
+            params={"offset": offset, "limit": limit},
+            render=self.pages.renderer("site/videos.html"),
         )
 
     on_head = on_get
@@ -158,14 +165,13 @@ class CommentForm:
         self, req: falcon.Request, resp: falcon.Response, back: str
     ) -> dict[str, str] | None:
         """The form's fields (one value each), or ``None`` once a problem page is answered."""
-        media_type = (req.content_type or "").split(";")[0].strip().lower()
-        if media_type != FORM:
+        if media_type(req) != FORM:
             self.pages.problem(
                 resp, falcon.HTTP_415, "not a form", [f"the body must be {FORM}"], back
             )
             return None
-        raw = req.bounded_stream.read(MAX_BODY_BYTES + 1)
-        if len(raw) > MAX_BODY_BYTES:
+        raw = read_body(req)
+        if raw is None:
             self.pages.problem(
                 resp, falcon.HTTP_413, "too long", [f"over {MAX_BODY_BYTES} bytes"], back
             )

@@ -16,6 +16,7 @@ from layerbench.app.api.http import (
     not_found,
     paging,
     read_json,
+    require_json_if_any_body,
 )
 from layerbench.app.api.moments import parse_moment
 from layerbench.app.api.page_cache import video_family
@@ -65,6 +66,7 @@ class Videos(Base):
             lambda: page_document(
                 req, self.found(catalog.videos, offset, limit, tag), offset, limit
             ),
+            params={"offset": offset, "limit": limit, "tag": tag},
         )
 
     on_head = on_get
@@ -112,6 +114,7 @@ class Video(Base):
         answer(resp, video)
 
     def on_delete(self, req: falcon.Request, resp: falcon.Response, ref: str) -> None:
+        require_json_if_any_body(req)
         catalog = req.context.catalog
         video = self.found(catalog.delete_video, ref, actor(req))
         self.context.pages.sweep(families_of(video))
@@ -170,6 +173,7 @@ class Comments(Base):
             lambda: page_document(
                 req, self.found(catalog.comments, ref, offset, limit), offset, limit
             ),
+            params={"offset": offset, "limit": limit},
         )
 
     on_head = on_get
@@ -205,6 +209,7 @@ class Comment(Base):
         answer(resp, comment)
 
     def on_delete(self, req: falcon.Request, resp: falcon.Response, ref: str, cref: str) -> None:
+        require_json_if_any_body(req)
         catalog = req.context.catalog
         video = self.found(catalog.video, ref)
         self.found(catalog.delete_comment, ref, cref, actor(req))
@@ -229,7 +234,7 @@ class Tag(Base):
             page = self.found(catalog.videos, offset, limit, name)
             return {"name": name, "videos": page_document(req, page, offset, limit)}
 
-        self.context.cached(req, resp, "tags", build)
+        self.context.cached(req, resp, "tags", build, params={"offset": offset, "limit": limit})
 
     on_head = on_get
 
