@@ -1,8 +1,13 @@
 """The seed's "cost of each layer" table, for the terminal: per rung, req/s, the hit against
-the rung above and against the top of the ladder (the product of the hits down to it), ms/req,
-latency percentiles, errors, then the CPU (% of one core) and memory (PSS) of every role."""
+the rung above and against the top of the ladder (the product of the hits down to it),
+latency percentiles, errors, the spread of its trials, and the CPU (% of one core) of every
+role. It fits a 120-column terminal; ``wide`` adds ms/req, p99.9 and every role's memory
+(PSS)."""
+
+import textwrap
 
 from layerbench.lab.results import NOISY_CV, LadderResult, RungResult, RungStatus
+from layerbench.report.text_table import TERMINAL_WIDTH, Group, format_table
 from layerbench.roles import CACHE_ROLE, CLIENT_ROLE, DATABASE_ROLE, FRONT_ROLE, SERVER_ROLE
 
 MIB = 1024 * 1024
@@ -20,37 +25,52 @@ LOAD_COLUMNS = (
     "errors",
     "CV %",
 )
+COMPACT_LEAVES_OUT = ("ms/req", "p99.9 ms")
 LEFT_ALIGNED = 2
 
 
-def format_ladder_table(result: LadderResult) -> str:
+def format_ladder_table(
+    result: LadderResult, *, wide: bool = False, colour: bool | None = None
+) -> str:
     roles = [
         role
         for role in ROLE_ORDER
         if any(rung.usage and rung.usage.roles.get(role) for rung in result.rungs)
     ]
-    header = [
-        *LOAD_COLUMNS,
-        *[f"{role} CPU %" for role in roles],
-        *[f"{role} PSS MiB" for role in roles],
-    ]
-    tops = result.change_vs_top()
-    rows = [
-        _row(rung, change, top, roles)
-        for rung, change, top in zip(result.rungs, result.change_vs_above(), tops, strict=True)
-    ]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = [_line(header, widths)]
-    lines += [_line(row, widths) for row in rows]
+    shown = [i for i, name in enumerate(LOAD_COLUMNS) if wide or name not in COMPACT_LEAVES_OUT]
+    groups = [Group(("CPU % of a core",), len(shown), len(roles))] if roles else []
+    if wide and roles:
+        groups.append(Group(("PSS MiB",), len(shown) + len(roles), len(roles)))
+    header = [LOAD_COLUMNS[i] for i in shown] + roles + (roles if wide else [])
+    rows = [header]
+    for rung, change, top in zip(
+        result.rungs, result.change_vs_above(), result.change_vs_top(), strict=True
+    ):
+        cells = _row(rung, change, top)
+        cpu, pss = _costs(rung, roles)
+        rows.append([cells[i] for i in shown] + cpu + (pss if wide else []))
+    lines = format_table(rows, LEFT_ALIGNED, groups=groups, colour=colour)
     notes = [
         f"  {rung.rung}: {rung.message}"
         for rung in result.rungs
         if rung.status is not RungStatus.OK
     ]
     if notes:
-        lines += ["", "not measured:", *notes]
-    lines += _noise_notes(result)
+        lines += ["", "not measured:", *_wrapped(notes)]
+    lines += _wrapped(_noise_notes(result))
     return "\n".join(lines)
+
+
+def _wrapped(lines: list[str]) -> list[str]:
+    """Notes longer than the terminal, wrapped under their own indentation."""
+    out = []
+    for line in lines:
+        if len(line) < TERMINAL_WIDTH:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        out += textwrap.wrap(line, TERMINAL_WIDTH - 1, subsequent_indent=indent)
+    return out
 
 
 def _cv(rung: RungResult) -> str:
@@ -96,10 +116,10 @@ def _noise_notes(result: LadderResult) -> list[str]:
     return lines
 
 
-def _row(rung: RungResult, change: float | None, top: float | None, roles: list[str]) -> list[str]:
-    width = len(LOAD_COLUMNS) + 2 * len(roles)
+def _row(rung: RungResult, change: float | None, top: float | None) -> list[str]:
+    """Every figure of LOAD_COLUMNS."""
     if rung.load is None:
-        return [rung.rung, rung.server, rung.status.value, *[""] * (width - 3)]
+        return [rung.rung, rung.server, rung.status.value, *[""] * (len(LOAD_COLUMNS) - 3)]
     return [
         rung.rung,
         rung.server,
@@ -110,18 +130,17 @@ def _row(rung: RungResult, change: float | None, top: float | None, roles: list[
         _ms(rung.latency_ms("p50")),
         _ms(rung.latency_ms("p99")),
         _ms(rung.latency_ms("p99_9")),
-        str(rung.load.errors),
+        f"{rung.load.errors:,}",
         _cv(rung),
-        *_costs(rung, roles),
     ]
 
 
-def _costs(rung: RungResult, roles: list[str]) -> list[str]:
-    """Each role's CPU (% of a core), then each role's memory (PSS)."""
+def _costs(rung: RungResult, roles: list[str]) -> tuple[list[str], list[str]]:
+    """Each role's CPU (% of a core), and each role's memory (PSS, MiB)."""
     usages = [rung.usage.roles.get(role) if rung.usage else None for role in roles]
     cpu = [f"{usage.cpu_percent:.0f}" if usage else "" for usage in usages]
     pss = [f"{usage.pss_bytes / MIB:.1f}" if usage else "" for usage in usages]
-    return cpu + pss
+    return cpu, pss
 
 
 def _percent(change: float | None) -> str:
@@ -130,11 +149,3 @@ def _percent(change: float | None) -> str:
 
 def _ms(value: float | None) -> str:
     return "" if value is None else f"{value:.3f}"
-
-
-def _line(cells: list[str], widths: list[int]) -> str:
-    padded = [
-        cell.rjust(width) if i >= LEFT_ALIGNED else cell.ljust(width)
-        for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
-    ]
-    return "  ".join(padded).rstrip()

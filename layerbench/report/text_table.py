@@ -1,13 +1,91 @@
-"""Plain text tables for the terminal: columns padded to their widest cell."""
+"""Plain text tables for the terminal: columns padded to their widest cell, figures
+right-aligned; optional headers spanning several columns (``Group``), one column shortened with
+``…`` so that the table fits a width, and colour (header bold, failures red) added after the
+alignment, so that it never moves a column."""
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+
+from layerbench.report.colour import BOLD, colour_wanted, highlight, paint
+
+TERMINAL_WIDTH = 120
+GAP = "  "
 
 
-def format_table(rows: list[list[str]], right_from: int) -> list[str]:
-    """Columns from ``right_from`` on are right-aligned (figures), the others left-aligned."""
+@dataclass(frozen=True)
+class Group:
+    """A header over the columns ``first`` to ``first + count - 1``, on one or more lines."""
+
+    lines: tuple[str, ...]
+    first: int
+    count: int
+
+
+def format_table(
+    rows: list[list[str]],
+    right_from: int,
+    *,
+    left: Collection[int] = (),
+    groups: Sequence[Group] = (),
+    fit: tuple[Collection[int], int] | None = None,
+    colour: bool | None = None,
+    style: Callable[[str], str] = highlight,
+) -> list[str]:
+    """``rows[0]`` is the header. Columns from ``right_from`` on are right-aligned (figures),
+    those before it and those in ``left`` left-aligned. ``groups`` are header lines above
+    their columns. ``fit`` = (columns, width): those columns are shortened (``…``), the widest
+    first, until every line is at most ``width`` long (or they are down to their header's
+    width). ``colour``: None decides by the terminal (:func:`colour_wanted`);
+    ``style`` gives each data cell its colour."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return [
-        "  ".join(
-            cell.rjust(width) if i >= right_from else cell.ljust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in rows
-    ]
+    for group in groups:
+        _widen(widths, group)
+    if fit is not None:
+        _shrink(widths, [len(cell) for cell in rows[0]], *fit)
+    painted = colour_wanted() if colour is None else colour
+    depth = max((len(group.lines) for group in groups), default=0)
+    lines = [_group_line(groups, widths, k, painted) for k in range(depth)]
+    for r, row in enumerate(rows):
+        cells = []
+        for i, (cell, width) in enumerate(zip(row, widths, strict=True)):
+            text = cell if len(cell) <= width else cell[: width - 1] + "…"
+            code = (BOLD if r == 0 else style(text)) if painted else ""
+            pad = " " * (width - len(text))
+            aligned_left = i < right_from or i in left
+            cells.append(paint(text, code) + pad if aligned_left else pad + paint(text, code))
+        lines.append(GAP.join(cells).rstrip())
+    return lines
+
+
+def _shrink(widths: list[int], least: list[int], columns: Collection[int], limit: int) -> None:
+    """One character at a time off the widest of ``columns`` (never below its header, nor 4),
+    until the table is ``limit`` wide."""
+    floor = {i: max(least[i], 4) for i in columns}
+    over = sum(widths) + len(GAP) * (len(widths) - 1) - limit
+    while over > 0:
+        column = max(columns, key=lambda i: widths[i] - floor[i])
+        if widths[column] <= floor[column]:
+            return
+        widths[column] -= 1
+        over -= 1
+
+
+def _widen(widths: list[int], group: Group) -> None:
+    """The group's columns, widened at the last so that its longest line fits over them."""
+    span = slice(group.first, group.first + group.count)
+    spanned = sum(widths[span]) + len(GAP) * (group.count - 1)
+    longest = max(len(line) for line in group.lines)
+    if longest > spanned:
+        widths[group.first + group.count - 1] += longest - spanned
+
+
+def _group_line(groups: Sequence[Group], widths: list[int], k: int, painted: bool) -> str:
+    """The k-th line of the groups' headers, each from the first of its columns."""
+    line, length = "", 0
+    for group in groups:
+        start = sum(widths[: group.first]) + len(GAP) * group.first
+        text = group.lines[k] if k < len(group.lines) else ""
+        if text:
+            line += " " * (start - length) + paint(text, BOLD if painted else "")
+            length = start + len(text)
+    return line
