@@ -41,10 +41,13 @@ def test_matrix_measures_every_cell_and_records_settings(
     )
     assert completed.returncode == 0, completed.stderr
     assert "Traceback" not in completed.stderr
-    header, rungs, *rows = completed.stdout.splitlines()[:4]
-    assert header.split() == ["c", *servers.split(",")]
-    assert rungs.split() == ["rung", "string", "string", "string", "static"]
-    assert [row.split()[0] for row in rows] == ["1", "8"]
+    table = completed.stdout.split("\n\n")[0].splitlines()
+    header = next(i for i, line in enumerate(table) if line.startswith("c "))
+    names = " ".join(table[:header])  # each column's name, wrapped after a colon, and its rung
+    assert all(part in names for part in servers.replace(",", ":").split(":"))
+    assert names.count("(string)") == 3 and names.count("(static)") == 1
+    assert table[header].split()[:4] == ["c", "req/s", "ms/req", "p99"]
+    assert [row.split()[0] for row in table[header + 1 :]] == ["1", "8"]
 
     document = json.loads((tmp_path / "m.json").read_text())
     assert document["version"] == 1 and not document["interrupted"]

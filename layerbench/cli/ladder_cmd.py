@@ -3,6 +3,7 @@
 import argparse
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--full", action="store_true", help="the full ladder, on real services")
     add_run_arguments(parser, default_json=Path("ladder.json"))
     parser.add_argument("--rungs", help="comma-separated rungs (all of the ladder's)")
+    parser.add_argument("--wide", action="store_true", help="the table with every column")
     parser.set_defaults(handler=cmd_ladder)
 
 
@@ -102,7 +104,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     rungs = None
     if args.rungs is not None:
         rungs = tuple(name.strip() for name in args.rungs.split(",") if name.strip())
-    result = run_ladder(run_options(args, rungs=rungs), args.json)
+    table = partial(format_ladder_table, wide=args.wide)
+    result = run_ladder(run_options(args, rungs=rungs), args.json, table=table)
     return EXIT_RUNG_FAILED if result.failed else 0
 
 
@@ -110,6 +113,7 @@ def run_ladder(
     options: LadderOptions,
     json_path: Path,
     conclude: Callable[[LadderResult], None] = lambda result: None,
+    table: Callable[[LadderResult], str] = format_ladder_table,
 ) -> LadderResult:
     """Runs the ladder with progress on stderr, saving the results file after each rung;
     ``conclude`` adds to the result before the last save (after an interruption too). Then
@@ -142,5 +146,5 @@ def run_ladder(
         result.finished_at = now()
         conclude(result)
         results.save_last(result.to_dict())
-    publish(results, result.to_dict(), format_ladder_table(result))
+    publish(results, result.to_dict(), table(result))
     return result

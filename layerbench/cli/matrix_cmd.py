@@ -60,6 +60,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--json", type=Path, default=Path("matrix.json"), help="results file (matrix.json)"
     )
+    parser.add_argument("--wide", action="store_true", help="the table with every column")
     parser.set_defaults(handler=cmd_matrix)
 
 
@@ -105,5 +106,5 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         result.finished_at = now()
         if result.cells or result.interrupted:
             results.save_last(result.to_dict())
-    publish(results, result.to_dict(), format_matrix_table(result))
+    publish(results, result.to_dict(), format_matrix_table(result, wide=args.wide))
     return EXIT_CELL_FAILED if result.failed else 0

@@ -9,7 +9,7 @@ from typing import Any
 from layerbench.errors import ConfigError
 from layerbench.lab.spread import Spread
 from layerbench.report.mix_lines import mix_rows
-from layerbench.report.text_table import format_table
+from layerbench.report.text_table import TERMINAL_WIDTH, format_table
 from layerbench.store.compare import compare_rungs
 from layerbench.store.results_db import PATH_VARIABLE, ResultsDatabase, default_path
 
@@ -23,7 +23,9 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--db", type=Path, help="the results database (the default above)")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    actions.add_parser("list", help="every stored run").set_defaults(handler=cmd_list)
+    listing = actions.add_parser("list", help="every stored run")
+    listing.add_argument("--wide", action="store_true", help="every text whole, however wide")
+    listing.set_defaults(handler=cmd_list)
     show = actions.add_parser("show", help="one run's rungs: median req/s, CV, 95 %% interval")
     show.add_argument("run", type=int)
     show.set_defaults(handler=cmd_show)
@@ -50,7 +52,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         measured = sum(1 for rung in run.rungs if rung.rates)
         what = run.description + (" (interrupted)" if run.interrupted else "")
         rows.append([str(run.id), run.kind, run.started_at or "", what, str(measured)])
-    print("\n".join(format_table(rows, right_from=4)) if runs else "no runs stored yet")
+    # The texts shortened with …, the line under the width (a full line wraps in some terminals)
+    fit = None if args.wide else ((3,), TERMINAL_WIDTH - 1)
+    print("\n".join(format_table(rows, right_from=4, fit=fit)) if runs else "no runs stored yet")
     return 0
 
 
