@@ -155,7 +155,14 @@ def test_service_dies_is_noticed() -> None:
 
 @pytest.mark.parametrize(
     "url",
-    ["http://127.0.0.1/", "postgresql:///nohost", "redis://127.0.0.1:99999/0", "redis://h/x"],
+    [
+        "http://127.0.0.1/",
+        "postgresql:///nohost",
+        "redis://127.0.0.1:99999/0",
+        "redis://h/x",
+        # Digits to str.isdigit(), not to int().
+        "redis://h/²",
+    ],
 )
 def test_bad_urls_are_config_errors(url: str) -> None:
     with pytest.raises(ConfigError):
@@ -227,7 +234,7 @@ def test_cli_bad_service_name_is_one_line() -> None:
         timeout=60,
         check=False,
     )
-    assert done.returncode == 1
+    assert done.returncode == 2  # a usage error
     assert done.stderr.strip().count("\n") == 0
     assert "no service named 'oracle'" in done.stderr
 

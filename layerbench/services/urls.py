@@ -7,6 +7,7 @@ instead of a throwaway instance.
     redis://HOST:PORT[/DB]
 """
 
+import re
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -46,7 +47,7 @@ class ServiceUrl:
         except ValueError:
             raise ConfigError(f"{text!r} has a port that is not a number from 1 to 65535") from None
         database = parts.path.lstrip("/") or None
-        if kind == "redis" and database is not None and not database.isdigit():
+        if kind == "redis" and database is not None and not re.fullmatch(r"[0-9]{1,4}", database):
             raise ConfigError(f"{text!r}: a Redis database is a number, not {database!r}")
         return cls(
             kind=kind,

@@ -4,8 +4,10 @@ date-time``), and any other ISO 8601 time Python reads."""
 import re
 from datetime import UTC, datetime, timedelta, timezone
 
+# ASCII digits only: without re.ASCII, \d also takes '٣' and the other scripts' digits.
 RFC3339 = re.compile(
-    r"(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.(\d+))?([Zz]|[+-]\d\d:\d\d)"
+    r"(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d):(\d\d)(?:\.(\d+))?([Zz]|[+-]\d\d:\d\d)",
+    re.ASCII,
 )
 EARLIEST = datetime.min.replace(tzinfo=UTC)
 LATEST = datetime.max.replace(tzinfo=UTC)

@@ -174,12 +174,17 @@ def problems(schema: Schema, value: Any, where: str = "body") -> list[str]:
     return []
 
 
+def counted(number: int, noun: str) -> str:
+    """``1 character``, ``2 characters``."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def _string_problems(schema: Schema, value: str, where: str) -> list[str]:
     found = []
     if len(value) < schema.get("minLength", 0):
-        found.append(f"{where}: at least {schema['minLength']} characters")
+        found.append(f"{where}: at least {counted(schema['minLength'], 'character')}")
     if len(value) > schema.get("maxLength", len(value)):
-        found.append(f"{where}: at most {schema['maxLength']} characters")
+        found.append(f"{where}: at most {counted(schema['maxLength'], 'character')}")
     if "pattern" in schema and not python_pattern(schema["pattern"]).search(value):
         found.append(f"{where}: not of the expected form")
     return found
@@ -188,7 +193,7 @@ def _string_problems(schema: Schema, value: str, where: str) -> list[str]:
 def _array_problems(schema: Schema, value: list[Any], where: str) -> list[str]:
     found = []
     if len(value) > schema.get("maxItems", len(value)):
-        found.append(f"{where}: at most {schema['maxItems']} items")
+        found.append(f"{where}: at most {counted(schema['maxItems'], 'item')}")
     if schema.get("uniqueItems") and len(set(map(repr, value))) != len(value):
         found.append(f"{where}: items repeat")
     for index, item in enumerate(value):
