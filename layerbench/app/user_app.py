@@ -7,7 +7,6 @@ The servers wait for a 200 at ``/health`` before they are ready; the application
 so that this one path answers, and every other request goes to it untouched."""
 
 import importlib
-import importlib.machinery
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -30,18 +29,6 @@ def parse_spec(spec: str) -> tuple[str, str]:
     return module, name
 
 
-def check_importable(spec: str, paths: list[str]) -> None:
-    """Refuses an application whose module cannot be found from ``paths`` (or sys.path),
-    before any server is started; its code is not run here."""
-    module_name, _ = parse_spec(spec)
-    top = module_name.split(".")[0]
-    for finder_path in [*paths, *sys.path]:
-        if importlib.machinery.PathFinder.find_spec(top, [finder_path]) is not None:
-            return
-    where = ", ".join(paths) or "sys.path"
-    raise ConfigError(f"cannot import {module_name}: no {top} in {where} (see --app-path)")
-
-
 def load_user_app(spec: str, paths: list[str]) -> WSGIApplication:
     module_name, name = parse_spec(spec)
     for path in reversed(paths):
@@ -50,11 +37,24 @@ def load_user_app(spec: str, paths: list[str]) -> WSGIApplication:
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise ConfigError(f"cannot import {module_name}: {error}") from None
-    application = getattr(module, name, None)
+        raise ConfigError(
+            f"cannot import {module_name}: {error}{_looked_in(module_name, error, paths)}"
+        ) from None
+    if not hasattr(module, name):
+        raise ConfigError(f"module {module_name} has no attribute {name!r}")
+    application = getattr(module, name)
     if not callable(application):
-        raise ConfigError(f"{module_name} has no callable {name}")
+        kind = type(application).__name__
+        raise ConfigError(f"{module_name}:{name} is not callable (it is a {kind})")
     return with_probe(application)
+
+
+def _looked_in(module_name: str, error: ImportError, paths: list[str]) -> str:
+    """Where the application's package was looked for, when that is what was not found (not
+    a module it imports)."""
+    if not isinstance(error, ModuleNotFoundError) or error.name != module_name.partition(".")[0]:
+        return ""
+    return f" (looked in {', '.join(paths) or 'sys.path'} first; see --app-path)"
 
 
 def from_environment() -> WSGIApplication | None:

@@ -1,6 +1,8 @@
 """``layerbench smoke package.module:application --baseline perf.json [--save]``: a performance
 smoke test for CI. Exit 0 when no URL is slower beyond the tolerance, 1 when one regressed (the
-run says which and by how much), 2 on a usage error."""
+run says which and by how much), 2 when nothing could be measured or compared: a usage error,
+an application that does not load, a server that does not start, a URL that does not answer
+2xx, a baseline measured under other conditions. A typo never fails a build as a regression."""
 
 import argparse
 import json
@@ -8,23 +10,28 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from layerbench.app.user_app import check_importable
+from layerbench.app.import_check import check_importable
 from layerbench.cli.results_file import work_directory
-from layerbench.errors import ConfigError
+from layerbench.cli.smoke_text import saved_line, verdict_lines
+from layerbench.errors import (
+    ConfigError,
+    LayerbenchError,
+    LoadGeneratorError,
+    MissingPackageError,
+    ServerStartError,
+    VerificationError,
+)
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
-from layerbench.lab.smoke import (
-    SmokeOptions,
-    baseline_document,
-    judge,
-    measure,
-    read_baseline,
-)
-from layerbench.report.text_table import format_table
+from layerbench.lab.smoke import SmokeOptions, judge, measure, prepare, verify
+from layerbench.lab.smoke_baseline import Baseline, baseline_document, read_baseline
+from layerbench.lab.smoke_conditions import differences
 from layerbench.servers.settings import add_assignments
 
 EXIT_REGRESSED = 1
 EXIT_USAGE = 2
+# Raised before the first trial: nothing was measured, so nothing regressed.
+NOT_MEASURED = (ConfigError, MissingPackageError, ServerStartError, VerificationError)
 
 
 def add_parser(commands: Any) -> None:
@@ -54,6 +61,12 @@ def add_parser(commands: Any) -> None:
         default=[],
         help="a directory to import the application from (the current one)",
     )
+    parser.add_argument(
+        "--ignore-conditions",
+        action="store_true",
+        help="compare with a baseline measured under other conditions (server, settings, "
+        "concurrency, URLs, machine), saying how they differ",
+    )
     parser.set_defaults(handler=cmd_smoke)
 
 
@@ -73,55 +86,55 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         )
         check_importable(options.app, [str(Path(p).resolve()) for p in options.app_path])
         baseline = None if args.save else read_baseline(args.baseline)
-    except ConfigError as error:
-        print(f"layerbench: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    layout = plan_cpu_layout()
+        load_binary = find_load_generator()
+    except (ConfigError, LoadGeneratorError) as error:
+        return _not_measured(error)
+    if baseline is not None and baseline.note:
+        print(f"layerbench: note: {baseline.note}", file=sys.stderr)
     with work_directory("layerbench-smoke-") as workdir:
-        rates = measure(options, layout, find_load_generator(), workdir)
+        try:
+            setup = prepare(options, plan_cpu_layout(), load_binary, workdir)
+            if baseline is not None:
+                _check_conditions(args, baseline, setup.conditions)
+            with setup.deployment:
+                verify(setup)
+                rates = measure(setup)
+        except NOT_MEASURED as error:
+            return _not_measured(error)
     if baseline is None:
         try:
-            args.baseline.write_text(json.dumps(baseline_document(options, rates), indent=2))
+            document = baseline_document(options.app, setup.conditions, rates)
+            args.baseline.write_text(json.dumps(document, indent=2))
         except OSError as error:
-            print(
-                f"layerbench: error: cannot write {args.baseline}: {error.strerror}",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        print(
-            f"baseline saved to {args.baseline}: "
-            + ", ".join(
-                f"{url} {sorted(values)[len(values) // 2]:,.0f} req/s"
-                for url, values in rates.items()
-            )
-        )
+            return _not_measured(ConfigError(f"cannot write {args.baseline}: {error.strerror}"))
+        print(saved_line(args.baseline, rates))
         return 0
     try:
-        verdicts = judge(baseline, rates, options.tolerance)
+        verdicts = judge(baseline.rates, rates, options.tolerance)
     except ConfigError as error:
-        print(f"layerbench: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    rows = [["url", "baseline req/s", "now req/s", "now/baseline", "95 % interval", ""]]
-    for verdict in verdicts:
-        c = verdict.comparison
-        interval = f"{c.ci_low:.3f} to {c.ci_high:.3f}" if c.ci_low and c.ci_high else ""
-        word = "REGRESSED" if verdict.regressed else "ok"
-        rows.append(
-            [
-                verdict.url,
-                f"{c.median_a:,.0f}",
-                f"{c.median_b:,.0f}",
-                f"{c.ratio:.3f}",
-                interval,
-                word,
-            ]
+        return _not_measured(error)
+    print("\n".join(verdict_lines(verdicts, options.tolerance)))
+    return EXIT_REGRESSED if any(v.regressed for v in verdicts) else 0
+
+
+def _check_conditions(args: argparse.Namespace, baseline: Baseline, now: dict[str, Any]) -> None:
+    """Refuses a baseline measured under other conditions, unless told to compare anyway."""
+    found = differences(baseline.conditions, now)
+    if not found:
+        return
+    how = "; ".join(found)
+    if not args.ignore_conditions:
+        raise ConfigError(
+            f"{args.baseline} was measured under other conditions: {how}; measure a new "
+            "baseline with --save, or compare anyway with --ignore-conditions"
         )
-    print("\n".join(format_table(rows, right_from=1)))
-    regressed = [v for v in verdicts if v.regressed]
-    for verdict in regressed:
-        slower = 1 - verdict.comparison.ratio
-        print(
-            f"{verdict.url} regressed: {slower:.0%} slower than the baseline "
-            f"(beyond the {options.tolerance:.0%} tolerated, and significant)"
-        )
-    return EXIT_REGRESSED if regressed else 0
+    print(
+        f"layerbench: note: compared anyway with {args.baseline}, measured under other "
+        f"conditions: {how}",
+        file=sys.stderr,
+    )
+
+
+def _not_measured(error: LayerbenchError) -> int:
+    print(f"layerbench: error: {error}", file=sys.stderr)
+    return EXIT_USAGE

@@ -5,25 +5,25 @@ A URL has regressed when it is significantly slower (the bootstrap 95 % interval
 of medians, now over baseline, lies below 1) and slower by more than the tolerance: noise alone
 does not fail a build, and neither does a real but tolerated slowdown."""
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from layerbench.app.user_app import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE, parse_spec
-from layerbench.errors import ConfigError, LayerbenchError
+from layerbench.errors import ConfigError, LayerbenchError, VerificationError
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
+from layerbench.lab.smoke_conditions import smoke_conditions
 from layerbench.lab.trial import TrialRunner
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
+from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.http_probe import http_get
+from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.ports import free_port
 from layerbench.servers.settings import SettingsBook, check_sections
 from layerbench.services.sqlite import create_seeded_database
 from layerbench.store.compare import RungComparison, compare_rates
-
-BASELINE_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -61,10 +61,21 @@ class Verdict:
     regressed: bool
 
 
-def measure(
+@dataclass(frozen=True)
+class SmokeSetup:
+    """A smoke run built and nothing started: its server's settings read and checked, and the
+    conditions it measures under."""
+
+    options: SmokeOptions
+    deployment: Deployment
+    trials: TrialRunner
+    conditions: dict[str, Any]
+
+
+def prepare(
     options: SmokeOptions, layout: CpuLayout, load_binary: Path, workdir: Path
-) -> dict[str, list[float]]:
-    """req/s of each URL, one per repeat (the URLs interleaved)."""
+) -> SmokeSetup:
+    """A ConfigError for a wrong setting, a MissingPackageError for a server not installed."""
     (workdir / "data").mkdir(parents=True)
     paths = os.pathsep.join(str(Path(p).resolve()) for p in options.app_path)
     plan = ServerPlan(
@@ -78,33 +89,54 @@ def measure(
     )
     deployment = find_adapter(options.server).build(plan)
     check_sections(options.settings, plan.used)
-    spec = LoadSpec(options.concurrency, options.duration_s, options.warmup_s)
+    conditions = smoke_conditions(
+        options.server, plan.used, options.concurrency, options.urls, layout
+    )
     trials = TrialRunner(load_binary, workdir, layout.client_cpus)
+    return SmokeSetup(options, deployment, trials, conditions)
+
+
+def verify(setup: SmokeSetup) -> None:
+    """Every URL answers 2xx, on the started deployment; a VerificationError names the first
+    that does not (with the server's last log lines for a 5xx)."""
+    for url in setup.options.urls:
+        full_url = setup.deployment.base_url + url
+        try:
+            response = http_get(full_url, timeout_s=10.0)
+        except OSError as error:
+            raise VerificationError(f"no answer from {full_url}: {error}") from None
+        if response.status >= 500:
+            raise VerificationError(
+                f"{full_url} answered {response.status}; it is not measured; last lines of "
+                f"the server's log:\n{server_log_tail(setup.deployment)}"
+            )
+        if not 200 <= response.status < 300:
+            raise VerificationError(f"{full_url} answered {response.status}; it is not measured")
+
+
+def measure(setup: SmokeSetup) -> dict[str, list[float]]:
+    """req/s of each URL, one per repeat (the URLs interleaved), on the started deployment."""
+    options, deployment = setup.options, setup.deployment
+    spec = LoadSpec(options.concurrency, options.duration_s, options.warmup_s)
     rates: dict[str, list[float]] = {url: [] for url in options.urls}
-    with deployment:
-        for url in options.urls:
-            _verify(deployment.base_url + url)
-        for repeat in range(options.repeats):
-            for number, url in enumerate(options.urls):
-                label = f"smoke-url{number}-{repeat}"
-                load, _ = trials.run(deployment, deployment.base_url + url, spec, label)
-                deployment.check_alive()
-                if load.errors:
-                    raise LayerbenchError(
-                        f"{url}: {load.errors:,} of {load.requests_completed:,} requests failed "
-                        "or were not 2xx"
-                    )
-                rates[url].append(load.requests_per_s)
+    for repeat in range(options.repeats):
+        for number, url in enumerate(options.urls):
+            label = f"smoke-url{number}-{repeat}"
+            load, _ = setup.trials.run(deployment, deployment.base_url + url, spec, label)
+            deployment.check_alive()
+            if load.errors:
+                raise LayerbenchError(
+                    f"{url}: {load.errors:,} of {load.requests_completed:,} requests failed "
+                    "or were not 2xx"
+                )
+            rates[url].append(load.requests_per_s)
     return rates
 
 
-def _verify(url: str) -> None:
-    try:
-        response = http_get(url, timeout_s=10.0)
-    except OSError as error:
-        raise LayerbenchError(f"no answer from {url}: {error}") from None
-    if not 200 <= response.status < 300:
-        raise LayerbenchError(f"{url} answered {response.status}; it is not measured")
+def server_log_tail(deployment: Deployment) -> str:
+    """The last lines of the log of the server that runs the application."""
+    server = deployment.back if isinstance(deployment, FrontedServer) else deployment
+    return server.log_tail() if isinstance(server, ManagedServer) else "(no log)"
 
 
 def judge(
@@ -119,33 +151,3 @@ def judge(
         slower = comparison.ci_high is not None and comparison.ci_high < 1.0
         verdicts.append(Verdict(url, comparison, slower and comparison.ratio < 1 - tolerance))
     return verdicts
-
-
-def baseline_document(options: SmokeOptions, rates: dict[str, list[float]]) -> dict[str, Any]:
-    return {
-        "version": BASELINE_VERSION,
-        "app": options.app,
-        "server": options.server,
-        "concurrency": options.concurrency,
-        "urls": {url: {"requests_per_s": values} for url, values in rates.items()},
-    }
-
-
-def read_baseline(path: Path) -> dict[str, list[float]]:
-    try:
-        document = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"no baseline at {path}: make one with --save") from None
-    except OSError as error:
-        raise ConfigError(f"cannot read {path}: {error.strerror}") from None
-    except ValueError as error:
-        raise ConfigError(f"{path} is not JSON: {error}") from None
-    if not isinstance(document, dict) or document.get("version") != BASELINE_VERSION:
-        raise ConfigError(f"{path} is not a layerbench smoke baseline (version {BASELINE_VERSION})")
-    try:
-        return {
-            url: [float(v) for v in entry["requests_per_s"]]
-            for url, entry in document["urls"].items()
-        }
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise ConfigError(f"{path}: its urls are not what a baseline holds") from None
