@@ -43,6 +43,10 @@ def test_a_comment_posted_through_the_form_shows_on_the_next_page(
         page = f"http://127.0.0.1:{site.port}/v/{video}"
         browser.get(page)
         assert browser.find_element(By.ID, "title").text == "Toxic"
+        # The Content-Security-Policy lets the page's own style sheet apply (46rem wide).
+        assert browser.execute_script("return getComputedStyle(document.body).maxWidth") == (
+            "736px"
+        )
         form = browser.find_element(By.ID, "comment-form")
         form.find_element(By.NAME, "name").send_keys("Britney")
         form.find_element(By.NAME, "email").send_keys("britney@example.org")

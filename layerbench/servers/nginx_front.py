@@ -9,6 +9,7 @@ and its opening sends the request on to the application too, rather than answeri
 
 from pathlib import Path
 
+from layerbench.app.api.security_headers import security_headers
 from layerbench.app.page_directory import FAMILIES, INDEX
 from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.servers.nginx import NginxServer
@@ -63,7 +64,7 @@ class NginxFront(NginxServer):
             try_files $page_uri.json $page_uri.html $page_uri/{INDEX}.html @application;
             # A sweep can delete the file between try_files' check and its opening.
             error_page 404 = @application;
-            add_header X-Cache front;
+            add_header X-Cache front;{file_headers()}
         }}
         location ^~ /{FAMILIES}/ {{
             return 404;
@@ -85,6 +86,13 @@ class NginxFront(NginxServer):
         listen {listen_address(self.host)}:{self.port};
         client_max_body_size 1m;{locations}
     }}"""
+
+
+def file_headers() -> str:
+    """The application's security headers, for the page files nginx serves itself."""
+    return "".join(
+        f'\n            add_header {name} "{value}";' for name, value in security_headers()
+    )
 
 
 def listen_address(host: str) -> str:

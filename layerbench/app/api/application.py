@@ -10,6 +10,7 @@ from layerbench.app.api import openapi, pages, resources
 from layerbench.app.api.csrf import CsrfGuard
 from layerbench.app.api.http import CatalogPerRequest, Context, answer
 from layerbench.app.api.page_cache import PageStore
+from layerbench.app.api.security_headers import SecurityHeaders
 
 # What the triggers say when a write breaks a rule of the registry (all three databases).
 RULE_MESSAGES = ("cannot change", "can be set once")
@@ -36,7 +37,8 @@ class Api:
 
 
 def build_app(context: Context, site: pages.Pages) -> "falcon.App[falcon.Request, falcon.Response]":
-    app = falcon.App(cors_enable=False, middleware=[CatalogPerRequest(context)])
+    middleware: list[Any] = [SecurityHeaders(), CatalogPerRequest(context)]
+    app = falcon.App(cors_enable=False, middleware=middleware)
     app.req_options.auto_parse_form_urlencoded = False
     app.add_route("/videos", resources.Videos(context))
     app.add_route("/videos/{ref}", resources.Video(context))
