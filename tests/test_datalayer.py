@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from layerbench.app.catalog import Catalog
 from layerbench.datalayer.changes import decode_values
-from layerbench.datalayer.entities import VIDEOS
+from layerbench.datalayer.entities import TAGS, VIDEOS
 from layerbench.datalayer.numids import from_signed, to_signed
-from layerbench.datalayer.store import IdCollisionError, Store
+from layerbench.datalayer.store import MAX_TRANSIENT_ATTEMPTS, IdCollisionError, Store
 from layerbench.ids.codec import decode, encode
 from layerbench.ids.generate import new_number
 from tests.datalayer_backends import (
@@ -319,3 +320,85 @@ def test_concurrent_writers_lose_no_history_and_add_none(backend: Backend) -> No
     ]
     assert len(titles) == threads * (1 + operations // 2)
     assert "x" not in titles  # the rolled-back title
+
+
+# What a server says when it gives a transaction up for another: its own error, raised by the
+# server itself (a deadlock provoked on purpose would not say when, nor how often).
+GIVE_UP = {
+    "postgres": "DO $$ BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END $$",
+    "mariadb": "SIGNAL SQLSTATE '40001' SET MYSQL_ERRNO = 1213, MESSAGE_TEXT = 'Deadlock found'",
+}
+
+
+@pytest.mark.parametrize("backend", ["postgres", "mariadb"], indirect=True)
+def test_a_transaction_given_up_for_another_is_run_again_whole(backend: Backend) -> None:
+    store = backend.store()
+    attempts: list[int] = []
+
+    def work(cursor: object) -> str:
+        attempts.append(len(attempts) + 1)
+        numid = store.new_numid()
+        store.insert_row(cursor, TAGS, numid, None, {"name": f"try-{len(attempts)}"})
+        if len(attempts) < 3:
+            cursor.execute(GIVE_UP[backend.name])  # type: ignore[attr-defined]
+        return encode(numid)
+
+    identifier = store.write("alice", work)
+    assert attempts == [1, 2, 3]
+    # The attempts given up left nothing behind, in the table or in its history.
+    assert backend.query("SELECT name FROM tags") == [("try-3",)]
+    assert [c.operation for c in store.history("tags", identifier)] == ["insert"]
+    assert backend.query("SELECT count(*) FROM history")[0][0] == 1
+
+
+@pytest.mark.parametrize("backend", ["postgres", "mariadb"], indirect=True)
+def test_a_transaction_given_up_every_time_fails_after_a_bound(backend: Backend) -> None:
+    store = backend.store()
+    attempts: list[int] = []
+
+    def work(cursor: object) -> None:
+        attempts.append(1)
+        store.insert_row(cursor, TAGS, store.new_numid(), None, {"name": f"t{len(attempts)}"})
+        cursor.execute(GIVE_UP[backend.name])  # type: ignore[attr-defined]
+
+    with pytest.raises(Exception, match=r"[Dd]eadlock") as raised:
+        store.write("alice", work)
+    assert store.dialect.is_transient(raised.value)
+    assert len(attempts) == MAX_TRANSIENT_ATTEMPTS
+    assert backend.query("SELECT count(*) FROM tags")[0][0] == 0
+
+
+def test_a_tag_created_by_another_writer_meanwhile_is_used_not_refused(
+    backend: Backend,
+) -> None:
+    """Writer A creates the tag and has not committed yet; writer B, creating a video with the
+    same new tag, waits for A and then uses A's tag: one tag, linked to both videos."""
+    first, second = Catalog(backend.store()), Catalog(backend.store())
+    outcome: list[object] = []
+
+    def create_second() -> None:
+        try:
+            outcome.append(second.create_video({"title": "b", "url": "u", "tags": ["new"]}, "b"))
+        except Exception as error:  # reported below
+            outcome.append(error)
+
+    with first.store.transaction("a") as cursor:
+        numid = first.store.new_numid()
+        first.store.insert_row(cursor, VIDEOS, numid, None, {"title": "a", "url": "u"})
+        first._set_tags(cursor, numid, ["new"])
+        other = threading.Thread(target=create_second)
+        other.start()
+        other.join(0.5)  # B is waiting for A's lock by now (or for SQLite's write lock)
+    other.join(30)
+    assert len(outcome) == 1 and isinstance(outcome[0], str), outcome
+    assert backend.query("SELECT name FROM tags") == [("new",)]
+    assert backend.query("SELECT count(*) FROM video_tags")[0][0] == 2
+    assert second.video(outcome[0])["tags"] == ["new"]
+
+
+def test_a_tag_named_as_another_entitys_pretty_id_is_still_refused(backend: Backend) -> None:
+    catalog = Catalog(backend.store())
+    catalog.create_video({"title": "a", "url": "u", "prettyid": "taken"}, "a")
+    with pytest.raises(backend.refused, match=backend.duplicate("prettyid")):
+        catalog.create_video({"title": "b", "url": "u", "tags": ["taken"]}, "b")
+    assert backend.query("SELECT count(*) FROM videos")[0][0] == 1

@@ -7,13 +7,12 @@ its name). Representations are plain dicts in the API's field names.
 """
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from layerbench.datalayer.changes import Change
 from layerbench.datalayer.entities import COMMENTS_V2, TAGS, VIDEOS_V2
-from layerbench.datalayer.store import MAX_ID_ATTEMPTS, IdCollisionError, Store
+from layerbench.datalayer.store import Store
 from layerbench.ids.codec import InvalidIdError, decode, encode
 
 Row = dict[str, Any]
@@ -192,19 +191,6 @@ class Catalog:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def _write(self, actor: str, work: Callable[[Any], Any]) -> Any:
-        """Runs ``work(cursor)`` in one transaction; again, from the start, if a fresh id
-        collided with an existing one."""
-        for _ in range(MAX_ID_ATTEMPTS):
-            try:
-                with self.store.transaction(actor) as cursor:
-                    return work(cursor)
-            except Exception as error:
-                if self.store.dialect.is_id_collision(error):
-                    continue
-                raise
-        raise IdCollisionError(f"{MAX_ID_ATTEMPTS} fresh ids all collided")
-
     def create_video(self, fields: Row, actor: str) -> str:
         def work(cursor: Any) -> str:
             numid = self.store.new_numid()
@@ -213,7 +199,7 @@ class Catalog:
             self._set_tags(cursor, numid, fields.get("tags", []))
             return encode(numid)
 
-        return str(self._write(actor, work))
+        return self.store.write(actor, work)
 
     def put_video(self, identifier: str, fields: Row, actor: str) -> bool:
         """Creates the video under the client's id, or makes it ``fields``; returns whether
@@ -235,7 +221,7 @@ class Catalog:
             self._set_tags(cursor, numid, fields.get("tags", []))
             return False
 
-        return bool(self._write(actor, work))
+        return self.store.write(actor, work)
 
     def update_video(self, ref: str, fields: Row, actor: str) -> str:
         numid = self._find("videos", ref)
@@ -249,7 +235,7 @@ class Catalog:
             if "tags" in fields:
                 self._set_tags(cursor, numid, fields["tags"])
 
-        self._write(actor, work)
+        self.store.write(actor, work)
         return encode(numid)
 
     def delete_video(self, ref: str, actor: str) -> Row:
@@ -266,17 +252,39 @@ class Catalog:
             return
         cursor.execute(f"DELETE FROM video_tags WHERE video_numid = {p}", (stored(video_numid),))
         for name in wanted:
-            cursor.execute(f"SELECT numid FROM tags WHERE name = {p}", (name,))
-            row = cursor.fetchone()
-            if row is None:
-                tag_numid = self.store.new_numid()
-                self.store.insert_row(cursor, TAGS, tag_numid, name, {"name": name})
-            else:
-                tag_numid = self.store.dialect.from_stored(row[0])
             cursor.execute(
                 f"INSERT INTO video_tags (video_numid, tag_numid) VALUES ({p}, {p})",
-                (stored(video_numid), stored(tag_numid)),
+                (stored(video_numid), stored(self._tag_numid(cursor, name))),
             )
+
+    def _tag_numid(self, cursor: Any, name: str) -> int:
+        """The tag named ``name``, created if there is none. Writers creating the same new tag
+        at once create it once: a second insert meets the first one's unique name (the
+        database makes it wait until the first commits), is undone to a savepoint, and the
+        tag is read as the first committed it. A name that is another entity's pretty id is
+        still a conflict."""
+        found = self._tag_by_name(cursor, name)
+        if found is not None:
+            return found
+        numid = self.store.new_numid()
+        cursor.execute("SAVEPOINT new_tag")
+        try:
+            self.store.insert_row(cursor, TAGS, numid, name, {"name": name})
+        except Exception as error:
+            if not self.store.dialect.is_unique_violation(error):
+                raise
+            cursor.execute("ROLLBACK TO SAVEPOINT new_tag")
+            found = self._tag_by_name(cursor, name, self.store.dialect.locking_read)
+            if found is None:
+                raise
+            return found
+        cursor.execute("RELEASE SAVEPOINT new_tag")
+        return numid
+
+    def _tag_by_name(self, cursor: Any, name: str, locking: str = "") -> int | None:
+        cursor.execute(f"SELECT numid FROM tags WHERE name = {self.p}{locking}", (name,))
+        row = cursor.fetchone()
+        return None if row is None else self.store.dialect.from_stored(row[0])
 
     def _tags_of_in(self, cursor: Any, video_numid: int) -> list[str]:
         cursor.execute(
@@ -296,7 +304,7 @@ class Catalog:
             self.store.insert_row(cursor, COMMENTS_V2, numid, None, values)
             return encode(numid)
 
-        identifier = str(self._write(actor, work))
+        identifier = self.store.write(actor, work)
         return self.comment(encode(video_numid), identifier)
 
     def update_comment(self, video_ref: str, comment_ref: str, fields: Row, actor: str) -> Row:

@@ -1,5 +1,7 @@
 """What differs between the databases for the store: placeholders, how a write transaction
-begins and names its actor, how numids are stored, and what an id collision looks like."""
+begins and names its actor, how numids are stored, what an id collision looks like, and which
+failures are the database giving a transaction up so that another may go on (worth running it
+again)."""
 
 from typing import Any, Protocol
 
@@ -9,6 +11,8 @@ from layerbench.datalayer.numids import from_signed, to_signed
 class Dialect(Protocol):
     name: str
     placeholder: str
+    # What makes a SELECT a locking read of the newest committed rows (not a snapshot's).
+    locking_read: str
 
     def begin(self, cursor: Any) -> None: ...
 
@@ -25,6 +29,15 @@ class Dialect(Protocol):
     def from_stored(self, stored: int) -> int: ...
 
     def is_id_collision(self, error: Exception) -> bool: ...
+
+    def is_unique_violation(self, error: Exception) -> bool:
+        """Any unique key met (an id collision among them)."""
+        ...
+
+    def is_transient(self, error: Exception) -> bool:
+        """A deadlock or serialization failure: the transaction was given up (rolled back)
+        for another to go on, and may succeed if run again."""
+        ...
 
     def history_time(self, value: Any) -> str: ...
 

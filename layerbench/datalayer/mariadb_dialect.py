@@ -7,6 +7,7 @@ from typing import Any
 from layerbench.datalayer.changes import history_timestamp
 
 DUPLICATE_ENTRY = 1062  # ER_DUP_ENTRY
+LOCK_DEADLOCK = 1213  # ER_LOCK_DEADLOCK: InnoDB rolled the transaction back
 # The registry's unique keys: a fresh id that meets one of them is a collision.
 COLLISION_KEYS = ("'PRIMARY'", "'id'", "'ids.PRIMARY'", "'ids.id'")
 
@@ -14,6 +15,7 @@ COLLISION_KEYS = ("'PRIMARY'", "'id'", "'ids.PRIMARY'", "'ids.id'")
 class MariadbDialect:
     name = "mariadb"
     placeholder = "%s"
+    locking_read = " LOCK IN SHARE MODE"
 
     def begin(self, cursor: Any) -> None:
         cursor.execute("START TRANSACTION")
@@ -35,13 +37,24 @@ class MariadbDialect:
         return int(stored)
 
     def is_id_collision(self, error: Exception) -> bool:
-        arguments: tuple[Any, ...] = tuple(getattr(error, "args", ()))
-        if len(arguments) < 2 or arguments[0] != DUPLICATE_ENTRY:
+        if not self.is_unique_violation(error):
             return False
-        message = str(arguments[1])
+        message = str(error.args[1])
         return any(message.endswith(f"for key {key}") for key in COLLISION_KEYS)
+
+    def is_unique_violation(self, error: Exception) -> bool:
+        return error_code(error) == DUPLICATE_ENTRY
+
+    def is_transient(self, error: Exception) -> bool:
+        return error_code(error) == LOCK_DEADLOCK
 
     def history_time(self, value: Any) -> str:
         if isinstance(value, datetime):
             return history_timestamp(value.replace(tzinfo=UTC))
         return str(value)
+
+
+def error_code(error: Exception) -> int | None:
+    """The server's error number of a PyMySQL error (its first argument)."""
+    arguments: tuple[Any, ...] = tuple(getattr(error, "args", ()))
+    return arguments[0] if len(arguments) >= 2 and isinstance(arguments[0], int) else None

@@ -9,11 +9,14 @@ from layerbench.datalayer.dialect import SignedNumids
 # The registry's unique constraints: a fresh id that meets one of them is a collision.
 COLLISION_CONSTRAINTS = ("ids_pkey", "ids_id_key")
 UNIQUE_VIOLATION = "23505"
+# serialization_failure, deadlock_detected
+TRANSIENT_STATES = ("40001", "40P01")
 
 
 class PostgresDialect(SignedNumids):
     name = "postgresql"
     placeholder = "%s"
+    locking_read = " FOR SHARE"
 
     def begin(self, cursor: Any) -> None:
         cursor.execute("BEGIN")
@@ -31,6 +34,12 @@ class PostgresDialect(SignedNumids):
             and diag is not None
             and diag.constraint_name in COLLISION_CONSTRAINTS
         )
+
+    def is_unique_violation(self, error: Exception) -> bool:
+        return getattr(error, "sqlstate", None) == UNIQUE_VIOLATION
+
+    def is_transient(self, error: Exception) -> bool:
+        return getattr(error, "sqlstate", None) in TRANSIENT_STATES
 
     def history_time(self, value: Any) -> str:
         return history_timestamp(value) if isinstance(value, datetime) else str(value)

@@ -1,4 +1,5 @@
-"""SQLite for the store: one write transaction at a time, the actor in ``audit_actor``."""
+"""SQLite for the store: one write transaction at a time (so none is ever given up for
+another: a writer waits for the lock), the actor in ``audit_actor``."""
 
 import sqlite3
 from typing import Any
@@ -11,6 +12,7 @@ COLLISION_MESSAGES = ("UNIQUE constraint failed: ids.numid", "UNIQUE constraint 
 class SqliteDialect(SignedNumids):
     name = "sqlite"
     placeholder = "?"
+    locking_read = ""  # a write transaction holds the database's only write lock
 
     def begin(self, cursor: Any) -> None:
         # IMMEDIATE: take the write lock now, so a busy database waits here (busy timeout)
@@ -25,6 +27,14 @@ class SqliteDialect(SignedNumids):
 
     def is_id_collision(self, error: Exception) -> bool:
         return isinstance(error, sqlite3.IntegrityError) and str(error) in COLLISION_MESSAGES
+
+    def is_unique_violation(self, error: Exception) -> bool:
+        return isinstance(error, sqlite3.IntegrityError) and str(error).startswith(
+            "UNIQUE constraint failed"
+        )
+
+    def is_transient(self, error: Exception) -> bool:
+        return False
 
     def history_time(self, value: Any) -> str:
         return str(value)

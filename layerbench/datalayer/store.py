@@ -1,16 +1,20 @@
 """The data layer through a DB-API connection, on any of the dialects: entities created with
 fresh short ids (retrying on a collision), updated, deleted, and read back with their audit
-history.
+history. Every write is one transaction, run again from its start when a fresh id collided or
+when the database gave it up for another (a deadlock, a serialization failure), a bounded
+number of times.
 
 The registry and the history are written by the database's triggers, not here: the store only
 names the acting user of each write transaction and reads what the triggers recorded. The
 connection must be in autocommit mode; the store begins and ends its own transactions.
 """
 
+import random
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from layerbench.datalayer.changes import Change, Row, decode_values, state_at
 from layerbench.datalayer.dialect import Dialect
@@ -21,6 +25,13 @@ from layerbench.ids.generate import new_number
 
 # A fresh id colliding again has a chance of about rows / 2**64 each time.
 MAX_ID_ATTEMPTS = 5
+# A transaction given up for another (deadlock, serialization failure) is run again up to this
+# many times in all, after a random pause of up to RETRY_PAUSE_S doubled at each attempt.
+MAX_TRANSIENT_ATTEMPTS = 10
+RETRY_PAUSE_S = 0.005
+MAX_RETRY_PAUSE_S = 0.25
+
+T = TypeVar("T")
 
 
 class IdCollisionError(LayerbenchError):
@@ -60,23 +71,46 @@ class Store:
         finally:
             cursor.close()
 
+    def write(self, actor: str | None, work: Callable[[Any], T]) -> T:
+        """``work(cursor)`` in one write transaction (see ``transaction``), and its result.
+
+        The whole transaction is run again, ``work`` from its start, when a fresh id collided
+        with an existing one (up to MAX_ID_ATTEMPTS in all) or when the database gave it up
+        for another transaction (up to MAX_TRANSIENT_ATTEMPTS, after a short random pause);
+        past those bounds, or on any other error, the error is raised."""
+        collisions = transient = 0
+        while True:
+            try:
+                with self.transaction(actor) as cursor:
+                    return work(cursor)
+            except Exception as error:
+                if self.dialect.is_id_collision(error):
+                    collisions += 1
+                    if collisions >= MAX_ID_ATTEMPTS:
+                        raise IdCollisionError(
+                            f"{MAX_ID_ATTEMPTS} fresh ids all collided"
+                        ) from error
+                elif self.dialect.is_transient(error):
+                    transient += 1
+                    if transient >= MAX_TRANSIENT_ATTEMPTS:
+                        raise
+                    time.sleep(retry_pause_s(transient))
+                else:
+                    raise
+
     def create(
         self, table_name: str, values: Row, *, actor: str | None, prettyid: str | None = None
     ) -> str:
         """Inserts a new entity under a fresh id and returns the id. A collision with an
         existing id is a failed insert, retried with another id."""
         table = entity_table(table_name)
-        for _ in range(MAX_ID_ATTEMPTS):
+
+        def work(cursor: Any) -> str:
             numid = self.new_numid()
-            try:
-                with self.transaction(actor) as cursor:
-                    self.insert_row(cursor, table, numid, prettyid, values)
-            except Exception as error:
-                if self.dialect.is_id_collision(error):
-                    continue
-                raise
+            self.insert_row(cursor, table, numid, prettyid, values)
             return encode(numid)
-        raise IdCollisionError(f"{table_name}: {MAX_ID_ATTEMPTS} fresh ids all collided")
+
+        return self.write(actor, work)
 
     def put(self, table_name: str, identifier: str, values: Row, *, actor: str | None) -> bool:
         """Creates the entity under the client's own id, or brings it to ``values``: doing it
@@ -84,7 +118,8 @@ class Store:
         whether it was created."""
         table = entity_table(table_name)
         numid = decode(identifier)
-        with self.transaction(actor) as cursor:
+
+        def work(cursor: Any) -> bool:
             current = self.get_row(cursor, table, numid)
             if current is None:
                 self.insert_row(cursor, table, numid, None, values)
@@ -93,11 +128,16 @@ class Store:
                 self.update_row(cursor, table, numid, values)
             return False
 
+        return self.write(actor, work)
+
     def update(self, table_name: str, identifier: str, values: Row, *, actor: str | None) -> None:
         table = entity_table(table_name)
-        with self.transaction(actor) as cursor:
+
+        def work(cursor: Any) -> None:
             if not self.update_row(cursor, table, decode(identifier), values):
                 raise NotFoundError(f"{table_name}: no {identifier}")
+
+        self.write(actor, work)
 
     def set_prettyid(
         self, table_name: str, identifier: str, prettyid: str, *, actor: str | None
@@ -107,13 +147,16 @@ class Store:
     def delete(self, table_name: str, identifier: str, *, actor: str | None) -> None:
         table = entity_table(table_name)
         p = self.dialect.placeholder
-        with self.transaction(actor) as cursor:
+
+        def work(cursor: Any) -> None:
             cursor.execute(
                 f"DELETE FROM {table.name} WHERE numid = {p}",
                 (self.dialect.to_stored(decode(identifier)),),
             )
             if cursor.rowcount != 1:
                 raise NotFoundError(f"{table_name}: no {identifier}")
+
+        self.write(actor, work)
 
     def get(self, table_name: str, identifier: str) -> Row | None:
         cursor = self.connection.cursor()
@@ -198,6 +241,12 @@ class Store:
             self.dialect.to_stored(value) if types.get(name) is ColumnType.NUMID else value
             for name, value in values.items()
         ]
+
+
+def retry_pause_s(attempt: int) -> float:
+    """How long to wait before running a transaction again after its ``attempt``-th failure:
+    random (so that the transactions that collided do not meet again), longer each time."""
+    return random.uniform(0, min(MAX_RETRY_PAUSE_S, RETRY_PAUSE_S * 2**attempt))
 
 
 def entity_table(name: str) -> Table:
