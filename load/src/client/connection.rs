@@ -50,6 +50,10 @@ pub enum Cause {
     /// The server closed the connection before the response was complete.
     Closed,
     Malformed(ParseError),
+    /// Bytes that answer no request (there is no pipelining): left over after a complete
+    /// response (a second answer, or a Content-Length too short), or there before the
+    /// request's first byte was written (an answer before the request).
+    Unsolicited,
 }
 
 impl From<io::Error> for Cause {
@@ -70,6 +74,7 @@ impl Cause {
             Cause::Timeout => "timeout".to_string(),
             Cause::Closed => "connection_closed".to_string(),
             Cause::Malformed(_) => "malformed_response".to_string(),
+            Cause::Unsolicited => "unsolicited_bytes".to_string(),
         }
     }
 
@@ -82,6 +87,9 @@ impl Cause {
                 "connection closed before the response was complete (connection_closed)".to_string()
             }
             Cause::Malformed(error) => format!("{error} (malformed_response)"),
+            Cause::Unsolicited => "bytes that answer no request: after a complete response, \
+                                   or before the request (unsolicited_bytes)"
+                .to_string(),
         }
     }
 }
@@ -390,6 +398,12 @@ impl Connection {
                     Err(cause) => return Some(self.fail(FailureClass::Connect, cause)),
                 },
                 Phase::Writing { written } => {
+                    if written == 0
+                        && self.readable
+                        && let Some(outcome) = self.read_before_request(buffer)
+                    {
+                        return Some(outcome);
+                    }
                     if !self.writable {
                         return None;
                     }
@@ -490,6 +504,51 @@ impl Connection {
         }
     }
 
+    /// Input is there before the request's first byte is written (it came while the
+    /// connection was idle, or before a new one sent anything): its end (a stale keep-alive
+    /// connection) or error is the request's, as if read after it; bytes answer no request.
+    fn read_before_request(&mut self, buffer: &mut [u8]) -> Option<Outcome> {
+        loop {
+            let stream = self.stream.as_mut()?;
+            match stream.read(buffer) {
+                Ok(0) => return Some(self.on_eof()),
+                Ok(n) => {
+                    self.note_received(&buffer[..n]);
+                    return Some(self.fail(FailureClass::Exceptions, Cause::Unsolicited));
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.readable = false;
+                    return None;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Some(self.read_failure(e)),
+            }
+        }
+    }
+
+    /// A read failed: TLS's failures after the handshake are exceptions, others receive
+    /// failures (or a stale connection's).
+    fn read_failure(&mut self, error: io::Error) -> Outcome {
+        let cause = Cause::from(error);
+        let class = match cause {
+            Cause::Tls(_) => FailureClass::Exceptions,
+            _ => FailureClass::Receive,
+        };
+        self.stale_or(class, cause)
+    }
+
+    /// Counts bytes of the response (its first byte's time), and keeps them for `-v`.
+    fn note_received(&mut self, bytes: &[u8]) {
+        if self.received == 0 {
+            self.first_byte = Instant::now();
+        }
+        self.received += bytes.len() as u64;
+        if let Some(transcript) = &mut self.transcript {
+            let room = MAX_TRANSCRIPT_BYTES.saturating_sub(transcript.len());
+            transcript.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        }
+    }
+
     fn read(&mut self, buffer: &mut [u8]) -> Option<Outcome> {
         for _ in 0..READS_PER_TURN {
             let stream = self.stream.as_mut()?;
@@ -501,32 +560,24 @@ impl Connection {
                     return None;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    let cause = Cause::from(e);
-                    let class = match cause {
-                        Cause::Tls(_) => FailureClass::Exceptions,
-                        _ => FailureClass::Receive,
-                    };
-                    return Some(self.stale_or(class, cause));
-                }
+                Err(e) => return Some(self.read_failure(e)),
             };
-            if self.received == 0 {
-                self.first_byte = Instant::now();
-            }
-            self.received += n as u64;
-            if let Some(transcript) = &mut self.transcript {
-                let room = MAX_TRANSCRIPT_BYTES.saturating_sub(transcript.len());
-                transcript.extend_from_slice(&buffer[..n.min(room)]);
-            }
+            self.note_received(&buffer[..n]);
             match self.parser.feed(&buffer[..n]) {
                 Ok(Progress::Partial) => {}
-                Ok(Progress::Complete { consumed }) => {
-                    // Bytes beyond the response were not asked for: do not trust the
-                    // connection with the next request. No read until `WouldBlock` after a
-                    // complete response: the next response can only arrive after the next
-                    // request, and its arrival is a new edge (epoll), so one syscall less.
+                Ok(Progress::Complete { consumed }) if consumed < n => {
+                    // Bytes beyond the response were not asked for (no request is
+                    // pipelined): the response is not to be trusted either (a Content-Length
+                    // too short), nor the connection.
+                    return Some(self.fail(FailureClass::Exceptions, Cause::Unsolicited));
+                }
+                Ok(Progress::Complete { .. }) => {
+                    // No read until `WouldBlock` after a complete response: the next response
+                    // can only arrive after the next request, and its arrival is a new edge
+                    // (epoll), so one syscall less. Bytes that come meanwhile are found before
+                    // the next request is written, or with its response.
                     self.readable = false;
-                    let reusable = consumed == n && self.parser.head().keeps_alive();
+                    let reusable = self.parser.head().keeps_alive();
                     return Some(self.complete(reusable));
                 }
                 Err(error) => {

@@ -37,6 +37,9 @@ pub enum Reply {
     /// written many at a time as fast as the client takes them, for at most this long, then
     /// close: the client's parsing, not the network, is what limits the pace.
     TinyChunks(Duration),
+    /// Send these bytes, then after this long the others (which answer no request), and wait
+    /// for the next request on the connection.
+    RespondThenUnsolicited(Vec<u8>, Duration, Vec<u8>),
 }
 
 /// One request as the server saw it.
@@ -240,6 +243,13 @@ fn serve(mut stream: TcpStream, handler: &Handler, requests: &AtomicU64, log: &M
                     }
                 }
                 return;
+            }
+            Reply::RespondThenUnsolicited(bytes, delay, unsolicited) => {
+                let _ = stream.write_all(&bytes);
+                thread::sleep(delay);
+                if stream.write_all(&unsolicited).is_err() {
+                    return;
+                }
             }
             Reply::TinyChunks(limit) => {
                 let started = Instant::now();
