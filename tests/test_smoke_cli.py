@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.smoke_runs import smoke
+from tests.smoke_runs import smoke, smoke_here
 
 SHORT = ["-d", "1", "--warmup", "0.3", "--repeats", "4"]
 APP = """
@@ -64,7 +64,10 @@ def test_a_slowed_application_fails_and_the_unchanged_one_passes(
         (["perfapp:fast", "--baseline", "b.json", "--repeats", "1", "--save"], "repeats must"),
     ],
 )
-def test_usage_errors_exit_2(project: Path, args: list[str], message: str) -> None:
-    completed = smoke(*args, cwd=project)
+def test_usage_errors_exit_2(
+    project: Path, args: list[str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    completed = smoke_here(*args)
     assert completed.returncode == 2
     assert completed.stderr.startswith("layerbench: error: ") and message in completed.stderr

@@ -162,3 +162,20 @@ def test_a_first_version_baseline_of_another_server_is_refused_after_the_note(
         f"layerbench: error: {path} was measured under other conditions: "
         "server granian in the baseline, gunicorn now"
     )
+
+
+def test_a_url_the_baseline_does_not_have_is_refused_before_any_server_starts(
+    tmp_path: Path, load_binary: Path
+) -> None:
+    """Compared anyway or not, a URL with no baseline cannot be judged: said before measuring
+    (here, before /missing would have answered 404 at verification)."""
+    baseline = write_baseline(
+        tmp_path / "perf.json", conditions_now(tmp_path / "work", load_binary), [1.0, 1.0]
+    )
+    completed = smoke_here(
+        *shop("--url", "/missing", "--baseline", baseline, "--ignore-conditions")
+    )
+    assert completed.returncode == 2, completed.stderr
+    assert completed.stderr == (
+        "layerbench: error: the baseline has no /missing: measure it with --save\n"
+    )

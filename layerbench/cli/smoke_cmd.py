@@ -23,7 +23,14 @@ from layerbench.errors import (
 )
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
-from layerbench.lab.smoke import SmokeOptions, judge, measure, prepare, verify
+from layerbench.lab.smoke import (
+    SmokeOptions,
+    check_in_baseline,
+    judge,
+    measure,
+    prepare,
+    verify,
+)
 from layerbench.lab.smoke_baseline import Baseline, baseline_document, read_baseline
 from layerbench.lab.smoke_conditions import differences
 from layerbench.servers.settings import add_assignments
@@ -86,6 +93,8 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         )
         check_importable(options.app, [str(Path(p).resolve()) for p in options.app_path])
         baseline = None if args.save else read_baseline(args.baseline)
+        if baseline is not None:
+            check_in_baseline(baseline.rates, options.urls)
         load_binary = find_load_generator()
     except (ConfigError, LoadGeneratorError) as error:
         return _not_measured(error)

@@ -6,6 +6,7 @@ of medians, now over baseline, lies below 1) and slower by more than the toleran
 does not fail a build, and neither does a real but tolerated slowdown."""
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,12 +140,17 @@ def server_log_tail(deployment: Deployment) -> str:
     return server.log_tail() if isinstance(server, ManagedServer) else "(no log)"
 
 
+def check_in_baseline(baseline: dict[str, list[float]], urls: Iterable[str]) -> None:
+    """Every URL has a baseline to be judged against."""
+    missing = [url for url in urls if url not in baseline]
+    if missing:
+        raise ConfigError(f"the baseline has no {missing[0]}: measure it with --save")
+
+
 def judge(
     baseline: dict[str, list[float]], current: dict[str, list[float]], tolerance: float
 ) -> list[Verdict]:
-    missing = [url for url in current if url not in baseline]
-    if missing:
-        raise ConfigError(f"the baseline has no {missing[0]}: measure it with --save")
+    check_in_baseline(baseline, current)
     verdicts = []
     for url, rates in current.items():
         comparison = compare_rates(url, baseline[url], rates)
