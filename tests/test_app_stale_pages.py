@@ -49,7 +49,7 @@ class Backing:
 
     @property
     def pages(self) -> PageStore | None:
-        return None if self.directory is None else PageDirectory(self.directory)
+        return None if self.directory is None else PageDirectory(self.directory, "stale-pages")
 
 
 @pytest.fixture(params=["local", "memcached", "redis", "directory"])

@@ -21,6 +21,7 @@ from tests.app_server import Client, serve
 
 JSON = "application/json"
 HTML = "text/html; charset=utf-8"
+DATABASE = "/srv/site.sqlite3"
 
 
 def page(body: bytes, content_type: str = JSON) -> CachedPage:
@@ -36,7 +37,7 @@ def test_paths_name_files_and_odd_paths_name_none() -> None:
 
 
 def test_a_kept_page_is_a_file_readable_by_all(tmp_path: Path) -> None:
-    store = PageDirectory(tmp_path / "pages")
+    store = PageDirectory(tmp_path / "pages", DATABASE)
     lookup = store.lookup("video:abc", "/videos/abc", "", shareable=True)
     assert lookup.page is None
     store.keep(lookup, page(b'{"id":"abc"}'))
@@ -52,7 +53,7 @@ def test_a_kept_page_is_a_file_readable_by_all(tmp_path: Path) -> None:
 
 
 def test_pages_with_a_query_or_a_token_are_not_files(tmp_path: Path) -> None:
-    store = PageDirectory(tmp_path / "pages")
+    store = PageDirectory(tmp_path / "pages", DATABASE)
     for query, shareable in (("limit=5", True), ("", False)):
         lookup = store.lookup("videos", "/videos", query, shareable=shareable)
         assert lookup.place is None
@@ -61,7 +62,7 @@ def test_pages_with_a_query_or_a_token_are_not_files(tmp_path: Path) -> None:
 
 
 def test_a_sweep_removes_the_familys_files_and_only_them(tmp_path: Path) -> None:
-    store = PageDirectory(tmp_path / "pages")
+    store = PageDirectory(tmp_path / "pages", DATABASE)
     for family, path in (("video:abc", "/videos/abc"), ("video:abc", "/videos/abc/comments")):
         store.keep(store.lookup(family, path, "", shareable=True), page(b"{}"))
     store.keep(store.lookup("video:xyz", "/videos/xyz", "", shareable=True), page(b"{}"))
@@ -73,7 +74,7 @@ def test_a_sweep_removes_the_familys_files_and_only_them(tmp_path: Path) -> None
 
 
 def test_a_page_built_before_a_sweep_is_not_kept_after_it(tmp_path: Path) -> None:
-    store = PageDirectory(tmp_path / "pages")
+    store = PageDirectory(tmp_path / "pages", DATABASE)
     before = store.lookup("video:abc", "/videos/abc", "", shareable=True)
     store.sweep({"video:abc"})  # a write committed while the page was being built
     store.keep(before, page(b'{"title":"old"}'))
@@ -101,7 +102,7 @@ def test_nginx_serves_kept_pages_and_passes_the_rest_on(
     prepare(url)
     settings = AppSettings(db_path=create_seeded_database(tmp_path), store_url=url)
     pages = workdir / "pages"
-    with serve(settings, LocalCache(), PageDirectory(pages)) as site:
+    with serve(settings, LocalCache(), PageDirectory(pages, url)) as site:
         upstream = f"127.0.0.1:{site.port}"
         with NginxFront(workdir / "nginx", free_port(), upstream, pages) as front:
             client = Client(front.port)

@@ -10,6 +10,7 @@ from layerbench.app.cache import DEFAULT_MAX_BYTES, CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
 from layerbench.app.page_directory import PageDirectory
+from layerbench.datalayer.open_store import is_sqlite
 from layerbench.errors import ConfigError
 from layerbench.services.urls import ServiceUrl
 
@@ -45,15 +46,24 @@ def cache_from_url(url: str | None, local_max_bytes: int = DEFAULT_MAX_BYTES) ->
     raise ConfigError(f"{url!r} is not a cache: {CHOICES}")
 
 
-def pages_from_url(url: str | None, cache: CacheBackend) -> PageStore:
-    """Where the site keeps its pages: the directory of a file:// URL, nowhere for ``none``,
-    or else ``cache``."""
+def database_identity(store_url: str) -> str:
+    """The database a store URL names, without its credentials: a SQLite file's full path,
+    else KIND://HOST:PORT/DATABASE."""
+    if is_sqlite(store_url):
+        return str(Path(store_url).resolve())
+    url = ServiceUrl.parse(store_url)
+    return f"{url.kind}://{url.host}:{url.port}/{url.database or ''}"
+
+
+def pages_from_url(url: str | None, cache: CacheBackend, store_url: str = "") -> PageStore:
+    """Where the site keeps the pages of the database at ``store_url``: the directory of a
+    file:// URL, nowhere for ``none``, or else ``cache``."""
     if url == NONE:
         return NoPages()
     directory = page_directory_of(url) if url else None
     if directory is None:
         return PageCache(cache)
     try:
-        return PageDirectory(directory)
+        return PageDirectory(directory, database_identity(store_url))
     except OSError as error:
         raise ConfigError(f"the page-cache directory {directory}: {error.strerror}") from None

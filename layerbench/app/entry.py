@@ -11,7 +11,8 @@ from layerbench.app.wsgi import create_app
 def _reference() -> WSGIApplication:
     settings = AppSettings.from_env()
     cache = cache_from_url(settings.cache_url, settings.cache_max_bytes)
-    return create_app(settings, cache, pages_from_url(settings.cache_url, cache))
+    pages = pages_from_url(settings.cache_url, cache, settings.store_url or "")
+    return create_app(settings, cache, pages)
 
 
 application: WSGIApplication = from_environment() or _reference()

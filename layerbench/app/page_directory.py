@@ -37,8 +37,13 @@ CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".json": "application/json",
 }
-# A path segment that is a plain file name: no dot files, no "..", nothing to escape.
-SEGMENT = re.compile(r"[A-Za-z0-9_~-][A-Za-z0-9._~-]*")
+# A path segment that is a plain file name: no dot files, no "..", nothing to escape, and room
+# for the suffix and a temporary name's within the 255 bytes a file name may have.
+SEGMENT = re.compile(r"[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,199}")
+# A page's whole name, well within PATH_MAX (4,096) whatever the directory's own path.
+MAX_STEM_BYTES = 1024
+# Marks the directory with the database its pages were built from.
+DATABASE_FILE = "database"
 FILE_MODE = 0o644
 DIRECTORY_MODE = 0o755
 
@@ -50,16 +55,54 @@ def file_stem(path: str) -> str | None:
     segments = path.removeprefix("/").split("/")
     if not path.startswith("/") or not all(SEGMENT.fullmatch(s) for s in segments):
         return None
-    return "/".join(segments)
+    stem = "/".join(segments)
+    return stem if len(stem) <= MAX_STEM_BYTES else None
+
+
+def make_directories(directory: Path, stop: Path | None = None) -> None:
+    """``directory`` and its missing parents (below ``stop``), readable by all: only those it
+    creates (a directory that was there keeps its mode)."""
+    missing = []
+    for level in (directory, *directory.parents):
+        if level == stop or level.is_dir():
+            break
+        missing.append(level)
+    for level in reversed(missing):
+        try:
+            level.mkdir()
+        except FileExistsError:
+            continue  # another worker made it
+        level.chmod(DIRECTORY_MODE)
 
 
 class PageDirectory:
-    def __init__(self, root: Path) -> None:
+    """The pages of the database ``database`` (its identity, e.g. its URL): pages another
+    database left in the directory are deleted first, never served."""
+
+    def __init__(self, root: Path, database: str) -> None:
         self.root = root
         self.families = root / FAMILIES
-        self.families.mkdir(parents=True, exist_ok=True)
-        for directory in (root, self.families):
-            directory.chmod(DIRECTORY_MODE)
+        make_directories(self.families)
+        with self._locked(DATABASE_FILE):
+            marker = self.families / DATABASE_FILE
+            try:
+                kept_for = marker.read_text()
+            except FileNotFoundError:
+                kept_for = None
+            if kept_for != database:
+                self._clear()
+                self._replace(marker, database.encode())
+
+    def _clear(self) -> None:
+        """Deletes every page kept (by the families' lists: nothing else in the directory is
+        touched) and every family's generation."""
+        for entry in self.families.iterdir():
+            if entry.name.endswith(".lock") or entry.name == DATABASE_FILE:
+                continue
+            if entry.name.endswith(".pages"):
+                for name in entry.read_text().split():
+                    (self.root / name).unlink(missing_ok=True)
+            entry.unlink(missing_ok=True)
 
     def lookup(self, family: str, path: str, query: str | None, *, shareable: bool) -> Lookup:
         stem = file_stem(path) if shareable and query == "" else None
@@ -101,14 +144,7 @@ class PageDirectory:
 
     def _write(self, name: str, body: bytes) -> None:
         target = self.root / name
-        parent = target.parent
-        if not parent.is_dir():
-            parent.mkdir(parents=True, exist_ok=True)
-            # Every directory between the root and the file, for the front server's workers.
-            for directory in (parent, *parent.parents):
-                if directory == self.root:
-                    break
-                directory.chmod(DIRECTORY_MODE)
+        make_directories(target.parent, stop=self.root)
         self._replace(target, body)
 
     def _replace(self, target: Path, body: bytes) -> None:

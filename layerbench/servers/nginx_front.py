@@ -7,12 +7,15 @@ responses served from them carry ``X-Cache: front``. A file swept away between n
 and its opening sends the request on to the application too, rather than answering 404.
 """
 
+import os
+import stat
 from pathlib import Path
 
 from layerbench.app.api.security_headers import security_headers
 from layerbench.app.page_directory import FAMILIES, INDEX
 from layerbench.app.wsgi import HEALTH_PATH
-from layerbench.servers.nginx import NginxServer
+from layerbench.errors import ConfigError
+from layerbench.servers.nginx import UNPRIVILEGED_USER, NginxServer
 from layerbench.servers.ports import LOOPBACK
 
 # A path that names no page file: what try_files looks for when the request may not be served
@@ -43,6 +46,8 @@ class NginxFront(NginxServer):
         self.pages = pages
 
     def prepare(self) -> None:
+        if self.pages is not None and os.geteuid() == 0:
+            check_reachable_by_all(self.pages)
         self.write_config(self.http_body())
 
     def http_body(self) -> str:
@@ -86,6 +91,18 @@ class NginxFront(NginxServer):
         listen {listen_address(self.host)}:{self.port};
         client_max_body_size 1m;{locations}
     }}"""
+
+
+def check_reachable_by_all(pages: Path) -> None:
+    """nginx's workers, unprivileged (started as root), must reach the page files: the
+    directory and those above it searchable by all. Its mode is the user's to change, not ours."""
+    for directory in (pages, *pages.parents):
+        if directory.exists() and not directory.stat().st_mode & stat.S_IXOTH:
+            raise ConfigError(
+                f"the page-cache directory {pages}: nginx's workers (user {UNPRIVILEGED_USER}) "
+                f"cannot reach it, since {directory} is not searchable by all "
+                f"(chmod o+x {directory}, or choose another directory)"
+            )
 
 
 def file_headers() -> str:
