@@ -120,6 +120,6 @@ def test_wrong_options_are_one_line_errors(args: list[str], message: str) -> Non
         text=True,
         timeout=60,
     )
-    assert run.returncode == 1, run.stderr
+    assert run.returncode == 2, run.stderr  # a usage error
     assert message in run.stderr
     assert "Traceback" not in run.stderr

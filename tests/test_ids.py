@@ -150,7 +150,7 @@ def test_cli_check() -> None:
 )
 def test_cli_bad_input_is_one_line(args: list[str], message: str) -> None:
     completed = layerbench_ids(*args)
-    assert completed.returncode == 1
+    assert completed.returncode == 2  # a usage error
     assert completed.stdout == ""
     assert len(completed.stderr.splitlines()) == 1
     assert message in completed.stderr

@@ -3,7 +3,6 @@
 import json
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -18,7 +17,6 @@ from layerbench.lab import app_data
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.results import LadderResult, RungStatus
 from layerbench.lab.rungs import Rung
-from layerbench.servers.ports import LOOPBACK
 from tests.ladder_runs import Recorder, run_ladder
 from tests.proc_scan import processes_mentioning
 
@@ -66,21 +64,6 @@ def test_ladder_measures_every_rung_and_writes_json(
     assert set(document["conditions"]["load_commands"]) == {r["rung"] for r in document["rungs"]}
 
 
-def test_port_in_use_is_one_line_and_nonzero(tmp_path: Path, load_binary: Path) -> None:
-    with socket.socket() as listener:
-        listener.bind((LOOPBACK, 0))
-        listener.listen()
-        port = listener.getsockname()[1]
-        completed = layerbench(
-            "ladder", *SHORT, "--rungs", "string", "--port", str(port), cwd=tmp_path
-        )
-    assert completed.returncode == 1
-    assert f"port {port} on 127.0.0.1 is already in use" in completed.stderr
-    assert "Traceback" not in completed.stderr
-    document = json.loads((tmp_path / "ladder.json").read_text())
-    assert document["rungs"][0]["status"] == "error"
-
-
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -91,7 +74,7 @@ def test_port_in_use_is_one_line_and_nonzero(tmp_path: Path, load_binary: Path) 
 )
 def test_wrong_options_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
     completed = layerbench("ladder", *args, cwd=tmp_path)
-    assert completed.returncode == 1
+    assert completed.returncode == 2
     assert completed.stderr.startswith("layerbench: error: ")
     assert message in completed.stderr
     assert len(completed.stderr.splitlines()) == 1
@@ -223,9 +206,9 @@ def test_each_run_is_stored_and_two_runs_compare(
     assert compared.returncode == 0, compared.stderr
     rows = compared.stdout.splitlines()[2:4]
     assert [row.split()[0] for row in rows] == ["string", "db-raw"]
-    assert all(row.split()[-1] in {"same", "faster", "slower"} for row in rows)
+    assert all(row.endswith(("not significant", "faster", "slower")) for row in rows)
     missing_run = layerbench("results", "show", "9", cwd=tmp_path)
-    assert missing_run.returncode == 1
+    assert missing_run.returncode == 2
     assert missing_run.stderr.startswith("layerbench: error: no run 9 in")
     # A file written by an older layerbench still loads.
     old = tmp_path / "old.json"

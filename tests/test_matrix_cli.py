@@ -87,7 +87,7 @@ def test_wrong_options_are_refused_before_anything_starts(
     tmp_path: Path, args: list[str], message: str
 ) -> None:
     completed = layerbench("matrix", *args, cwd=tmp_path)
-    assert completed.returncode == 1
+    assert completed.returncode == 2
     assert completed.stderr.startswith("layerbench: error: ")
     assert message in completed.stderr
     assert "Traceback" not in completed.stderr

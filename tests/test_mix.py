@@ -119,7 +119,7 @@ def test_layerbench_mix_measures_the_mix_and_prints_the_error(
     )  # fmt: skip
     assert completed.returncode == 0, completed.stderr
     table, block = completed.stdout.split("\n\nmix: ")
-    rows = table.split("\n\n")[0].splitlines()[1:]
+    rows = table.split("\n\n")[0].splitlines()[2:]  # under "CPU % of a core", the header
     assert [line.split()[0] for line in rows] == [
         "cached-page",
         "page",
@@ -143,7 +143,7 @@ def test_layerbench_mix_measures_the_mix_and_prints_the_error(
     # The reports show the prediction against the measurement.
     predicted = f"{mix['predicted_requests_per_s']:,.0f} req/s"
     page = html_report(document)
-    assert "<h2>Mixed load</h2>" in page and f"<td>{predicted}</td>" in page
+    assert "<h2>Mixed load</h2>" in page and f'<td class="n">{predicted}</td>' in page
     markdown = to_markdown(document).splitlines()
     assert markdown[-5].startswith("| 90 % cached-page, 10 % page | value | 95 % interval |")
     assert markdown[-1].startswith("| error (predicted over measured; ")
@@ -170,7 +170,7 @@ def test_wrong_mix_options_are_one_line_errors(
     completed = subprocess.run(
         [*LAYERBENCH, "mix", *args], capture_output=True, text=True, cwd=tmp_path, check=False
     )
-    assert completed.returncode == 1
+    assert completed.returncode == 2
     assert completed.stderr.startswith("layerbench: error: "), completed.stderr
     assert message in completed.stderr
     assert len(completed.stderr.splitlines()) == 1

@@ -97,7 +97,7 @@ def test_a_wrong_source_or_output_is_a_one_line_error(tmp_path: Path) -> None:
         completed = subprocess.run(
             [*LAYERBENCH, "report", *args], capture_output=True, text=True, timeout=60, check=False
         )
-        assert completed.returncode == 1
+        assert completed.returncode == 2  # a usage error
         assert completed.stderr.startswith("layerbench: error: ") and message in completed.stderr
         assert len(completed.stderr.splitlines()) == 1
 

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from layerbench.errors import ConfigError
-from layerbench.ids.codec import decode, encode, scheme_version
+from layerbench.ids.codec import InvalidIdError, decode, encode, scheme_version
 from layerbench.ids.generate import new_id
 
 MAX_GENERATED = 10**9
@@ -47,12 +47,21 @@ def parse_number(text: str, what: str) -> int:
 
 
 def run_encode(args: argparse.Namespace) -> int:
-    print(encode(parse_number(args.number, "number")))
+    number = parse_number(args.number, "number")
+    try:
+        identifier = encode(number)
+    except InvalidIdError as error:
+        raise ConfigError(str(error)) from None  # a wrong argument: a usage error
+    print(identifier)
     return 0
 
 
 def run_decode(args: argparse.Namespace) -> int:
-    print(decode(args.id))
+    try:
+        number = decode(args.id)
+    except InvalidIdError as error:
+        raise ConfigError(str(error)) from None  # a wrong argument: a usage error
+    print(number)
     return 0
 
 

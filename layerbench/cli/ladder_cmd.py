@@ -16,6 +16,7 @@ from layerbench.lab.loadgen import find_load_generator
 from layerbench.lab.options import DEFAULT_SERVER, LadderOptions
 from layerbench.lab.results import LadderResult
 from layerbench.lab.rungs import FULL_RUNG_NAMES, RUNG_NAMES
+from layerbench.lab.server_check import check_server
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.settings import add_assignments
@@ -117,8 +118,10 @@ def run_ladder(
 ) -> LadderResult:
     """Runs the ladder with progress on stderr, saving the results file after each rung;
     ``conclude`` adds to the result before the last save (after an interruption too). Then
-    prints the table and stores the run in the results database."""
+    prints the table and stores the run in the results database. A wrong setting or a taken
+    --port is refused before anything starts."""
     results = ResultsFile(json_path)
+    check_server(options.server, options.settings, options.port)
     layout = plan_cpu_layout(pin=options.pin)
     load_binary = find_load_generator()
     result = LadderResult(

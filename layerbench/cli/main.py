@@ -2,8 +2,11 @@
 
 This is the one place where an error becomes a message and an exit code:
 
-    0    done                        2    usage error (argparse)
-    1    an error, or a rung failed  130  interrupted (Ctrl-C or SIGTERM)
+    0    done
+    1    an error, or a rung failed
+    2    a usage error, in every command: argparse's, or a ConfigError (a wrong option,
+         setting, name or file)
+    130  interrupted (Ctrl-C or SIGTERM)
 """
 
 import argparse
@@ -11,6 +14,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from types import FrameType
+from typing import NoReturn
 
 from layerbench import __version__
 from layerbench.cli import (
@@ -24,14 +28,22 @@ from layerbench.cli import (
     services_cmd,
     smoke_cmd,
 )
-from layerbench.errors import LayerbenchError
+from layerbench.errors import ConfigError, LayerbenchError
 
 EXIT_ERROR = 1
+EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, its usage errors one line like every other error (and exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"layerbench: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="layerbench",
         description="What each layer of a Python web stack costs, measured on this machine.",
     )
@@ -63,7 +75,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except LayerbenchError as error:
         print(f"layerbench: error: {error}", file=sys.stderr)
-        return EXIT_ERROR
+        return EXIT_USAGE if isinstance(error, ConfigError) else EXIT_ERROR
     return exit_code
 
 

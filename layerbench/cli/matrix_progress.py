@@ -5,6 +5,7 @@ from typing import TextIO
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.matrix_options import MatrixOptions
 from layerbench.lab.matrix_results import Cell, CellStatus, ColumnInfo
+from layerbench.words import counted
 
 
 class MatrixProgress:
@@ -19,7 +20,7 @@ class MatrixProgress:
         keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
         levels = ",".join(str(c) for c in options.concurrency)
         self._say(
-            f"layerbench matrix: {len(options.columns)} servers x c={levels}, rung "
+            f"layerbench matrix: {counted(len(options.columns), 'server')} x c={levels}, rung "
             f"{options.rung}, {keep_alive}, {options.warmup_s:g} s warm-up + "
             f"{options.duration_s:g} s measured per cell; {self.layout.describe()}"
         )
@@ -37,7 +38,7 @@ class MatrixProgress:
             self.stream.write(f"  c={cell.concurrency:<6} ")
         self._cell_open = False
         if cell.status is CellStatus.OK and cell.load is not None:
-            errors = f", {cell.load.errors:,} errors" if cell.load.errors else ""
+            errors = f", {counted(cell.load.errors, 'error')}" if cell.load.errors else ""
             self._say(f"{cell.load.requests_per_s:,.0f} req/s{errors}")
         else:
             self._say(f"{cell.status.value}: {cell.message}")

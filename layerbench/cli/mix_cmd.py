@@ -16,6 +16,7 @@ from layerbench.lab.mix import (
     mix_outcome,
 )
 from layerbench.lab.results import LadderResult
+from layerbench.report.ladder_table import format_ladder_table
 
 
 def add_parser(commands: Any) -> None:
@@ -60,11 +61,13 @@ def cmd_mix(args: argparse.Namespace) -> int:
             outcomes.append(outcome)
             result.mix = outcome.to_dict()
 
-    result = run_ladder(options, args.json, conclude)
-    outcome = outcomes[0] if outcomes else None
-    if outcome is None:
+    def table(result: LadderResult) -> str:
+        """The ladder's table, then the prediction against the measurement."""
+        rungs = format_ladder_table(result)
+        return rungs + "\n\n" + format_mix(outcomes[0]) if outcomes else rungs
+
+    result = run_ladder(options, args.json, conclude, table)
+    if not outcomes:
         print("layerbench: the mix was not predicted: a rung was not measured", file=sys.stderr)
         return EXIT_RUNG_FAILED
-    print()
-    print(format_mix(outcome))
     return EXIT_RUNG_FAILED if result.failed else 0

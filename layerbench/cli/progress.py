@@ -9,6 +9,7 @@ from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.results import RungResult, RungStatus
 from layerbench.lab.rungs import Rung
+from layerbench.words import counted
 
 
 class LadderProgress:
@@ -27,9 +28,10 @@ class LadderProgress:
         options = self.options
         keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
         self._say(
-            f"layerbench ladder{' --full' if options.full else ''}: {len(options.ladder)} rungs, "
+            f"layerbench ladder{' --full' if options.full else ''}: "
+            f"{counted(len(options.ladder), 'rung')}, "
             f"{options.server}, c={options.concurrency}, {keep_alive}, "
-            f"{options.repeats} passes of {options.warmup_s:g} s warm-up + "
+            f"{counted(options.repeats, 'pass', 'passes')} of {options.warmup_s:g} s warm-up + "
             f"{options.duration_s:g} s measured per rung; {self.layout.describe()}"
         )
 

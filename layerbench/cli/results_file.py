@@ -77,7 +77,8 @@ def store_run(document: dict[str, Any]) -> None:
 
 def publish(results: ResultsFile, document: dict[str, Any], table: str) -> None:
     """What a finished run shows and keeps: its table, the document on stdout when the results
-    file is ``-``, and the run in the results database."""
-    print(table)
+    file is ``-`` (the table then on stderr: stdout is the document's alone), and the run in
+    the results database."""
+    print(table, file=sys.stderr if results.to_stdout else sys.stdout)
     results.print_if_stdout(document)
     store_run(document)

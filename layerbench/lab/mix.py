@@ -21,6 +21,7 @@ from layerbench.errors import ConfigError
 from layerbench.lab.results import LadderResult, RungResult
 from layerbench.lab.rungs import Rung, Stack
 from layerbench.lab.spread import Spread, bootstrap
+from layerbench.words import counted
 
 DEFAULT_HIT = "cached-page"
 DEFAULT_MISS = "page"
@@ -214,7 +215,7 @@ def format_mix(outcome: MixOutcome) -> str:
             f"(95 % CI {low:,.0f}-{high:,.0f})",
             f"  measured   {outcome.measured_rate:,.0f} req/s "
             f"(95 % CI {m.ci_low:,.0f}-{m.ci_high:,.0f}, "
-            f"CV {m.cv * 100:.1f} %, {m.n} trials){share}",
+            f"CV {m.cv * 100:.1f} %, {counted(m.n, 'trial')}){share}",
             f"  error      {outcome.error * 100:+.1f} % (predicted over measured; 95 % CI "
             f"{error_low * 100:+.1f} % to {error_high * 100:+.1f} %): {verdict}",
         ]
