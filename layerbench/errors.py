@@ -12,6 +12,8 @@ wrong and what to do, in one line, and the CLI prints it without a traceback.
      +-- VerificationError       a rung answered the wrong status or body
      +-- LoadGeneratorError      the load generator failed or printed something unreadable
      +-- ConfigError             an option or setting is wrong
+     +-- ResultsDatabaseError    the results database cannot be read or written
+     +-- OutputError             stdout cannot be written (a full disk; a closed pipe is not one)
 """
 
 
@@ -72,4 +74,12 @@ class LoadGeneratorError(LayerbenchError):
 
 
 class ConfigError(LayerbenchError):
+    pass
+
+
+class ResultsDatabaseError(LayerbenchError):
+    pass
+
+
+class OutputError(LayerbenchError):
     pass

@@ -7,9 +7,9 @@ layerbench ids check ID        exit 0 when ID is well-formed, 1 with the reason 
 """
 
 import argparse
-import sys
 from typing import Any
 
+from layerbench.cli.output import print_out
 from layerbench.errors import ConfigError
 from layerbench.ids.codec import InvalidIdError, decode, encode, scheme_version
 from layerbench.ids.generate import new_id
@@ -52,7 +52,7 @@ def run_encode(args: argparse.Namespace) -> int:
         identifier = encode(number)
     except InvalidIdError as error:
         raise ConfigError(str(error)) from None  # a wrong argument: a usage error
-    print(identifier)
+    print_out(identifier)
     return 0
 
 
@@ -61,7 +61,7 @@ def run_decode(args: argparse.Namespace) -> int:
         number = decode(args.id)
     except InvalidIdError as error:
         raise ConfigError(str(error)) from None  # a wrong argument: a usage error
-    print(number)
+    print_out(str(number))
     return 0
 
 
@@ -69,20 +69,15 @@ def run_gen(args: argparse.Namespace) -> int:
     count = parse_number(args.count, "count")
     if not 1 <= count <= MAX_GENERATED:
         raise ConfigError(f"count must be 1 to {MAX_GENERATED:,}, not {count}")
-    try:
-        while count:
-            batch = min(count, LINES_PER_WRITE)
-            sys.stdout.write("".join(new_id() + "\n" for _ in range(batch)))
-            count -= batch
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # A reader that has had enough (`| head`) is not an error.
-        sys.stderr.close()
+    while count:
+        batch = min(count, LINES_PER_WRITE)
+        print_out("\n".join(new_id() for _ in range(batch)))
+        count -= batch
     return 0
 
 
 def run_check(args: argparse.Namespace) -> int:
     version = scheme_version(args.id)
     number = decode(args.id)
-    print(f"{args.id}: well-formed, scheme version {version}, number {number}")
+    print_out(f"{args.id}: well-formed, scheme version {version}, number {number}")
     return 0

@@ -82,6 +82,7 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, default_json: Path) ->
     parser.add_argument(
         "--json", type=Path, default=default_json, help=f"results file ({default_json})"
     )
+    parser.add_argument("--label", help="a name for the run in the results database")
 
 
 def run_options(args: argparse.Namespace, **chosen: Any) -> LadderOptions:
@@ -106,7 +107,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     if args.rungs is not None:
         rungs = tuple(name.strip() for name in args.rungs.split(",") if name.strip())
     table = partial(format_ladder_table, wide=args.wide)
-    result = run_ladder(run_options(args, rungs=rungs), args.json, table=table)
+    result = run_ladder(run_options(args, rungs=rungs), args.json, table=table, label=args.label)
     return EXIT_RUNG_FAILED if result.failed else 0
 
 
@@ -115,12 +116,13 @@ def run_ladder(
     json_path: Path,
     conclude: Callable[[LadderResult], None] = lambda result: None,
     table: Callable[[LadderResult], str] = format_ladder_table,
+    label: str | None = None,
 ) -> LadderResult:
     """Runs the ladder with progress on stderr, saving the results file after each rung;
     ``conclude`` adds to the result before the last save (after an interruption too). Then
     prints the table and stores the run in the results database. A wrong setting or a taken
     --port is refused before anything starts."""
-    results = ResultsFile(json_path)
+    results = ResultsFile(json_path, label)
     check_server(options.server, options.settings, options.port)
     layout = plan_cpu_layout(pin=options.pin)
     load_binary = find_load_generator()

@@ -60,6 +60,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--json", type=Path, default=Path("matrix.json"), help="results file (matrix.json)"
     )
+    parser.add_argument("--label", help="a name for the run in the results database")
     parser.add_argument("--wide", action="store_true", help="the table with every column")
     parser.set_defaults(handler=cmd_matrix)
 
@@ -78,7 +79,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         pin=not args.no_pin,
         settings=common,
     )
-    results = ResultsFile(args.json)
+    results = ResultsFile(args.json, args.label)
     layout = plan_cpu_layout(pin=options.pin)
     load_binary = find_load_generator()
     result = MatrixResult(

@@ -66,7 +66,7 @@ def cmd_mix(args: argparse.Namespace) -> int:
         rungs = format_ladder_table(result)
         return rungs + "\n\n" + format_mix(outcomes[0]) if outcomes else rungs
 
-    result = run_ladder(options, args.json, conclude, table)
+    result = run_ladder(options, args.json, conclude, table, label=args.label)
     if not outcomes:
         print("layerbench: the mix was not predicted: a rung was not measured", file=sys.stderr)
         return EXIT_RUNG_FAILED

@@ -1,68 +1,125 @@
 """``layerbench results``: the runs in the results database, one run's rungs with their spread,
-two runs compared, and a JSON file (any ladder version) added."""
+two runs compared (:mod:`layerbench.cli.results_compare`), a JSON file (any ladder version)
+added, and runs removed.
+
+Rows of the database edited by hand into something unreadable are one-line warnings, and what
+can be read is shown."""
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
-from layerbench.errors import ConfigError
+from layerbench.cli import results_compare
+from layerbench.cli.output import print_out
+from layerbench.cli.results_compare import warn
+from layerbench.errors import ConfigError, LayerbenchError
 from layerbench.lab.spread import Spread
 from layerbench.report.mix_lines import mix_rows
 from layerbench.report.text_table import TERMINAL_WIDTH, format_table
-from layerbench.store.compare import compare_rungs
-from layerbench.store.results_db import PATH_VARIABLE, ResultsDatabase, default_path
+from layerbench.store.results_db import (
+    PATH_VARIABLE,
+    ResultsDatabase,
+    StoredRun,
+    default_path,
+    fallback_path,
+)
 
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "results",
-        help="runs stored in the results database: list, show, compare, import",
-        description="Every ladder run is stored in the results database "
-        f"(${PATH_VARIABLE}, else {default_path()}).",
+        help="runs stored in the results database: list, show, compare, import, rm",
+        description=f"Every ladder, mix and matrix run is stored in the results database: "
+        f"{database_paths()}.",
     )
-    parser.add_argument("--db", type=Path, help="the results database (the default above)")
+    parser.add_argument("--db", type=Path, help="the results database (the one above)")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    listing = actions.add_parser("list", help="every stored run")
+    listing = actions.add_parser(
+        "list", help="every stored run: its server, settings, label; partial if interrupted"
+    )
     listing.add_argument("--wide", action="store_true", help="every text whole, however wide")
     listing.set_defaults(handler=cmd_list)
     show = actions.add_parser("show", help="one run's rungs: median req/s, CV, 95 %% interval")
     show.add_argument("run", type=int)
     show.set_defaults(handler=cmd_show)
     compare = actions.add_parser(
-        "compare", help="run B against run A, rung by rung: ratio, interval, significance"
+        "compare",
+        help="run B against run A, rung by rung: ratio, interval, significance",
+        description="Run B against run A, rung by rung: the ratio of their median req/s, its "
+        "95 % bootstrap interval, and whether it is significant (the interval leaves out 1). "
+        "Conditions that differ between the runs (server, settings, services, machine) are "
+        "named on stderr.",
+        epilog=results_compare.EXIT_STATUSES,
     )
-    compare.add_argument("run_a", type=int)
-    compare.add_argument("run_b", type=int)
-    compare.set_defaults(handler=cmd_compare)
+    results_compare.add_arguments(compare)
+    compare.set_defaults(handler=_with_database(results_compare.cmd_compare))
     add = actions.add_parser("import", help="add a ladder, mix or matrix JSON file (any version)")
     add.add_argument("file", type=Path)
+    add.add_argument("--label", help="a name for the run")
     add.set_defaults(handler=cmd_import)
+    remove = actions.add_parser("rm", help="remove runs (all given, or none if one is unknown)")
+    remove.add_argument("runs", type=int, nargs="+", metavar="RUN")
+    remove.set_defaults(handler=cmd_rm)
+
+
+def database_paths() -> str:
+    """Where the database is looked for, and the one in use when the variable is set."""
+    fallback = str(fallback_path()).replace(str(Path.home()), "~", 1)
+    where = f"${PATH_VARIABLE}, else {fallback}"
+    configured = os.environ.get(PATH_VARIABLE)
+    return f"{where} (in use: {configured})" if configured else where
 
 
 def _database(args: argparse.Namespace) -> ResultsDatabase:
     return ResultsDatabase(args.db or default_path())
 
 
+def _with_database(command: Any) -> Any:
+    def handler(args: argparse.Namespace) -> int:
+        with _database(args) as database:
+            code: int = command(args, database)
+        return code
+
+    return handler
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     with _database(args) as database:
         runs = database.runs()
-    rows = [["run", "kind", "started", "what", "rungs measured"]]
     for run in runs:
-        measured = sum(1 for rung in run.rungs if rung.rates)
-        what = run.description + (" (interrupted)" if run.interrupted else "")
-        rows.append([str(run.id), run.kind, run.started_at or "", what, str(measured)])
+        warn(run.problems)
+    if not runs:
+        print_out("no runs stored yet")
+        return 0
+    rows = [["run", "started (UTC)", "kind", "server", "settings", "what", "label", "rungs"]]
+    for run in runs:
+        measured = str(sum(1 for rung in run.rungs if rung.rates))
+        rows.append(
+            [
+                str(run.id),
+                (run.started_at or "")[:16].replace("T", " "),
+                run.kind,
+                run.server,
+                run.settings or "defaults",
+                run.description,
+                run.label or "",
+                measured + (" partial" if run.partial else ""),
+            ]
+        )
     # The texts shortened with …, the line under the width (a full line wraps in some terminals)
-    fit = None if args.wide else ((3,), TERMINAL_WIDTH - 1)
-    print("\n".join(format_table(rows, right_from=4, fit=fit)) if runs else "no runs stored yet")
+    fit = None if args.wide else ((3, 4, 5, 6), TERMINAL_WIDTH - 1)
+    print_out(*format_table(rows, right_from=7, fit=fit))
     return 0
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     with _database(args) as database:
         run = database.run(args.run)
-        mix = database.document(args.run).get("mix")
-    print(f"run {run.id}: {run.kind}, {run.description}, started {run.started_at}")
+        mix = _mix(database, run)
+    warn(run.problems)
+    print_out(f"run {run.id}: {_heading(run)}")
     rows = [["rung", "status", "trials", "median req/s", "CV %", "95 % interval req/s"]]
     for rung in run.rungs:
         if not rung.rates:
@@ -72,43 +129,32 @@ def cmd_show(args: argparse.Namespace) -> int:
         interval = f"{spread.ci_low:,.0f} to {spread.ci_high:,.0f}" if spread.n > 1 else ""
         cv = f"{100 * spread.cv:.1f}" if spread.n > 1 else ""
         rows.append([rung.rung, rung.status, str(spread.n), f"{spread.median:,.0f}", cv, interval])
-    print("\n".join(format_table(rows, right_from=2)))
+    print_out(*format_table(rows, right_from=2))
     if mix:
-        print()
-        print("\n".join(format_table(mix_rows(mix), right_from=1)))
+        print_out("", *format_table(mix, right_from=1))
     return 0
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
-    with _database(args) as database:
-        a, b = database.run(args.run_a), database.run(args.run_b)
-    comparisons = compare_rungs(a.rungs, b.rungs)
-    if not comparisons:
-        raise ConfigError(f"runs {a.id} and {b.id} have no measured rung in common")
-    print(f"run {b.id} ({b.description}) against run {a.id} ({a.description}):")
-    rows = [["rung", f"run {a.id} req/s", f"run {b.id} req/s", "ratio", "95 % interval", ""]]
-    for item in comparisons:
-        interval = (
-            f"{item.ci_low:.3f} to {item.ci_high:.3f}"
-            if item.ci_low is not None and item.ci_high is not None
-            else "(one trial)"
-        )
-        verdict = ("faster" if item.ratio > 1 else "slower") if item.significant else "same"
-        rows.append(
-            [
-                item.rung,
-                f"{item.median_a:,.0f}",
-                f"{item.median_b:,.0f}",
-                f"{item.ratio:.3f}",
-                interval,
-                verdict,
-            ]
-        )
-    print("\n".join(format_table(rows, right_from=1)))
-    print(
-        "significant: the 95 % interval of the ratio (bootstrap of both runs' trials) leaves out 1"
-    )
-    return 0
+def _heading(run: StoredRun) -> str:
+    parts = [run.kind, run.server + (f" {run.settings}" if run.settings else "")]
+    parts += [run.description, f"started {run.started_at}"]
+    if run.label:
+        parts.append(f"label {run.label!r}")
+    if run.partial:
+        parts.append("partial (interrupted)")
+    return ", ".join(parts)
+
+
+def _mix(database: ResultsDatabase, run: StoredRun) -> list[list[str]] | None:
+    """A mix's prediction and measurement as rows; none (with a warning) when unreadable."""
+    try:
+        mix = database.document(run.id).get("mix")
+        return mix_rows(mix) if mix else None
+    except LayerbenchError:
+        return None  # the run's problems say why
+    except (KeyError, TypeError, ValueError) as error:
+        warn([f"run {run.id}'s mix cannot be read (edited by hand?): {error!r}"])
+        return None
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -119,6 +165,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise ConfigError(f"{args.file} is not JSON: {error}") from None
     with _database(args) as database:
-        run_id = database.add_run(document)
-    print(f"stored {args.file} as run {run_id}")
+        run_id = database.add_run(document, args.label)
+    print_out(f"stored {args.file} as run {run_id}")
+    return 0
+
+
+def cmd_rm(args: argparse.Namespace) -> int:
+    runs = list(dict.fromkeys(args.runs))
+    with _database(args) as database:
+        database.remove(runs)
+    print_out(*(f"removed run {run_id}" for run_id in runs))
     return 0

@@ -19,9 +19,11 @@ from layerbench.store.results_db import ResultsDatabase, default_path
 
 
 class ResultsFile:
-    def __init__(self, path: Path) -> None:
-        """Refuses, before anything runs, a path whose directory is not writable."""
+    def __init__(self, path: Path, label: str | None = None) -> None:
+        """Refuses, before anything runs, a path whose directory is not writable. ``label``
+        names the run in the results database (``--label``)."""
         self.path = path
+        self.label = label
         self.to_stdout = str(path) == "-"
         if not self.to_stdout:
             directory = path.parent if str(path.parent) else Path(".")
@@ -36,10 +38,17 @@ class ResultsFile:
             write_json(document, self.path)
 
     def save_last(self, document: dict[str, Any]) -> None:
-        """The final save, however the run ended, said on stderr."""
+        """The final save, however the run ended, said on stderr. An interrupted run is also
+        stored in the results database, marked partial (a finished one is, by :func:`publish`,
+        after its table); its messages start on a line of their own, not after the ``^C``."""
+        interrupted = bool(document.get("interrupted"))
+        if interrupted:
+            print(file=sys.stderr)
         self.save(document)
         if not self.to_stdout:
             print(f"results written to {self.path}", file=sys.stderr)
+        if interrupted:
+            store_run(document, self.label)
 
     def print_if_stdout(self, document: dict[str, Any]) -> None:
         if self.to_stdout:
@@ -62,17 +71,21 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def store_run(document: dict[str, Any]) -> None:
+def store_run(document: dict[str, Any], label: str | None = None) -> None:
     """Adds the run to the results database; a database that cannot take it is a warning (the
     JSON file has the results)."""
     path = default_path()
     try:
         with ResultsDatabase(path) as database:
-            run_id = database.add_run(document)
+            run_id = database.add_run(document, label)
     except LayerbenchError as error:
         print(f"layerbench: warning: the run was not stored: {error}", file=sys.stderr)
         return
-    print(f"stored as run {run_id} in {path} (layerbench results show {run_id})", file=sys.stderr)
+    partial = ", partial" if document.get("interrupted") else ""
+    print(
+        f"stored as run {run_id}{partial} in {path} (layerbench results show {run_id})",
+        file=sys.stderr,
+    )
 
 
 def publish(results: ResultsFile, document: dict[str, Any], table: str) -> None:
@@ -81,4 +94,4 @@ def publish(results: ResultsFile, document: dict[str, Any], table: str) -> None:
     the results database."""
     print(table, file=sys.stderr if results.to_stdout else sys.stdout)
     results.print_if_stdout(document)
-    store_run(document)
+    store_run(document, results.label)

@@ -8,7 +8,8 @@ A ladder's (or a mix's) document has ``rungs``:
 A matrix's has ``cells`` (version 1): each cell is one measurement, named after its column and
 concurrency (``gunicorn c=100``; a level given twice adds its place, ``#2``).
 
-A document of a version this layerbench does not know is refused with its version named.
+A document of a version this layerbench does not know is refused with its version named, and
+one whose fields are not what its version says (edited by hand) with the field named.
 """
 
 from dataclasses import dataclass
@@ -34,15 +35,23 @@ class RunSummary:
     started_at: str | None
     finished_at: str | None
     interrupted: bool
+    # The server (a matrix's columns), the settings chosen with --set ("" for the defaults),
+    # and the rest of what was asked: "embedded c=10 x3", "template c=10,100".
+    server: str
+    settings: str
     description: str
     rungs: tuple[RungTrials, ...]
 
 
 def read_run_document(document: Any) -> RunSummary:
     """A ladder's, a mix's or a matrix's document, told apart by its shape."""
-    if isinstance(document, dict) and "cells" in document and "rungs" not in document:
-        return read_matrix_document(document)
-    return read_ladder_document(document)
+    try:
+        if isinstance(document, dict) and "cells" in document and "rungs" not in document:
+            return read_matrix_document(document)
+        return read_ladder_document(document)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        what = f"no {error}" if isinstance(error, KeyError) else str(error)
+        raise ConfigError(f"a layerbench document with a wrong field: {what}") from None
 
 
 def read_matrix_document(document: dict[str, Any]) -> RunSummary:
@@ -57,7 +66,9 @@ def read_matrix_document(document: dict[str, Any]) -> RunSummary:
         started_at=document.get("started_at"),
         finished_at=document.get("finished_at"),
         interrupted=bool(document.get("interrupted")),
-        description=_describe_matrix(options, document.get("columns") or []),
+        server=", ".join(str(column["label"]) for column in document.get("columns") or []),
+        settings=format_settings(options.get("settings") or {}),
+        description=_describe_matrix(options),
         rungs=tuple(_cell(cell, levels) for cell in document["cells"]),
     )
 
@@ -74,10 +85,18 @@ def _cell(cell: dict[str, Any], levels: list[int]) -> RungTrials:
     return RungTrials(name, str(cell.get("status", "ok")), rates)
 
 
-def _describe_matrix(options: dict[str, Any], columns: list[dict[str, Any]]) -> str:
-    servers = ", ".join(str(column.get("label")) for column in columns)
+def _describe_matrix(options: dict[str, Any]) -> str:
     levels = ",".join(str(level) for level in options.get("concurrency") or ())
-    return f"{options.get('rung', 'string')} on {servers} c={levels}"
+    return f"{options.get('rung', 'string')} c={levels}"
+
+
+def format_settings(book: dict[str, Any]) -> str:
+    """``SECTION.KEY=VALUE`` of every setting of a settings book, space-separated."""
+    return " ".join(
+        f"{section}.{key}={value}"
+        for section, values in sorted(book.items())
+        for key, value in sorted(dict(values).items())
+    )
 
 
 def read_ladder_document(document: Any) -> RunSummary:
@@ -88,13 +107,15 @@ def read_ladder_document(document: Any) -> RunSummary:
         known = ", ".join(str(v) for v in KNOWN_VERSIONS)
         raise ConfigError(f"ladder document version {version!r}; this layerbench reads {known}")
     rungs = tuple(_rung(rung, version) for rung in document["rungs"])
-    mixed = bool((document.get("options") or {}).get("mix"))
+    options = document.get("options") or {}
     return RunSummary(
-        kind="mix" if mixed else "ladder",
+        kind="mix" if options.get("mix") else "ladder",
         started_at=document.get("started_at"),
         finished_at=document.get("finished_at"),
         interrupted=bool(document.get("interrupted")),
-        description=_describe(document.get("options") or {}),
+        server=str(options.get("server") or "gunicorn"),
+        settings=format_settings(options.get("settings") or {}),
+        description=_describe(options),
         rungs=rungs,
     )
 
@@ -111,7 +132,6 @@ def _rung(rung: dict[str, Any], version: int) -> RungTrials:
 
 def _describe(options: dict[str, Any]) -> str:
     parts = ["--full" if options.get("full") else "embedded"]
-    parts.append(str(options.get("server") or "gunicorn"))
     if options.get("concurrency") is not None:
         parts.append(f"c={options['concurrency']}")
     if options.get("repeats") is not None:

@@ -7,19 +7,28 @@ Documents of every ladder JSON version, and matrices', load (:mod:`layerbench.st
 
     1: runs (kind, times, interrupted, description, the document), trials (run, rung, repeat,
        req/s)
+    2: runs.interrupted renamed ``partial`` (a run stopped before its end, stored with the rungs
+       it measured); runs.label (``--label``)
+
+A database that cannot be read or written is a :class:`ResultsDatabaseError` naming it; rows
+edited by hand into something unreadable are left out of what is read, each with a one-line
+problem (:attr:`StoredRun.problems`), or, for a document asked for whole, an error.
 """
 
 import json
+import math
 import os
 import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from layerbench.errors import ConfigError
+from layerbench.errors import ConfigError, LayerbenchError, ResultsDatabaseError
 from layerbench.store.documents import RungTrials, RunSummary, read_run_document
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 PATH_VARIABLE = "LAYERBENCH_RESULTS_DB"
 MIGRATIONS = {
     1: """
@@ -41,15 +50,22 @@ MIGRATIONS = {
             PRIMARY KEY (run_id, rung, repeat)
         );
     """,
+    2: """
+        ALTER TABLE runs RENAME COLUMN interrupted TO partial;
+        ALTER TABLE runs ADD COLUMN label TEXT;
+    """,
 }
+
+
+def fallback_path() -> Path:
+    """The database when ``$LAYERBENCH_RESULTS_DB`` is not set."""
+    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data_home) / "layerbench" / "results.sqlite3"
 
 
 def default_path() -> Path:
     configured = os.environ.get(PATH_VARIABLE)
-    if configured:
-        return Path(configured)
-    data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data_home) / "layerbench" / "results.sqlite3"
+    return Path(configured) if configured else fallback_path()
 
 
 @dataclass(frozen=True)
@@ -57,9 +73,14 @@ class StoredRun:
     id: int
     kind: str
     started_at: str | None
-    interrupted: bool
+    partial: bool
+    label: str | None
+    server: str
+    settings: str
     description: str
     rungs: tuple[RungTrials, ...]
+    # What could not be read (rows edited by hand), one line each, left out of the above.
+    problems: tuple[str, ...] = ()
 
 
 class ResultsDatabase:
@@ -67,25 +88,38 @@ class ResultsDatabase:
         self.path = path
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ResultsDatabaseError(f"the results database {path}: {error.strerror}") from None
+        with self._errors("cannot be opened"):
             self._connection = sqlite3.connect(path)
+        with self._errors("cannot be opened"):
             self._connection.execute("PRAGMA foreign_keys = ON")
             self._migrate()
-        except sqlite3.DatabaseError as error:
-            raise ConfigError(f"the results database {path}: {error}") from None
-        except OSError as error:
-            raise ConfigError(f"the results database {path}: {error.strerror}") from None
+
+    @contextmanager
+    def _errors(self, what: str) -> Iterator[None]:
+        """SQLite's errors as one line naming the database: read-only, corrupt, locked."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise ResultsDatabaseError(
+                f"the results database {self.path} {what}: {error}"
+            ) from None
 
     def _migrate(self) -> None:
         (version,) = self._connection.execute("PRAGMA user_version").fetchone()
         if version > SCHEMA_VERSION:
-            raise ConfigError(
+            self.close()
+            raise ResultsDatabaseError(
                 f"the results database {self.path} has schema version {version}, newer than "
                 f"this layerbench's {SCHEMA_VERSION}: upgrade layerbench to read it"
             )
         for step in range(version + 1, SCHEMA_VERSION + 1):
-            with self._connection:
-                self._connection.executescript(MIGRATIONS[step])
-                self._connection.execute(f"PRAGMA user_version = {step}")
+            # One transaction: the step's changes and its version, or neither.
+            with self._errors(f"cannot be migrated to schema version {step}"), self._connection:
+                self._connection.executescript(
+                    f"BEGIN; {MIGRATIONS[step]}; PRAGMA user_version = {step}; COMMIT;"
+                )
 
     def close(self) -> None:
         self._connection.close()
@@ -96,19 +130,21 @@ class ResultsDatabase:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def add_run(self, document: dict[str, Any]) -> int:
+    def add_run(self, document: dict[str, Any], label: str | None = None) -> int:
         """Stores a ladder's, a mix's or a matrix's JSON document (any version); returns the
-        run's id. A matrix's cells are stored as its rungs, one trial each."""
+        run's id. A matrix's cells are stored as its rungs, one trial each. An interrupted run
+        is stored as partial."""
         summary = read_run_document(document)
-        with self._connection:
+        with self._errors("cannot be written"), self._connection:
             cursor = self._connection.execute(
-                "INSERT INTO runs (kind, started_at, finished_at, interrupted, description, "
-                "document) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO runs (kind, started_at, finished_at, partial, label, description, "
+                "document) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     summary.kind,
                     summary.started_at,
                     summary.finished_at,
                     int(summary.interrupted),
+                    label or None,
                     summary.description,
                     json.dumps(document),
                 ),
@@ -122,38 +158,94 @@ class ResultsDatabase:
             )
         return run_id
 
+    def remove(self, run_ids: Sequence[int]) -> None:
+        """Removes the runs, all or none: one that is not stored is refused before any goes."""
+        for run_id in run_ids:
+            self._row(run_id, "id")
+        with self._errors("cannot be written"), self._connection:
+            self._connection.executemany(
+                "DELETE FROM runs WHERE id = ?", [(run_id,) for run_id in run_ids]
+            )
+
     def runs(self) -> list[StoredRun]:
-        rows = self._connection.execute("SELECT id FROM runs ORDER BY id").fetchall()
+        with self._errors("cannot be read"):
+            rows = self._connection.execute("SELECT id FROM runs ORDER BY id").fetchall()
         return [self.run(run_id) for (run_id,) in rows]
 
     def run(self, run_id: int) -> StoredRun:
-        row = self._connection.execute(
-            "SELECT kind, started_at, interrupted, description FROM runs WHERE id = ?", (run_id,)
-        ).fetchone()
-        if row is None:
-            raise ConfigError(f"no run {run_id} in {self.path} (see: layerbench results list)")
-        kind, started_at, interrupted, description = row
-        trials = self._connection.execute(
-            "SELECT rung, status, requests_per_s FROM trials WHERE run_id = ? ORDER BY rowid",
-            (run_id,),
-        ).fetchall()
-        rungs: dict[str, RungTrials] = {}
-        for rung, status, rate in trials:
-            known = rungs.get(rung, RungTrials(rung, status, ()))
-            rates = known.rates + ((rate,) if rate is not None else ())
-            rungs[rung] = RungTrials(rung, status, rates)
+        kind, started_at, partial, label, description = self._row(
+            run_id, "kind, started_at, partial, label, description"
+        )
+        rungs, problems = self._rungs(run_id)
+        server, settings = "?", ""
+        try:
+            summary = read_run_document(self.document(run_id))
+        except LayerbenchError as error:
+            problems.append(str(error))
+        else:
+            server, settings, description = summary.server, summary.settings, summary.description
         return StoredRun(
-            run_id, kind, started_at, bool(interrupted), description, tuple(rungs.values())
+            run_id,
+            str(kind),
+            started_at,
+            bool(partial),
+            label,
+            server,
+            settings,
+            str(description),
+            rungs,
+            tuple(problems),
         )
 
+    def _rungs(self, run_id: int) -> tuple[tuple[RungTrials, ...], list[str]]:
+        with self._errors("cannot be read"):
+            trials = self._connection.execute(
+                "SELECT rung, status, repeat, requests_per_s FROM trials WHERE run_id = ? "
+                "ORDER BY rowid",
+                (run_id,),
+            ).fetchall()
+        rungs: dict[str, RungTrials] = {}
+        problems = []
+        for rung, status, repeat, rate in trials:
+            known = rungs.get(rung, RungTrials(str(rung), str(status), ()))
+            if rate is not None and not _is_rate(rate):
+                problems.append(
+                    f"run {run_id}, rung {rung}, trial {repeat}: req/s {rate!r} is not a number "
+                    "(edited by hand?); left out"
+                )
+            elif rate is not None:
+                known = RungTrials(known.rung, known.status, (*known.rates, float(rate)))
+            rungs[rung] = known
+        return tuple(rungs.values()), problems
+
     def document(self, run_id: int) -> dict[str, Any]:
-        row = self._connection.execute(
-            "SELECT document FROM runs WHERE id = ?", (run_id,)
-        ).fetchone()
+        """The run's JSON document as it was stored; one edited by hand into something that is
+        not a JSON object is an error naming the run."""
+        (text,) = self._row(run_id, "document")
+        try:
+            document = json.loads(text)
+        except (TypeError, ValueError) as error:
+            raise ResultsDatabaseError(
+                f"run {run_id}'s stored document is not JSON (edited by hand?): {error}"
+            ) from None
+        if not isinstance(document, dict):
+            raise ResultsDatabaseError(
+                f"run {run_id}'s stored document is not a JSON object (edited by hand?)"
+            )
+        return document
+
+    def _row(self, run_id: int, columns: str) -> tuple[Any, ...]:
+        with self._errors("cannot be read"):
+            row = self._connection.execute(
+                f"SELECT {columns} FROM runs WHERE id = ?", (run_id,)
+            ).fetchone()
         if row is None:
             raise ConfigError(f"no run {run_id} in {self.path} (see: layerbench results list)")
-        document: dict[str, Any] = json.loads(row[0])
-        return document
+        return tuple(row)
+
+
+def _is_rate(value: object) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value) and value >= 0
 
 
 def _trial_rows(run_id: int, summary: RunSummary) -> list[tuple[Any, ...]]:

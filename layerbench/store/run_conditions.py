@@ -1,0 +1,51 @@
+"""What a stored run was measured under, as named values, so that two runs compared under
+different conditions are said to be (a SQLite ladder against a ``--full`` PostgreSQL one,
+gunicorn against uWSGI, four workers against two, another machine).
+
+Read from the run's document, whatever its version: a value the document does not have is left
+out rather than guessed, so an old document differs from a new one only where both say.
+"""
+
+from typing import Any
+
+from layerbench.store.documents import read_run_document
+
+
+def run_conditions(document: dict[str, Any]) -> dict[str, str]:
+    """Name → value of everything that decides a run's figures but its code."""
+    summary = read_run_document(document)
+    options = document.get("options") or {}
+    conditions = document.get("conditions") or {}
+    machine = conditions.get("machine") or {}
+    found: dict[str, Any] = {
+        "kind": summary.kind,
+        "services": None if "cells" in document else _services(options),
+        "server": summary.server,
+        "concurrency": options.get("concurrency"),
+        "seconds measured": options.get("duration_s"),
+        "warm-up seconds": options.get("warmup_s"),
+        "keep-alive": options.get("keep_alive"),
+        "mix hit ratio": (options.get("mix") or {}).get("hit_ratio"),
+        "CPU": machine.get("cpu_model"),
+        "CPUs usable": machine.get("cpus_usable"),
+        "kernel": machine.get("kernel"),
+        "Python": conditions.get("python"),
+        "pinning": conditions.get("pinning"),
+    }
+    for section, values in (conditions.get("server_settings") or {}).items():
+        for key, value in (values or {}).items():
+            found[f"{section}.{key}"] = value
+    for name, version in (conditions.get("server_versions") or {}).items():
+        found[f"{name} version"] = version
+    return {name: str(value) for name, value in found.items() if value is not None}
+
+
+def _services(options: dict[str, Any]) -> str:
+    if options.get("full"):
+        return "--full (memcached, Redis, MariaDB, PostgreSQL)"
+    return "embedded (SQLite, the in-process cache)"
+
+
+def differences(a: dict[str, str], b: dict[str, str]) -> list[str]:
+    """``name: A's value vs B's`` of every condition both runs name with different values."""
+    return [f"{name}: {a[name]} vs {b[name]}" for name in a if name in b and a[name] != b[name]]
