@@ -98,7 +98,9 @@ fn run(options: &Options) -> Result<(), Error> {
         Some(target) => report::json::write(target, options, &results),
         None => Ok(()),
     };
-    let text = if options.text_report {
+    // A server never reached gets one line, as in ab, not a page of zeros; the JSON still
+    // has the connect failures.
+    let text = if options.text_report && results.reached_the_server {
         let mut stdout = io::stdout().lock();
         report::text::write(&mut stdout, options, &results)
             .and_then(|()| stdout.flush())

@@ -34,6 +34,9 @@ pub struct Results {
     pub client_cpu_system_s: f64,
     /// Responses received, the warm-up's included: 0 means the server never answered.
     pub responses_seen: u64,
+    /// A TCP connection was made at least once, the warm-up's included: false means the
+    /// server was never reached (refused, unreachable, or its connects timed out).
+    pub reached_the_server: bool,
     /// The first failure, described for the user.
     pub first_error: Option<String>,
     /// ab's Connection Times of the completed responses, in microseconds.
@@ -190,6 +193,7 @@ impl Results {
             client_cpu_user_s: cpu_user_s,
             client_cpu_system_s: cpu_system_s,
             responses_seen: output.responses_seen,
+            reached_the_server: output.reached_the_server,
             first_error: output.first_error,
             connection_times_us: ConnectionTimes {
                 connect: recorder.phases.connect.summary(),

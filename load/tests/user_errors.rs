@@ -43,20 +43,40 @@ fn unresolvable_host() {
     assert!(!path.exists(), "no JSON without a run");
 }
 
+/// A server that cannot be reached gets one line and no report, as in ab; `--json` still
+/// writes its document, with the connect failures.
 #[test]
 fn refused_connection() {
     let port = closed_port();
     let url = format!("http://127.0.0.1:{port}/");
-    let run = run_load(&["-n", "3", &url]);
+    let line = format!(
+        "layerbench-load: no response from 127.0.0.1:{port}: connect: Connection refused (ECONNREFUSED)\n"
+    );
+    let run = run_load(&["-n", "3", "-c", "2", &url]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert_no_panic(&run.stderr);
-    assert_eq!(
-        run.stderr,
-        format!(
-            "layerbench-load: no response from 127.0.0.1:{port}: connect: Connection refused (ECONNREFUSED)\n"
-        )
-    );
+    assert_eq!(run.stderr, line);
+    assert_eq!(run.stdout, "", "no report");
     assert!(run.wall < Duration::from_secs(2), "took {:?}", run.wall);
+    let run = run_load(&["-n", "3", "--json", "-", &url]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(run.stderr, line);
+    let doc = run.json();
+    assert_eq!(doc["failures"]["connect"], 3, "{doc}");
+}
+
+/// A server that was reached but never answered well still gets the full report.
+#[test]
+fn a_reached_server_gets_the_report_even_with_no_response() {
+    let server = TestServer::start(|_| Reply::RespondAndClose(b"garbage\r\n\r\n".to_vec()));
+    let run = run_load(&["-n", "3", &server.url("/")]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Failed requests:        3"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
 
 /// Bad arguments: one line naming the problem (clap's, without its usage), exit 2.

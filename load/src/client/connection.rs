@@ -103,11 +103,12 @@ pub enum Reactor<'r> {
 
 /// Longest response transcript kept for `-v` (enough for any sane head).
 const MAX_TRANSCRIPT_BYTES: usize = 64 * 1024;
-/// Reads in one turn of [`Connection::advance`]. A server that sends faster than the client
-/// parses (an endless body of one-byte chunks) never lets a read find the socket empty: the
-/// turn ends anyway, and the thread sees its clock (`-s`, `-t`) and its other connections
-/// before the next one ([`Connection::has_unread_input`]).
-const READS_PER_TURN: usize = 16;
+/// Reads in one turn of [`Connection::advance`] (at most 256 KiB with the worker's buffer).
+/// A server that sends faster than the client parses (an endless body of one-byte chunks)
+/// never lets a read find the socket empty: the turn ends anyway, or at the request's
+/// deadline, and the thread sees its clock (`-s`, `-t`) and its other connections before the
+/// next one ([`Connection::has_unread_input`]).
+const READS_PER_TURN: usize = 4;
 
 /// How a request ended.
 #[derive(Debug)]
@@ -167,6 +168,8 @@ pub struct Connection {
     transcript: Option<Vec<u8>>,
     /// The TLS handshake the current request made, until the worker takes it.
     handshake: Option<Handshake>,
+    /// A TCP connection was made at least once: the server could be reached.
+    reached: bool,
 }
 
 impl Connection {
@@ -191,6 +194,7 @@ impl Connection {
             sent: 0,
             transcript: None,
             handshake: None,
+            reached: false,
         }
     }
 
@@ -222,6 +226,11 @@ impl Connection {
             connect_us: micros(self.connected, self.started),
             waiting_us: micros(self.first_byte, self.written),
         }
+    }
+
+    /// A TCP connection was made at least once (the warm-up's included).
+    pub fn has_reached_the_server(&self) -> bool {
+        self.reached
     }
 
     /// The TLS handshake of the request that just ended, if it made one.
@@ -446,7 +455,10 @@ impl Connection {
         let error = match stream.take_error() {
             Ok(Some(error)) | Err(error) => error,
             Ok(None) => match stream.peer_addr() {
-                Ok(_) => return Ok(()),
+                Ok(_) => {
+                    self.reached = true;
+                    return Ok(());
+                }
                 Err(e) if e.kind() == io::ErrorKind::NotConnected => {
                     self.writable = false;
                     return Err(None);
@@ -564,6 +576,7 @@ impl Connection {
             };
             self.note_received(&buffer[..n]);
             match self.parser.feed(&buffer[..n]) {
+                Ok(Progress::Partial) if Instant::now() >= self.deadline => return None,
                 Ok(Progress::Partial) => {}
                 Ok(Progress::Complete { consumed }) if consumed < n => {
                     // Bytes beyond the response were not asked for (no request is

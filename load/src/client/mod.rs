@@ -36,6 +36,8 @@ pub struct RunOutput {
     /// From the end of the warm-up to the end of the run (at most the time limit).
     pub elapsed: Duration,
     pub responses_seen: u64,
+    /// A TCP connection was made at least once, the warm-up's included.
+    pub reached_the_server: bool,
     pub server_software: Option<String>,
     /// Each URL's Document Length (ab's, the body length of its first 2xx response), in the
     /// order of the list; the first is the run's.
@@ -149,6 +151,7 @@ fn merge(threads: Vec<ThreadResult>, warmup_end: Instant, deadline: Option<Insta
     let mut first_response: Option<(Instant, Option<String>)> = None;
     let mut first_error: Option<(Instant, String)> = None;
     let mut responses_seen = 0;
+    let mut reached_the_server = false;
     let mut busiest_thread_cpu_fraction: f64 = 0.0;
     let mut pacing: Option<PacingStats> = None;
     let mut first_handshake: Option<(Instant, Handshake)> = None;
@@ -170,6 +173,7 @@ fn merge(threads: Vec<ThreadResult>, warmup_end: Instant, deadline: Option<Insta
         recorder.merge(&thread.recorder);
         ended = ended.max(thread.ended);
         responses_seen += thread.responses_seen;
+        reached_the_server |= thread.reached_the_server;
         if let Some(response) = thread.first_response
             && first_response
                 .as_ref()
@@ -190,6 +194,7 @@ fn merge(threads: Vec<ThreadResult>, warmup_end: Instant, deadline: Option<Insta
         recorder,
         elapsed: ended.saturating_duration_since(warmup_end),
         responses_seen,
+        reached_the_server,
         server_software: first_response.and_then(|(_, server)| server),
         document_lengths_bytes: Vec::new(),
         first_error: first_error.map(|(_, description)| description),

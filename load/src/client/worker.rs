@@ -63,6 +63,8 @@ pub struct ThreadResult {
     pub recorder: Recorder,
     /// Responses received, the warm-up's included.
     pub responses_seen: u64,
+    /// A TCP connection was made at least once, the warm-up's included.
+    pub reached_the_server: bool,
     /// When the thread's first response arrived, with its `Server` header.
     pub first_response: Option<(Instant, Option<String>)>,
     /// The thread's first failure, described for the user.
@@ -281,6 +283,10 @@ impl<'a> Worker<'a> {
         Ok(ThreadResult {
             recorder: self.recorder,
             responses_seen: self.responses_seen,
+            reached_the_server: self
+                .connections
+                .iter()
+                .any(Connection::has_reached_the_server),
             first_response: self.first_response,
             first_error: self.first_error,
             first_handshake: self.first_handshake,

@@ -479,6 +479,7 @@ pub(crate) mod tests {
             client_cpu_user_s: 0.1,
             client_cpu_system_s: 0.2,
             responses_seen: 1000,
+            reached_the_server: true,
             first_error: None,
             connection_times_us: ConnectionTimes {
                 connect: phase(0, 2.6, 100.0, 0, 1_200),
