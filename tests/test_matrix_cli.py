@@ -232,7 +232,7 @@ def test_a_repeated_level_is_a_row_of_its_own(
     assert "stored as run 1 in" in completed.stderr
     shown = layerbench("results", "show", "1", cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
-    assert shown.stdout.startswith("run 1: matrix, string on waitress c=3,3")
+    assert shown.stdout.startswith("run 1: matrix, waitress, string c=3,3")
     assert [line.split()[:5] for line in shown.stdout.splitlines()[2:]] == [
         ["waitress", "c=3", "#1", "ok", "1"],
         ["waitress", "c=3", "#2", "ok", "1"],
