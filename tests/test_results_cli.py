@@ -227,3 +227,22 @@ def test_help_names_the_variable_and_its_fallback_and_the_database_in_use(
         "$LAYERBENCH_RESULTS_DB, else ~/.local/share/layerbench/results.sqlite3 "
         "(in use: /srv/lab.sqlite3)." in capsys.readouterr().out
     )
+
+
+def test_a_report_of_a_document_with_a_wrong_field_is_one_line(
+    tmp_path: Path, results_database: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = ladder_v3({"string": [8000.0]})
+    document["rungs"][0]["roles"] = "edited"
+    stored(document)
+    output = str(tmp_path / "out.html")
+    assert run(["report", "1", "-o", output]) == 1
+    assert capsys.readouterr().err == (
+        "layerbench: error: run 1's stored document: a field is not what a layerbench result "
+        "has (edited by hand?): AttributeError(\"'str' object has no attribute 'get'\")\n"
+    )
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(document))
+    assert run(["report", str(path), "-o", output]) == 2
+    assert capsys.readouterr().err.startswith(f"layerbench: error: {path}: a field is not what")
+    assert not Path(output).exists()

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from layerbench.errors import ConfigError
+from layerbench.cli.output import print_out
+from layerbench.errors import ConfigError, ResultsDatabaseError
 from layerbench.report.exports import to_csv, to_json, to_markdown
 from layerbench.report.html_report import html_report
 from layerbench.store.results_db import ResultsDatabase, default_path
@@ -41,16 +42,29 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise ConfigError(f"{args.output}: the output ends in one of {', '.join(WRITERS)}")
     document = _load(args.source)
     try:
-        args.output.write_text(writer(document))
+        text = writer(document)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        # A document edited by hand: its fields are not those its version has.
+        problem = f"a field is not what a layerbench result has (edited by hand?): {error!r}"
+        if _stored(args.source):
+            raise ResultsDatabaseError(f"run {args.source}'s stored document: {problem}") from None
+        raise ConfigError(f"{args.source}: {problem}") from None
+    try:
+        args.output.write_text(text)
     except OSError as error:
         raise ConfigError(f"cannot write {args.output}: {error.strerror}") from None
-    print(f"wrote {args.output}")
+    print_out(f"wrote {args.output}")
     return 0
+
+
+def _stored(source: str) -> bool:
+    """A run's number, not a file's name."""
+    return source.isdigit() and not Path(source).exists()
 
 
 def _load(source: str) -> dict[str, Any]:
     path = Path(source)
-    if source.isdigit() and not path.exists():
+    if _stored(source):
         with ResultsDatabase(default_path()) as database:
             return database.document(int(source))
     try:
