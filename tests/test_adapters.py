@@ -17,28 +17,12 @@ from layerbench.errors import MissingPackageError
 from layerbench.servers.adapters import ADAPTERS, ServerPlan, Serves
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.http_probe import http_get
-from layerbench.servers.ports import free_port
-from layerbench.servers.settings import SettingsBook
-from layerbench.services.sqlite import create_seeded_database
+from tests.adapter_plan import STATIC_BODY, STATIC_FILE, plan_for
 from tests.conftest import missing
 from tests.proc_scan import session_members
 
-STATIC_FILE = "hello.txt"
-STATIC_BODY = b"Hello World!\n"
 HELLO = HELLO_VALUE.encode()
 TEMPLATE_BODY = b"<!doctype html>\n<title>layerbench</title>\n<p>" + HELLO + b"</p>"
-
-
-def plan_for(root: Path, book: SettingsBook | None = None) -> ServerPlan:
-    root.chmod(0o711)  # as the lab's work directory: servers that drop privileges reach it
-    (root / "data").mkdir()
-    return ServerPlan(
-        workdir=root / "server",
-        port=free_port(),
-        db_path=create_seeded_database(root / "data"),
-        static_files={STATIC_FILE: STATIC_BODY},
-        book=book or {},
-    )
 
 
 def build(name: str, plan: ServerPlan) -> Deployment:

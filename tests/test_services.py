@@ -196,8 +196,10 @@ def test_cli_up_prints_urls_and_ctrl_c_stops_everything(tmp_path: Path) -> None:
             urls = dict(process.stdout.readline().split() for _ in range(2))
             assert set(urls) == {"redis", "memcached"}
             assert answer(urls["redis"]) == b"42"
+            # Each server and its watchdog (layerbench.servers.watchdog).
             children = child_pids(process.pid)
-            assert len(children) == 2
+            watchdogs = [pid for pid in children if b"watchdog" in command_of(pid)]
+            assert (len(children), len(watchdogs)) == (4, 2)
             process.send_signal(signal.SIGINT)
             assert process.wait(timeout=20) == 130
         finally:
@@ -216,6 +218,10 @@ def child_pids(parent: int) -> list[int]:
         for pid in (int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit())
         if parent_of(pid) == parent
     ]
+
+
+def command_of(pid: int) -> bytes:
+    return Path(f"/proc/{pid}/cmdline").read_bytes()
 
 
 def parent_of(pid: int) -> int | None:

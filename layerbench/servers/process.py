@@ -1,8 +1,11 @@
 """A child process that never outlives us: its own process group, stopped as a whole.
 
 Each child is started in a new session, so a terminal's Ctrl-C reaches only layerbench, which
-then stops every child in order. The direct child also gets ``PR_SET_PDEATHSIG``: if layerbench
-itself is killed outright, the kernel sends the child SIGTERM.
+then stops every child in order. If layerbench itself dies, even by SIGKILL, the child's
+:mod:`watchdog <layerbench.servers.watchdog>` ends its group (that module says why a process
+of its own, and how no moment of the start is left uncovered). The direct child also gets
+``PR_SET_PDEATHSIG``, a second line should the watchdog itself be gone: the kernel sends it
+SIGTERM when layerbench dies.
 """
 
 import contextlib
@@ -10,21 +13,31 @@ import ctypes
 import os
 import signal
 import subprocess
-import time
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import IO
 
+from layerbench.servers import watchdog
 from layerbench.servers.run_as import RunAs
 
 PR_SET_PDEATHSIG = 1
 STOP_GRACE_S = 5.0
+# Once layerbench is gone nobody waits for the servers' answers and their data is garbage: a
+# short grace for a clean exit (PostgreSQL releases its System V segment), then SIGKILL.
+WATCHDOG_GRACE_S = 2.0
+WATCHDOG_SCRIPT = Path(watchdog.__file__)
 
 
-def _child_setup(cpus: frozenset[int] | None) -> None:
-    """Runs in the child between fork and exec: pin it, and tie its life to ours."""
+def _child_setup(cpus: frozenset[int] | None, watchdog_pipe: int, parent: int) -> None:
+    """Runs in the child between fork and exec: tell the watchdog our group, tie our life to
+    our parent's, and pin us."""
+    os.write(watchdog_pipe, f"{os.getpid()}\n".encode())
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:  # it died before the prctl: no signal will come
+        os._exit(1)
     if cpus:
         os.sched_setaffinity(0, cpus)
 
@@ -51,24 +64,68 @@ class ManagedProcess:
         self._run_as = run_as
         self._stop_signal = stop_signal
         self._popen: subprocess.Popen[bytes] | None = None
+        self._watchdog: subprocess.Popen[bytes] | None = None
+        self._watchdog_pipe: int | None = None
 
     def start(self) -> "ManagedProcess":
         with open(self.log_path, "ab") as log:
-            self._popen = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                env=self._env,
-                cwd=self._cwd,
-                start_new_session=True,
-                user=None if self._run_as is None else self._run_as.uid,
-                group=None if self._run_as is None else self._run_as.gid,
-                extra_groups=None if self._run_as is None else [],
-                # layerbench starts children from its main thread only.
-                preexec_fn=lambda: _child_setup(self._cpus),  # noqa: PLW1509
-            )
+            self._start_watchdog(log)
+            watchdog_pipe, parent = self._watchdog_pipe, os.getpid()
+            assert watchdog_pipe is not None
+            try:
+                self._popen = subprocess.Popen(
+                    self.argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=self._env,
+                    cwd=self._cwd,
+                    start_new_session=True,
+                    user=None if self._run_as is None else self._run_as.uid,
+                    group=None if self._run_as is None else self._run_as.gid,
+                    extra_groups=None if self._run_as is None else [],
+                    # layerbench starts children from its main thread only.
+                    preexec_fn=lambda: _child_setup(self._cpus, watchdog_pipe, parent),  # noqa: PLW1509
+                )
+            except BaseException:
+                self._dismiss_watchdog()
+                raise
         return self
+
+    def _start_watchdog(self, log: IO[bytes]) -> None:
+        read_end, write_end = os.pipe()  # both close-on-exec: no other child keeps them
+        try:
+            self._watchdog = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-I",
+                    "-S",
+                    str(WATCHDOG_SCRIPT),
+                    str(int(self._stop_signal)),
+                    str(WATCHDOG_GRACE_S),
+                ],
+                stdin=read_end,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                start_new_session=True,
+            )
+        except BaseException:
+            os.close(write_end)
+            raise
+        finally:
+            os.close(read_end)
+        self._watchdog_pipe = write_end
+
+    def _dismiss_watchdog(self) -> None:
+        """The group has been ended here: the watchdog leaves without signalling anything."""
+        if self._watchdog_pipe is not None:
+            with contextlib.suppress(BrokenPipeError):
+                os.write(self._watchdog_pipe, watchdog.STOP_WORD + b"\n")
+            os.close(self._watchdog_pipe)
+            self._watchdog_pipe = None
+        if self._watchdog is not None:
+            self._watchdog.wait()
+            self._watchdog = None
 
     @property
     def pid(self) -> int:
@@ -93,22 +150,13 @@ class ManagedProcess:
         return "\n".join(text.rstrip().splitlines()[-lines:])
 
     def stop(self, grace_s: float = STOP_GRACE_S) -> None:
-        """Signal the whole group (SIGTERM unless the program wants another for a fast, clean
-        shutdown), wait for the leader, then SIGKILL whatever is left."""
-        if self._popen is None:
-            return
-        group = self._popen.pid
-        _signal_group(group, self._stop_signal)
-        try:
-            self._popen.wait(grace_s)
-        except subprocess.TimeoutExpired:
-            _signal_group(group, signal.SIGKILL)
+        """End the whole group (see :func:`~layerbench.servers.watchdog.end_group`: SIGTERM, or
+        the signal the program wants for a fast, clean shutdown, then SIGKILL), reap the
+        leader, and dismiss the watchdog."""
+        if self._popen is not None:
+            watchdog.end_group(self._popen.pid, self._stop_signal, grace_s)
             self._popen.wait()
-        # Workers the leader forked may still be exiting, or orphaned if the leader was killed.
-        deadline = time.monotonic() + grace_s
-        while _group_alive(group) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        _signal_group(group, signal.SIGKILL)
+        self._dismiss_watchdog()
 
     def __enter__(self) -> "ManagedProcess":
         return self.start()
@@ -120,16 +168,3 @@ class ManagedProcess:
         traceback: TracebackType | None,
     ) -> None:
         self.stop()
-
-
-def _signal_group(group: int, signum: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(group, signum)
-
-
-def _group_alive(group: int) -> bool:
-    try:
-        os.killpg(group, 0)
-    except ProcessLookupError:
-        return False
-    return True

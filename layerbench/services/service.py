@@ -83,26 +83,20 @@ class ManagedService(ABC):
         return
 
     def run_setup(self, argv: list[str], directory: Path, timeout_s: float = 120.0) -> None:
-        """Run a preparation step (initdb, install-db) as the server's account."""
-        try:
-            done = subprocess.run(
-                argv,
-                cwd=directory,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=timeout_s,
-                user=None if self.run_as is None else self.run_as.uid,
-                group=None if self.run_as is None else self.run_as.gid,
-                extra_groups=None if self.run_as is None else [],
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise ServerStartError(self.name, f"{argv[0]} took over {timeout_s:.0f} s") from None
-        if done.returncode != 0:
-            output = (done.stdout + done.stderr).decode(errors="replace").strip()
-            tail = "\n".join(output.splitlines()[-15:])
+        """Run a preparation step (initdb, install-db) as the server's account, a managed
+        process like the server (nothing of it outlives us), its output in a log of its own."""
+        step = Path(argv[0]).name
+        process = ManagedProcess(
+            step, argv, log_path=directory / f"{step}.log", cwd=directory, run_as=self.run_as
+        )
+        with process:
+            try:
+                returncode = process.wait(timeout_s)
+            except subprocess.TimeoutExpired:
+                raise ServerStartError(self.name, f"{step} took over {timeout_s:.0f} s") from None
+        if returncode != 0:
             raise ServerStartError(
-                self.name, f"{Path(argv[0]).name} failed (exit status {done.returncode})", tail
+                self.name, f"{step} failed (exit status {returncode})", process.log_tail()
             )
 
     # The shared lifecycle.
