@@ -7,6 +7,7 @@ This is the one place where an error becomes a message and an exit code:
     2    a usage error, in every command: argparse's, or a ConfigError (a wrong option,
          setting, name or file)
     130  interrupted (Ctrl-C or SIGTERM)
+    141  stdout closed by its reader (`| head -1`): quietly, by cli/output.py's print_out
 """
 
 import argparse
@@ -29,6 +30,7 @@ from layerbench.cli import (
     smoke_cmd,
 )
 from layerbench.errors import ConfigError, LayerbenchError
+from layerbench.servers.work_dirs import sweep_abandoned
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -68,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)
+    sweep_abandoned()  # work directories of runs that were killed
     try:
         exit_code: int = args.handler(args)
     except KeyboardInterrupt:
