@@ -30,6 +30,7 @@ from layerbench.cli import (
     smoke_cmd,
 )
 from layerbench.errors import ConfigError, LayerbenchError
+from layerbench.servers.work_dirs import sweep_abandoned
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -69,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)
+    sweep_abandoned()  # work directories of runs that were killed
     try:
         exit_code: int = args.handler(args)
     except KeyboardInterrupt:

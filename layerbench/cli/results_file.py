@@ -6,7 +6,6 @@ timestamps a result records."""
 import os
 import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -15,6 +14,7 @@ from typing import Any
 
 from layerbench.errors import ConfigError, LayerbenchError
 from layerbench.report.json_export import write_json
+from layerbench.servers.work_dirs import make_work_directory
 from layerbench.store.results_db import ResultsDatabase, default_path
 
 
@@ -57,9 +57,10 @@ class ResultsFile:
 
 @contextmanager
 def work_directory(prefix: str) -> Iterator[Path]:
-    """A temporary directory for a run's servers, removed afterwards. Traversable by all
-    (servers that drop privileges reach their files below it), listable by us only."""
-    path = Path(tempfile.mkdtemp(prefix=prefix))
+    """A temporary directory for a run's servers, removed afterwards (or, after a kill, by the
+    next command: :mod:`~layerbench.servers.work_dirs`). Traversable by all (servers that drop
+    privileges reach their files below it), listable by us only."""
+    path = make_work_directory(prefix)
     path.chmod(0o711)
     try:
         yield path

@@ -1,8 +1,9 @@
 """The one lifecycle every throwaway backing service shares.
 
-    start:  a private directory → prepare (initdb, install-db, …) → the server on a free loopback
-            port, as an unprivileged account when we are root → wait until it answers a real
-            protocol request → after_ready (create the database) → its URL
+    start:  a private directory, marked as ours (:mod:`~layerbench.servers.work_dirs`) →
+            prepare (initdb, install-db, …) → the server on a free loopback port, as an
+            unprivileged account when we are root → wait until it answers a real protocol
+            request → after_ready (create the database) → its URL
     stop:   the whole process group, then the directory
 
 Nothing in /etc or the system's data directories is read or written: every server is started
@@ -13,7 +14,6 @@ between choosing it and the server binding it is retried with another.
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
@@ -25,6 +25,7 @@ from layerbench.servers.binaries import find_program
 from layerbench.servers.ports import LOOPBACK, free_port, holds_listening_socket
 from layerbench.servers.process import ManagedProcess
 from layerbench.servers.run_as import RunAs, unprivileged_account
+from layerbench.servers.work_dirs import make_work_directory
 
 READY_TIMEOUT_S = 60.0
 PORT_ATTEMPTS = 3
@@ -127,7 +128,7 @@ class ManagedService(ABC):
             self.find(program)
         began = time.monotonic()
         self.run_as = unprivileged_account()
-        self.directory = Path(tempfile.mkdtemp(prefix=f"layerbench-{self.name}-"))
+        self.directory = make_work_directory(f"layerbench-{self.name}-")
         try:
             if self.run_as is not None:
                 self.run_as.give(self.directory)

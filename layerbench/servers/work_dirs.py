@@ -1,0 +1,113 @@
+"""Temporary work directories that say who owns them, and the sweep of those whose owner died.
+
+A run removes its directories when it ends, however it ends, except by SIGKILL: then nothing of
+it runs, and a database's directory (80 to 120 MB) would stay in /tmp. So each directory gets a
+marker, ``.layerbench-owner``, naming its owner: the process's pid, its start time (from
+``/proc/PID/stat``, so that a pid reused by another process is not taken for the owner) and
+the boot it ran in. The next layerbench command removes every directory whose owner is dead,
+and says so in one line.
+
+The sweep is careful with /tmp, which everyone writes to: it looks only at ``layerbench-*``
+entries that are real directories (not symbolic links) holding a marker that is a regular file
+of ours (another account cannot make one); a directory without a marker, or with one it cannot
+read, is kept.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+PREFIX = "layerbench-"
+MARKER = ".layerbench-owner"
+BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
+MB = 1_000_000
+
+
+def make_work_directory(prefix: str, parent: Path | None = None) -> Path:
+    """A new directory ``prefix…`` in ``parent`` (the temporary directory by default), marked
+    as ours. ``prefix`` must start with ``layerbench-``, the sweep's pattern."""
+    if not prefix.startswith(PREFIX):
+        raise ValueError(f"a work directory's prefix starts with {PREFIX!r}: {prefix!r}")
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    written = path / (MARKER + ".new")
+    written.write_text(owner_record(os.getpid()) + "\n")
+    written.rename(path / MARKER)  # whole or absent: never half a marker
+    return path
+
+
+def owner_record(pid: int) -> str:
+    """``PID START_TIME BOOT_ID`` of a live process (empty once it has gone)."""
+    start = start_time(pid)
+    return "" if start is None else f"{pid} {start} {boot_id()}"
+
+
+def start_time(pid: int) -> str | None:
+    """When ``pid`` started, in clock ticks since boot (field 22 of /proc/PID/stat)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[19]
+
+
+def boot_id() -> str:
+    return BOOT_ID.read_text().strip()
+
+
+def owner_alive(record: str) -> bool:
+    pid, _, _ = record.partition(" ")
+    return pid.isdigit() and owner_record(int(pid)) == record
+
+
+def abandoned(path: Path) -> bool:
+    """Whether ``path`` is one of our work directories whose owner is dead."""
+    marker = path / MARKER
+    try:
+        if path.is_symlink() or not path.is_dir():
+            return False
+        status = marker.lstat()
+        if not marker.is_file() or marker.is_symlink() or status.st_uid != os.geteuid():
+            return False
+        record = marker.read_text().strip()
+    except OSError:
+        return False
+    return len(record.split()) == 3 and not owner_alive(record)
+
+
+def size_bytes(path: Path) -> int:
+    total = 0
+    for directory, _, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(directory, name)).st_size
+            except OSError:
+                continue
+    return total
+
+
+def sweep_abandoned(parent: Path | None = None) -> list[Path]:
+    """Remove the work directories in ``parent`` (the temporary directory by default) whose
+    owner is dead; say so on stderr in one line. Returns what it removed."""
+    parent = Path(tempfile.gettempdir()) if parent is None else parent
+    try:
+        candidates = sorted(parent.glob(PREFIX + "*"))
+    except OSError:
+        return []
+    removed: list[Path] = []
+    freed = 0
+    for path in candidates:
+        if abandoned(path):
+            freed += size_bytes(path)
+            shutil.rmtree(path, ignore_errors=True)
+            if not path.exists():
+                removed.append(path)
+    if removed:
+        count = "1 work directory" if len(removed) == 1 else f"{len(removed)} work directories"
+        print(
+            f"layerbench: removed {count} left in {parent} by runs that were killed "
+            f"({freed / MB:.0f} MB)",
+            file=sys.stderr,
+        )
+    return removed

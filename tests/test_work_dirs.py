@@ -1,0 +1,100 @@
+"""Work directories name their owner, and the next command removes those whose owner died
+(``kill -9`` leaves them behind), in one line; anything else stays."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from layerbench.servers.work_dirs import (
+    MARKER,
+    boot_id,
+    make_work_directory,
+    sweep_abandoned,
+)
+from tests.conftest import start_service
+
+MADE_BY_A_CHILD = """\
+import sys
+from pathlib import Path
+from layerbench.servers.work_dirs import make_work_directory
+path = make_work_directory("layerbench-test-", Path(sys.argv[1]))
+(path / "data").write_bytes(bytes(3_000_000))
+print(path)
+"""
+
+
+def made_by_a_process_now_dead(parent: Path) -> Path:
+    done = subprocess.run(
+        [sys.executable, "-c", MADE_BY_A_CHILD, str(parent)],
+        capture_output=True, text=True, check=True, timeout=30,
+    )  # fmt: skip
+    return Path(done.stdout.strip())
+
+
+def test_a_dead_owners_directory_is_removed_saying_so_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = made_by_a_process_now_dead(tmp_path)
+    assert sweep_abandoned(tmp_path) == [path]
+    assert not path.exists()
+    said = capsys.readouterr().err
+    assert said == (
+        f"layerbench: removed 1 work directory left in {tmp_path} by runs that were killed (3 MB)\n"
+    )
+
+
+def test_a_live_owners_directory_is_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = make_work_directory("layerbench-test-", tmp_path)
+    assert sweep_abandoned(tmp_path) == []
+    assert path.is_dir()
+    assert capsys.readouterr().err == ""
+
+
+def test_a_reused_pid_is_not_taken_for_the_owner(tmp_path: Path) -> None:
+    # The pid is alive (ours), but the process that has it started at another moment.
+    path = tmp_path / "layerbench-test-reused"
+    path.mkdir()
+    (path / MARKER).write_text(f"{os.getpid()} 1 {boot_id()}\n")
+    assert sweep_abandoned(tmp_path) == [path]
+
+
+def test_a_directory_without_the_marker_is_kept(tmp_path: Path) -> None:
+    unmarked = tmp_path / "layerbench-unmarked"
+    unmarked.mkdir()
+    (unmarked / "data").write_text("not ours to judge")
+    named_otherwise = made_by_a_process_now_dead(tmp_path).rename(tmp_path / "other-name")
+    assert sweep_abandoned(tmp_path) == []
+    assert unmarked.is_dir() and named_otherwise.is_dir()
+
+
+def test_the_next_command_removes_what_a_killed_one_left(workdir: Path) -> None:
+    start_service("redis").stop()  # skips when Redis is missing
+    workdir.chmod(0o1777)  # as /tmp: the service's account writes there too
+    environment = {**os.environ, "TMPDIR": str(workdir)}
+    command = [sys.executable, "-m", "layerbench.cli"]
+    with subprocess.Popen(
+        [*command, "services", "up", "redis"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=environment,
+    ) as killed:  # fmt: skip
+        assert killed.stdout is not None
+        assert killed.stdout.readline().startswith("redis ")
+        (left,) = workdir.glob("layerbench-redis-*")
+        killed.send_signal(signal.SIGKILL)
+    done = subprocess.run(
+        [*command, "results", "list"],
+        capture_output=True, text=True, env=environment, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(
+        rf"layerbench: removed 1 work directory left in {workdir} by runs that were killed "
+        r"\(\d+ MB\)\n",
+        done.stderr,
+    )
+    assert not left.exists()
