@@ -127,8 +127,7 @@ def _measured(column: str, row: int, level: int, rate: float, errors: int = 0) -
         row,
         level,
         CellStatus.OK,
-        load=load(rate, errors=errors, p50_us=p50_us),
-        usage=usage(roles),
+        trials=(Trial(load(rate, errors=errors, p50_us=p50_us), usage(roles)),),
     )
 
 

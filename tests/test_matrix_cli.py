@@ -4,6 +4,7 @@ Ctrl-C keeps what was measured and leaves nothing running."""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from layerbench.servers import apache as apache_module
 from tests.proc_scan import processes_mentioning
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
-SHORT = ["-d", "1", "--warmup", "0.2"]
+SHORT = ["-d", "1", "--warmup", "0.2", "--repeats", "1"]
 ROOT = Path(__file__).parent.parent
 
 
@@ -50,7 +51,7 @@ def test_matrix_measures_every_cell_and_records_settings(
     assert [row.split()[0] for row in table[header + 1 :]] == ["1", "8"]
 
     document = json.loads((tmp_path / "m.json").read_text())
-    assert document["version"] == 1 and not document["interrupted"]
+    assert document["version"] == 2 and not document["interrupted"]
     columns = {column["label"]: column for column in document["columns"]}
     assert columns["gunicorn:workers=1"]["settings"]["gunicorn"]["workers"] == 1
     daemon = columns["mod_wsgi-daemon:processes=1:threads=4"]
@@ -125,6 +126,9 @@ def test_ctrl_c_mid_run_keeps_finished_cells_and_leaves_no_process(
 class Recorder:
     def __init__(self) -> None:
         self.cells: list[tuple[str, int]] = []
+
+    def pass_starting(self, number: int, passes: int) -> None:
+        pass
 
     def column_starting(self, column: ColumnInfo) -> None:
         pass
@@ -218,7 +222,7 @@ def test_a_repeated_level_is_a_row_of_its_own(
     # Seed 004's first measurement after a start against the second: the same level twice.
     completed = layerbench(
         "matrix", "--servers", "waitress", "-c", "3,3", "--warmup", "0", "-d", "0.5",
-        "--json", "m.json", cwd=tmp_path,
+        "--repeats", "1", "--json", "m.json", cwd=tmp_path,
     )  # fmt: skip
     assert completed.returncode == 0, completed.stderr
     document = json.loads((tmp_path / "m.json").read_text())
@@ -237,3 +241,44 @@ def test_a_repeated_level_is_a_row_of_its_own(
         ["waitress", "c=3", "#1", "ok", "1"],
         ["waitress", "c=3", "#2", "ok", "1"],
     ]
+
+
+def test_repeats_interleave_and_each_cell_is_its_median_trial(
+    tmp_path: Path, load_binary: Path, results_database: Path
+) -> None:
+    completed = layerbench(
+        "matrix", "--servers", "waitress", "-c", "1,2", "-d", "1", "--warmup", "0",
+        "--repeats", "2", "--json", "m.json", cwd=tmp_path,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr
+    # Interleaved: every level once per pass, the server started anew for each.
+    progress = [line.split()[0] for line in completed.stderr.splitlines()[1:7]]
+    assert progress == ["pass", "waitress", "c=1", "c=2", "pass", "waitress"], completed.stderr
+    document = json.loads((tmp_path / "m.json").read_text())
+    assert document["version"] == 2 and document["options"]["repeats"] == 2
+    for cell in document["cells"]:
+        rates = [trial["requests_per_s"] for trial in cell["repeats"]]
+        assert len(rates) == 2 and cell["requests_per_s"] == min(rates)  # the lower of two
+        assert cell["spread"]["n"] == 2 and cell["spread"]["cv"] >= 0
+        assert cell["spread"]["ci95_low_requests_per_s"] <= cell["spread"]["median_requests_per_s"]
+        assert cell["noisy"] == (cell["spread"]["cv"] > 0.03)
+    # The table shows each cell's CV, and says what its figures are.
+    assert len(re.findall(r"CV \d+\.\d %", completed.stdout)) == 2
+    assert "req/s is the median of 2 interleaved trials" in completed.stdout
+    # Stored with both trials; a version 1 document still imports and reports.
+    shown = layerbench("results", "show", "1", cwd=tmp_path)
+    assert [line.split()[2:4] for line in shown.stdout.splitlines()[2:]] == [["ok", "2"]] * 2
+    old = dict(document, version=1)
+    old["cells"] = [
+        {key: value for key, value in cell.items() if key not in ("repeats", "spread", "noisy")}
+        for cell in document["cells"]
+    ]
+    (tmp_path / "old.json").write_text(json.dumps(old))
+    imported = layerbench("results", "import", "old.json", cwd=tmp_path)
+    assert imported.returncode == 0, imported.stderr
+    shown = layerbench("results", "show", "2", cwd=tmp_path)
+    assert [line.split()[2:4] for line in shown.stdout.splitlines()[2:]] == [["ok", "1"]] * 2
+    for source in ("old.json", "m.json"):
+        report = layerbench("report", source, "-o", "r.md", cwd=tmp_path)
+        assert report.returncode == 0, report.stderr
+        assert "waitress" in (tmp_path / "r.md").read_text()

@@ -54,6 +54,12 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--warmup", type=float, default=1.0, help="seconds of warm-up (1)")
     parser.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="passes over the columns, interleaved; each cell shows its median (3)",
+    )
+    parser.add_argument(
         "--no-keep-alive", action="store_true", help="a new connection for every request"
     )
     parser.add_argument("--no-pin", action="store_true", help="do not pin client and servers")
@@ -75,6 +81,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         rung=args.rung,
         duration_s=args.duration,
         warmup_s=args.warmup,
+        repeats=args.repeats,
         keep_alive=not args.no_keep_alive,
         pin=not args.no_pin,
         settings=common,

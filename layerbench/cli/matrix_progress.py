@@ -1,4 +1,5 @@
-"""Live progress of a matrix run on stderr: a line per column, then one per cell."""
+"""Live progress of a matrix run on stderr: a line per pass (with repeats) and per column,
+then one per trial of a cell."""
 
 from typing import TextIO
 
@@ -21,9 +22,14 @@ class MatrixProgress:
         levels = ",".join(str(c) for c in options.concurrency)
         self._say(
             f"layerbench matrix: {counted(len(options.columns), 'server')} x c={levels}, rung "
-            f"{options.rung}, {keep_alive}, {options.warmup_s:g} s warm-up + "
-            f"{options.duration_s:g} s measured per cell; {self.layout.describe()}"
+            f"{options.rung}, {keep_alive}, {counted(options.repeats, 'pass', 'passes')} of "
+            f"{options.warmup_s:g} s warm-up + {options.duration_s:g} s measured per cell; "
+            f"{self.layout.describe()}"
         )
+
+    def pass_starting(self, number: int, passes: int) -> None:
+        if passes > 1:
+            self._say(f"pass {number} of {passes}")
 
     def column_starting(self, column: ColumnInfo) -> None:
         self._say(f"{column.label} ({column.rung} rung)")

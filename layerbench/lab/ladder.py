@@ -15,7 +15,8 @@ from layerbench.lab.cpu_speed import probe_cpu_speed
 from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.options import LadderOptions
-from layerbench.lab.results import LadderResult, RungResult, RungStatus, Trial
+from layerbench.lab.repeats import Trial
+from layerbench.lab.results import LadderResult, RungResult, RungStatus
 from layerbench.lab.rungs import FULL_SERVICES, STATIC_BODY, STATIC_FILE, Rung, Stack
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung

@@ -1,10 +1,13 @@
 """Run the matrix: every column's server is built first (a wrong setting or name stops the run
 before anything starts; a missing package skips its column), then, column by column, started,
-its rung verified, and measured at every concurrency level. Every cell is recorded as soon as
-it is known; a server that dies ends its column, not the run."""
+its rung verified, measured at every concurrency level and stopped; with repeats, that many
+passes over the columns (A B C A B C: a slow drift of the machine spreads over every cell
+alike), each server alone while it is measured. Every cell is recorded as soon as it is known,
+its figures its median trial's; a cell whose trial fails runs no more, and a server that does
+not start or dies ends its column, not the run."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -14,6 +17,7 @@ from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.matrix_options import Column, MatrixOptions
 from layerbench.lab.matrix_results import Cell, CellStatus, ColumnInfo, MatrixResult
+from layerbench.lab.repeats import Trial
 from layerbench.lab.rungs import STATIC_BODY, STATIC_FILE, Rung
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
@@ -21,9 +25,12 @@ from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.ports import free_port
 from layerbench.servers.settings import check_sections
+from layerbench.words import counted
 
 
 class MatrixObserver(Protocol):
+    def pass_starting(self, number: int, passes: int) -> None: ...
+
     def column_starting(self, column: ColumnInfo) -> None: ...
 
     def cell_starting(self, column: ColumnInfo, concurrency: int) -> None: ...
@@ -66,9 +73,21 @@ class Matrix:
         ]
 
     def run(self, planned: list[PlannedColumn]) -> None:
-        for column in planned:
-            self.result.columns.append(column.info)
-            self._run_column(column)
+        self._cells: dict[tuple[int, int], Cell] = {}
+        self._order = [(index, row) for index in range(len(planned)) for row in self._rows]
+        ended: set[int] = set()  # columns whose server could not start or died
+        passes = self.options.repeats
+        for number in range(1, passes + 1):
+            self.observer.pass_starting(number, passes)
+            for index, column in enumerate(planned):
+                if number == 1:
+                    self.result.columns.append(column.info)
+                if index not in ended and not self._run_column(index, column, number):
+                    ended.add(index)
+
+    @property
+    def _rows(self) -> range:
+        return range(len(self.options.concurrency))
 
     def _plan_column(self, index: int, column: Column) -> PlannedColumn:
         root = self.workdir / f"column-{index}"
@@ -92,28 +111,34 @@ class Matrix:
         info = ColumnInfo(column.label, column.adapter, rung.name, settings=plan.used)
         return PlannedColumn(info, rung, deployment)
 
-    def _run_column(self, column: PlannedColumn) -> None:
+    def _run_column(self, index: int, column: PlannedColumn, number: int) -> bool:
+        """One pass over the column's levels; False when the column ends."""
         self.observer.column_starting(column.info)
-        pending = list(enumerate(self.options.concurrency))
         if column.deployment is None:
-            self._fail(column.info, pending, CellStatus.SKIPPED, column.skipped)
-            return
+            self._end_column(index, column.info, CellStatus.SKIPPED, column.skipped)
+            return False
         deployment = column.deployment
         try:
             with deployment:
-                column.info.versions.update(deployment.versions())
-                column.info.url = deployment.base_url + column.rung.path
+                if number == 1:
+                    column.info.versions.update(deployment.versions())
+                    column.info.url = deployment.base_url + column.rung.path
                 verify_rung(deployment.base_url, column.rung)
-                while pending:
-                    self._record(self._measure(column, deployment, pending[0]))
-                    pending.pop(0)
+                for row in self._rows:
+                    if not self._failed(index, row):
+                        self._measure(index, column, deployment, row)
         except LayerbenchError as error:
-            self._fail(column.info, pending, CellStatus.ERROR, str(error))
+            self._end_column(index, column.info, CellStatus.ERROR, str(error))
+            return False
+        return True
 
-    def _measure(
-        self, column: PlannedColumn, deployment: Deployment, level: tuple[int, int]
-    ) -> Cell:
-        row, concurrency = level
+    def _failed(self, index: int, row: int) -> bool:
+        cell = self._cells.get((index, row))
+        return cell is not None and cell.status is not CellStatus.OK
+
+    def _measure(self, index: int, column: PlannedColumn, deployment: Deployment, row: int) -> None:
+        """A trial of the cell; a server that died meanwhile raises (it ends the column)."""
+        concurrency = self.options.concurrency[row]
         self.observer.cell_starting(column.info, concurrency)
         spec = LoadSpec(
             concurrency=concurrency,
@@ -123,26 +148,40 @@ class Matrix:
         )
         spec = load_spec_for(spec, column.rung, self.workdir, deployment.base_url)
         url = deployment.base_url + column.rung.path
-        label = f"{column.info.server}-{len(self.result.cells)}-c{concurrency}"
+        previous = self._cells.get((index, row))
+        trials = previous.trials if previous else ()
+        label = f"{column.info.server}-{index}-r{row}-c{concurrency}-{len(trials) + 1}"
+        info = column.info
         try:
             load, usage = self.trials.run(deployment, url, spec, label)
         except LayerbenchError as error:
             deployment.check_alive()  # a dead server ends the column
-            return Cell(column.info.label, row, concurrency, CellStatus.ERROR, str(error))
+            cell = Cell(info.label, row, concurrency, CellStatus.ERROR, str(error), trials)
+            self._record(index, cell)
+            return
         deployment.check_alive()
-        return Cell(column.info.label, row, concurrency, CellStatus.OK, load=load, usage=usage)
+        measured = (*trials, Trial(load, usage))
+        self._record(index, Cell(info.label, row, concurrency, CellStatus.OK, None, measured))
 
-    def _fail(
-        self,
-        info: ColumnInfo,
-        levels: list[tuple[int, int]],
-        status: CellStatus,
-        message: str | None,
+    def _end_column(
+        self, index: int, info: ColumnInfo, status: CellStatus, message: str | None
     ) -> None:
-        for row, concurrency in levels:
-            self._record(Cell(info.label, row, concurrency, status, message))
+        """The column runs no more: a cell of it with no trial yet fails; one with trials
+        keeps them, and says it has fewer than asked."""
+        repeats = self.options.repeats
+        for row in self._rows:
+            previous = self._cells.get((index, row))
+            if self._failed(index, row):
+                continue
+            if previous is None or not previous.trials:
+                level = self.options.concurrency[row]
+                self._record(index, Cell(info.label, row, level, status, message))
+            elif len(previous.trials) < repeats:
+                short = f"{len(previous.trials)} of {counted(repeats, 'trial')}, then: {message}"
+                self._record(index, replace(previous, message=short))
 
-    def _record(self, cell: Cell) -> None:
-        self.result.cells.append(cell)
+    def _record(self, index: int, cell: Cell) -> None:
+        self._cells[(index, cell.row)] = cell
+        self.result.cells = [self._cells[key] for key in self._order if key in self._cells]
         self.observer.cell_finished(cell)
         self.checkpoint()

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.lab.repeats import MAX_REPEATS
 from layerbench.lab.rungs import LADDER, RUNG_NAMES, Rung, Stack
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.settings import SettingsBook, add_assignments
@@ -38,6 +39,8 @@ class MatrixOptions:
     rung: str = "string"
     duration_s: float = 5.0
     warmup_s: float = 1.0
+    # Passes over the columns, interleaved; each cell's figures are its median trial's.
+    repeats: int = 1
     keep_alive: bool = True
     pin: bool = True
     settings: SettingsBook = field(default_factory=dict)
@@ -54,6 +57,8 @@ class MatrixOptions:
             raise ConfigError(f"unknown rung {self.rung}; the rungs are: {', '.join(RUNG_NAMES)}")
         if self.duration_s <= 0 or self.warmup_s < 0:
             raise ConfigError("the duration must be positive and the warm-up not negative")
+        if not 1 <= self.repeats <= MAX_REPEATS:
+            raise ConfigError(f"repeats must be 1 to {MAX_REPEATS}, not {self.repeats}")
         for column in self.columns:
             self.rung_for(column)  # refuses a rung the column's server cannot serve
 

@@ -6,17 +6,20 @@ what changed here, whenever a field changes meaning or goes away.
 
     1: columns (label, server, rung, settings used, versions) and cells (req/s, ms/req, p50,
        p99, p99.9, errors by kind, client-bound, roles' CPU and memory, the raw load result)
+    2: options ``repeats``; per cell, as a ladder's rung has them, ``repeats`` (each trial's
+       req/s, latency, errors, roles, the rest of the machine's CPU), ``spread`` (median, CV,
+       bootstrap 95 % interval of req/s) and ``noisy``; the cell's own figures are its median
+       trial's (with one repeat, its only one: a version 1 document reads as one trial a cell)
 """
 
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from layerbench.lab.loadgen import LoadFigures, LoadResult
-from layerbench.lab.results import roles_dict
-from layerbench.lab.sampler import Usage
+from layerbench.lab.repeats import Repeated, Trial
+from layerbench.lab.results import roles_dict, spread_dict, trial_dicts
 
-MATRIX_JSON_VERSION = 1
+MATRIX_JSON_VERSION = 2
 # The client's busiest thread this busy (of its wall time): it may be what limits the result.
 CLIENT_BOUND_FRACTION = 0.9
 
@@ -28,7 +31,11 @@ class CellStatus(Enum):
 
 
 @dataclass(frozen=True)
-class Cell(LoadFigures):
+class Cell(Repeated):
+    """A server configuration at a concurrency level, over its repeats: ``load`` and ``usage``
+    are those of the median trial (by req/s); ``trials`` holds them all, in the order they ran.
+    """
+
     column: str
     # Its row: the index of its level in the run's concurrency levels (a level may repeat, to
     # compare a server's first measurement after its start with the next).
@@ -36,8 +43,7 @@ class Cell(LoadFigures):
     concurrency: int
     status: CellStatus
     message: str | None = None
-    load: LoadResult | None = None
-    usage: Usage | None = None
+    trials: tuple[Trial, ...] = ()
 
     @property
     def errors_by_kind(self) -> dict[str, int]:
@@ -136,4 +142,7 @@ def _cell_dict(cell: Cell) -> dict[str, Any]:
         "roles": roles_dict(cell.usage, requests),
         "sampler_cpu_percent": cell.usage.sampler_cpu_percent if cell.usage else None,
         "load": cell.load.document if cell.load else None,
+        "noisy": cell.noisy,
+        "spread": spread_dict(cell.spread),
+        "repeats": trial_dicts(cell.trials),
     }

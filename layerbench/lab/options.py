@@ -5,6 +5,7 @@ from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.lab.mix import MixOptions, mixed_rung
+from layerbench.lab.repeats import MAX_REPEATS
 from layerbench.lab.rungs import Rung, ladder_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.settings import SettingsBook
@@ -39,8 +40,8 @@ class LadderOptions:
             raise ConfigError(f"the duration must be positive, not {self.duration_s:g} s")
         if self.warmup_s < 0:
             raise ConfigError(f"the warm-up cannot be negative ({self.warmup_s:g} s)")
-        if not 1 <= self.repeats <= 100:
-            raise ConfigError(f"repeats must be 1 to 100, not {self.repeats}")
+        if not 1 <= self.repeats <= MAX_REPEATS:
+            raise ConfigError(f"repeats must be 1 to {MAX_REPEATS}, not {self.repeats}")
         if self.port is not None and not 1 <= self.port <= 65535:
             raise ConfigError(f"port must be between 1 and 65535, not {self.port}")
         if find_adapter(self.server).serves is Serves.STATIC:

@@ -6,7 +6,8 @@ role. It fits a 120-column terminal; ``wide`` adds ms/req, p99.9 and every role'
 
 import textwrap
 
-from layerbench.lab.results import NOISY_CV, LadderResult, RungResult, RungStatus
+from layerbench.lab.results import LadderResult, RungResult, RungStatus
+from layerbench.report.noise_notes import noise_notes
 from layerbench.report.text_table import TERMINAL_WIDTH, Group, format_table
 from layerbench.roles import CACHE_ROLE, CLIENT_ROLE, DATABASE_ROLE, FRONT_ROLE, SERVER_ROLE
 
@@ -57,7 +58,8 @@ def format_ladder_table(
     ]
     if notes:
         lines += ["", "not measured:", *_wrapped(notes)]
-    lines += _wrapped(_noise_notes(result))
+    measured = [(rung.rung, rung) for rung in result.rungs if rung.status is RungStatus.OK]
+    lines += _wrapped(noise_notes(measured, result.conditions, "rung"))
     return "\n".join(lines)
 
 
@@ -78,42 +80,6 @@ def _cv(rung: RungResult) -> str:
     if spread is None or spread.n < 2:
         return ""
     return f"{100 * spread.cv:.1f}" + (" !" if rung.noisy else "")
-
-
-def _noise_notes(result: LadderResult) -> list[str]:
-    """Each rung measured more than once: its spread, and why a noisy one may be."""
-    spreads = [(rung, rung.spread) for rung in result.rungs if rung.status is RungStatus.OK]
-    repeated = [(rung, spread) for rung, spread in spreads if spread and spread.n > 1]
-    if not repeated:
-        return []
-    n = max(spread.n for _, spread in repeated)
-    lines = [
-        "",
-        f"req/s is the median of {n} interleaved trials; CV % is their coefficient of variation; "
-        f"! marks a rung over {100 * NOISY_CV:g} % (noisy)",
-    ]
-    governor = result.conditions.get("machine", {}).get("cpu_governor")
-    for rung, spread in repeated:
-        if not rung.noisy:
-            continue
-        causes = rung.noise_causes()
-        if not causes and rung.cpu_speed_spread is not None:
-            causes = [
-                "no busy process seen, and the CPU's speed held "
-                f"({100 * rung.cpu_speed_spread.cv:.1f} % CV of the probe)"
-            ]
-        elif not causes:
-            causes = [
-                "no busy process seen: the CPU's frequency"
-                + (f" (governor {governor})" if governor else "")
-                + "?"
-            ]
-        low, high = spread.ci_low, spread.ci_high
-        lines.append(
-            f"  {rung.rung}: noisy, 95 % interval {low:,.0f} to {high:,.0f} req/s; "
-            + "; ".join(causes)
-        )
-    return lines
 
 
 def _row(rung: RungResult, change: float | None, top: float | None) -> list[str]:

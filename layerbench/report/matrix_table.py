@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Callable
 
 from layerbench.lab.matrix_results import Cell, CellStatus, MatrixResult
+from layerbench.report.noise_notes import noise_notes
 from layerbench.report.text_table import TERMINAL_WIDTH, Group, format_table
 from layerbench.roles import CLIENT_ROLE, FRONT_ROLE, SERVER_ROLE
 
@@ -36,7 +37,19 @@ def format_matrix_table(
     notes = _notes(result)
     if notes:
         lines += ["", *notes]
+    measured = [
+        (f"{cell.column} c={cell.concurrency}", cell)
+        for cell in result.cells
+        if cell.status is CellStatus.OK
+    ]
+    noise = noise_notes(measured, result.conditions, "cell")
+    lines += [line for note in noise for line in _wrap(note)]
     return "\n".join(lines)
+
+
+def _wrap(line: str) -> list[str]:
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, TERMINAL_WIDTH - 1, subsequent_indent=indent) or [line]
 
 
 def _grid(result: MatrixResult, wide: bool, colour: bool | None) -> list[str]:
@@ -160,7 +173,12 @@ def _figures(cell: Cell | None, flagged: bool) -> list[str]:
 def _flags(cell: Cell | None) -> str:
     if cell is None or cell.load is None:
         return ""
-    marks = [f"E {cell.load.errors:,}"] if cell.load.errors else []
+    spread = cell.spread
+    marks = []
+    if spread is not None and spread.n > 1:
+        marks.append(f"CV {100 * spread.cv:.1f} %" + (" !" if cell.noisy else ""))
+    if cell.load.errors:
+        marks.append(f"E {cell.load.errors:,}")
     return " ".join(marks + (["*"] if cell.client_bound else []))
 
 

@@ -5,8 +5,11 @@ A ladder's (or a mix's) document has ``rungs``:
     1, 2: one measurement per rung (``requests_per_s``)
     3:    ``repeats``, each trial's ``requests_per_s``
 
-A matrix's has ``cells`` (version 1): each cell is one measurement, named after its column and
-concurrency (``gunicorn c=100``; a level given twice adds its place, ``#2``).
+A matrix's has ``cells``, each named after its column and concurrency (``gunicorn c=100``; a
+level given twice adds its place, ``#2``):
+
+    1: one measurement per cell (``requests_per_s``)
+    2: ``repeats``, each trial's ``requests_per_s``
 
 A document of a version this layerbench does not know is refused with its version named, and
 one whose fields are not what its version says (edited by hand) with the field named.
@@ -18,7 +21,7 @@ from typing import Any
 from layerbench.errors import ConfigError
 
 KNOWN_VERSIONS = (1, 2, 3)
-KNOWN_MATRIX_VERSIONS = (1,)
+KNOWN_MATRIX_VERSIONS = (1, 2)
 
 
 @dataclass(frozen=True)
@@ -74,14 +77,17 @@ def read_matrix_document(document: dict[str, Any]) -> RunSummary:
 
 
 def _cell(cell: dict[str, Any], levels: list[int]) -> RungTrials:
-    """A cell as a rung of one trial: ``COLUMN c=N``, and ``#K`` for the K-th of a level given
-    more than once."""
+    """A cell as a rung of its trials (one before version 2): ``COLUMN c=N``, and ``#K`` for the
+    K-th of a level given more than once."""
     level, row = int(cell["concurrency"]), int(cell["row"])
     name = f"{cell['column']} c={level}"
     if levels.count(level) > 1:
         name += f" #{levels[: row + 1].count(level)}"
     rate = cell.get("requests_per_s")
-    rates = (float(rate),) if rate is not None else ()
+    if cell.get("repeats"):
+        rates = tuple(float(trial["requests_per_s"]) for trial in cell["repeats"])
+    else:
+        rates = (float(rate),) if rate is not None else ()
     return RungTrials(name, str(cell.get("status", "ok")), rates)
 
 
