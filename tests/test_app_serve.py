@@ -1,33 +1,21 @@
 """``layerbench app serve``: serves the demo site's JSON and HTML from a SQLite file, stops
 on Ctrl-C leaving nothing listening, and says in one line what is wrong with its options."""
 
+import html
 import json
-import select
-import signal
 import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from layerbench.servers.ports import free_port, listening_socket_inodes
-
-LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
-START_LIMIT_S = 30
+from layerbench.servers.ports import listening_socket_inodes
+from tests.app_serve_process import LAYERBENCH, Serving, app_serve
 
 
-def wait_until_serving(port: int, process: subprocess.Popen[str]) -> str:
-    """Its first line, which says that every server it started is ready (listening alone is
-    not: nginx listens before the application behind it has answered)."""
-    assert process.stdout is not None
-    ready, _, _ = select.select([process.stdout], [], [], START_LIMIT_S)
-    assert ready, f"app serve said nothing within {START_LIMIT_S} s"
-    line = process.stdout.readline()  # printed whole and flushed, or '' at its exit
-    assert f"serving http://127.0.0.1:{port}/" in line, (line, process.communicate())
-    assert listening_socket_inodes(port)
-    return line
+def port_of(serving: Serving) -> int:
+    return int(serving.base_url.rsplit(":", 1)[1])
 
 
 def create_video(base: str) -> Any:
@@ -43,46 +31,30 @@ def create_video(base: str) -> Any:
 
 
 def test_serve_answers_json_and_html_and_stops_on_ctrl_c(tmp_path: Path) -> None:
-    port = free_port()
     database = tmp_path / "site.sqlite3"
-    process = subprocess.Popen(
-        [*LAYERBENCH, "app", "serve", "--db", str(database), "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        serving = wait_until_serving(port, process)
-        base = f"http://127.0.0.1:{port}"
+    with app_serve("--db", str(database)) as serving:
+        assert listening_socket_inodes(port_of(serving))
+        base = serving.base_url
         video = create_video(base)
         with urllib.request.urlopen(f"{base}/v/{video['id']}", timeout=10) as page:
             assert b'<h1 id="title">Toxic</h1>' in page.read()
         with urllib.request.urlopen(f"{base}/ladder/string", timeout=10) as rung:
             assert rung.status == 200
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 130, stderr
-    assert "(database " in serving
+        returncode, stderr = serving.stop()
+    assert returncode == 130, stderr
+    assert "(database " in serving.serving_line
     assert database.is_file()
-    assert not listening_socket_inodes(port), "the server outlived app serve"
+    assert not listening_socket_inodes(port_of(serving)), "the server outlived app serve"
 
 
 @pytest.mark.services
 def test_serve_with_a_page_directory_has_nginx_serve_its_files(
     nginx_binary: Path, workdir: Path, tmp_path: Path
 ) -> None:
-    port = free_port()
     pages = workdir / "pages"
-    command = [*LAYERBENCH, "app", "serve", "--db", str(tmp_path / "site.sqlite3")]
-    command += ["--port", str(port), "--cache", f"file://{pages}", "--workers", "2"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        serving = wait_until_serving(port, process)
-        base = f"http://127.0.0.1:{port}"
+    options = ["--db", str(tmp_path / "site.sqlite3"), "--cache", f"file://{pages}"]
+    with app_serve(*options, "--workers", "2") as serving:
+        base = serving.base_url
         path = f"/videos/{create_video(base)['id']}"
         served_by = []
         for _ in range(2):
@@ -91,15 +63,10 @@ def test_serve_with_a_page_directory_has_nginx_serve_its_files(
         assert served_by[0][0] == "miss"
         assert served_by[1][0] == "front" and served_by[1][1].startswith("nginx")
         assert (pages / (path.removeprefix("/") + ".json")).is_file()
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 130, stderr
-    assert "(database " in serving
-    assert not listening_socket_inodes(port), "nginx outlived app serve"
+        returncode, stderr = serving.stop()
+    assert returncode == 130, stderr
+    assert "(database " in serving.serving_line
+    assert not listening_socket_inodes(port_of(serving)), "nginx outlived app serve"
 
 
 @pytest.mark.parametrize(
@@ -110,6 +77,7 @@ def test_serve_with_a_page_directory_has_nginx_serve_its_files(
         (["--port", "0"], "--port 0: a port from 1 to 65535"),
         (["--cache", "file:pages"], "a page-cache directory is file:///ABSOLUTE/PATH"),
         (["--db", "postgresql://u@127.0.0.1:1/x"], "cannot use the database"),
+        (["--db", "sqlite://host/x.db"], "sqlite:///RELATIVE/PATH or sqlite:////ABSOLUTE/PATH"),
     ],
 )
 def test_wrong_options_are_one_line_errors(args: list[str], message: str) -> None:
@@ -123,3 +91,52 @@ def test_wrong_options_are_one_line_errors(args: list[str], message: str) -> Non
     assert run.returncode == 2, run.stderr  # a usage error
     assert message in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_a_database_url_of_another_kind_is_refused_naming_the_database_kinds() -> None:
+    run = subprocess.run(
+        [*LAYERBENCH, "app", "serve", "--db", "redis://127.0.0.1:6379/0"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2, run.stderr
+    message = run.stderr.strip()
+    assert len(message.splitlines()) == 1 and "Traceback" not in message
+    assert "redis://127.0.0.1:6379/0 is not a database" in message
+    assert "a plain path is fine" in message
+    schemes_named = message.split("is not a database", 1)[1]
+    assert "postgresql://" in schemes_named and "mysql://" in schemes_named
+    assert "redis://" not in schemes_named and "memcached://" not in schemes_named
+
+
+def video_count(base_url: str) -> int:
+    with urllib.request.urlopen(f"{base_url}/videos", timeout=10) as answer:
+        return int(json.load(answer)["total"])
+
+
+def test_a_new_database_gets_the_demo_data_once_and_sqlite_urls_are_paths(
+    tmp_path: Path,
+) -> None:
+    """Started on a new database named by a relative ``sqlite:///`` URL, the site shows the
+    demo videos with their comments and tags; started again on the same file, named by an
+    absolute ``sqlite:////`` URL, it has them once."""
+    database = tmp_path / "demo" / "site.db"
+    database.parent.mkdir()
+    with app_serve("--db", "sqlite:///demo/site.db", cwd=tmp_path) as serving:
+        with urllib.request.urlopen(f"{serving.base_url}/videos", timeout=10) as answer:
+            videos = json.load(answer)["items"]
+        with urllib.request.urlopen(f"{serving.base_url}/", timeout=10) as answer:
+            index = answer.read().decode()
+        first = videos[0]["id"]
+        with urllib.request.urlopen(f"{serving.base_url}/videos/{first}/comments") as answer:
+            comments = json.load(answer)["total"]
+        assert "demo videos" in serving.stop()[1]
+    assert database.is_file()
+    assert len(videos) >= 3 and all(video["tags"] for video in videos)
+    assert comments >= 1
+    assert all(html.escape(video["title"], quote=False) in index for video in videos)
+    with app_serve("--db", f"sqlite:///{database}", cwd=tmp_path) as again:
+        assert video_count(again.base_url) == len(videos)
+        assert "demo videos" not in again.stop()[1]

@@ -1,11 +1,15 @@
 """``layerbench app serve``: the demo site (and the ladder's rungs) under gunicorn.
 
-    layerbench app serve [--db URL] [--cache BACKEND] [--port PORT] [--host HOST]
+    layerbench app serve [--db URL] [--cache BACKEND] [--port PORT] [--host HOST] [--quiet]
+                         [--no-demo-data]
 
 The embedded default is a SQLite file and the in-process cache, one gunicorn process with
-threads, on 127.0.0.1. With a page-cache directory (``--cache file:///DIR``), nginx listens on
-the port in front of gunicorn and serves the cached pages' files itself. The database's schema
-is brought up to date first; Ctrl-C stops the servers.
+threads, on 127.0.0.1. nginx, where installed, listens on the port in front of gunicorn (slow
+or idle clients then cost gunicorn no thread), and with a page-cache directory
+(``--cache file:///DIR``) serves the cached pages' files itself. The database's schema is
+brought up to date first, and a new database gets the demo videos; the database and the cache
+must answer before anything starts. The servers' log, with an access log unless ``--quiet``,
+goes to stderr; Ctrl-C stops the servers.
 """
 
 import argparse
@@ -17,12 +21,18 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from layerbench.app.cache_check import check_cache_usable
 from layerbench.app.cache_select import LOCAL, NONE, page_directory_of
+from layerbench.app.demo_data import put_demo_data
 from layerbench.app.settings import CACHE_URL_VARIABLE, SECRET_VARIABLE, STORE_URL_VARIABLE
-from layerbench.datalayer.open_store import is_sqlite, prepare
-from layerbench.errors import ConfigError
+from layerbench.datalayer import migrate
+from layerbench.datalayer.open_store import database_location, is_sqlite, prepare
+from layerbench.errors import ConfigError, MissingBinaryError
+from layerbench.servers.binaries import find_program
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench.servers.log_follower import LogFollower
 from layerbench.servers.managed_server import ManagedServer
+from layerbench.servers.nginx import APT_PACKAGE as NGINX_PACKAGE
 from layerbench.servers.nginx_front import NginxFront
 from layerbench.servers.ports import LOOPBACK, free_port
 from layerbench.services.sqlite import create_seeded_database
@@ -30,7 +40,7 @@ from layerbench.services.urls import ServiceUrl
 
 DEFAULT_DB = "layerbench-site.sqlite3"
 DEFAULT_PORT = 8000
-WATCH_INTERVAL_S = 0.5
+WATCH_INTERVAL_S = 0.2
 
 
 def add_parser(commands: Any) -> None:
@@ -46,7 +56,8 @@ def add_parser(commands: Any) -> None:
         "--db",
         default=DEFAULT_DB,
         metavar="URL",
-        help=f"a SQLite file, postgresql://… or mysql://… (default: {DEFAULT_DB})",
+        help="a SQLite file's path (or sqlite:///PATH), postgresql://… or mysql://… "
+        f"(default: {DEFAULT_DB})",
     )
     serve.add_argument(
         "--cache",
@@ -62,6 +73,16 @@ def add_parser(commands: Any) -> None:
     serve.add_argument("--workers", type=int, default=1, help="processes (default: 1)")
     serve.add_argument(
         "--threads", type=int, default=8, help="threads per process (default: %(default)s)"
+    )
+    serve.add_argument(
+        "--quiet", action="store_true", help="no access log (errors are still logged)"
+    )
+    serve.add_argument(
+        "--demo-data",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="put a few videos with comments and tags on a new database (default: yes; "
+        "a database that has its schema already is left as it is)",
     )
     serve.set_defaults(handler=run_serve)
 
@@ -97,40 +118,77 @@ def check_cache(cache: str, workers: int) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     check(args)
-    database = str(Path(args.db).resolve()) if is_sqlite(args.db) else args.db
-    try:
-        prepare(database)
-    except Exception as error:  # a driver's own error: unreachable, refused, not a database
-        raise ConfigError(f"cannot use the database {args.db}: {error}") from None
+    location = database_location(args.db)
+    database = str(Path(location).resolve()) if is_sqlite(location) else location
+    check_cache_usable(args.cache)
+    new_database = prepare_database(database, args.db)
+    if new_database and args.demo_data:
+        videos = put_demo_data(database)
+        print(f"the new database has {videos} demo videos", file=sys.stderr, flush=True)
     pages = page_directory_of(args.cache)
+    front = pages is not None or nginx_installed()
     with tempfile.TemporaryDirectory(prefix="layerbench-app-") as directory:
         workdir = Path(directory)
         # nginx's workers, unprivileged when we are root, reach their configuration through it.
         workdir.chmod(0o711)
         application = GunicornServer(
             workdir / "gunicorn",
-            args.port if pages is None else free_port(),
+            free_port() if front else args.port,
             create_seeded_database(workdir),
             GunicornSettings(workers=args.workers, worker_class="gthread", threads=args.threads),
-            host=args.host if pages is None else LOOPBACK,
+            host=LOOPBACK if front else args.host,
             app_environment={
                 STORE_URL_VARIABLE: database,
                 CACHE_URL_VARIABLE: args.cache,
                 SECRET_VARIABLE: secrets.token_hex(32),
             },
+            access_log=not args.quiet,
         )
         servers: list[ManagedServer] = [application]
-        if pages is not None:
+        if front:
             upstream = f"{LOOPBACK}:{application.port}"
-            front = NginxFront(workdir / "nginx", args.port, upstream, pages, host=args.host)
-            servers.append(front)
-        with ExitStack() as running:
-            for server in servers:
-                running.enter_context(server)
-            base_url = servers[-1].base_url
-            print(f"serving {base_url}/ (database {args.db}, cache {args.cache})", flush=True)
-            print("Ctrl-C stops it", file=sys.stderr, flush=True)
-            while True:
+            servers.append(
+                NginxFront(workdir / "nginx", args.port, upstream, pages, host=args.host)
+            )
+        logs = [LogFollower(server.log_path, sys.stderr) for server in servers]
+        try:
+            with ExitStack() as running:
                 for server in servers:
-                    server.check_alive()
-                time.sleep(WATCH_INTERVAL_S)
+                    running.enter_context(server)
+                base_url = servers[-1].base_url
+                print(f"serving {base_url}/ (database {args.db}, cache {args.cache})", flush=True)
+                print("Ctrl-C stops it", file=sys.stderr, flush=True)
+                while True:
+                    for log in logs:
+                        log.pump()
+                    for server in servers:
+                        server.check_alive()
+                    time.sleep(WATCH_INTERVAL_S)
+        finally:
+            for log in logs:
+                log.finish()
+
+
+def prepare_database(database: str, named: str) -> bool:
+    """The database brought to the newest schema; whether it was new (had no schema)."""
+    try:
+        new = migrate.current_revision(database) is None
+        prepare(database)
+    except Exception as error:  # a driver's own error: unreachable, refused, not a database
+        raise ConfigError(f"cannot use the database {named}: {error}") from None
+    return new
+
+
+def nginx_installed() -> bool:
+    """Whether nginx can go in front; if not, says so (and what that costs) in one line."""
+    try:
+        find_program("nginx", NGINX_PACKAGE)
+    except MissingBinaryError as error:
+        print(
+            f"layerbench: {error}; without it in front, gunicorn answers clients itself, and "
+            "slow or idle clients can hold all its threads",
+            file=sys.stderr,
+            flush=True,
+        )
+        return False
+    return True

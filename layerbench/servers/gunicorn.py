@@ -1,5 +1,5 @@
 """gunicorn running the reference application: N worker processes (sync, or gthread with M
-threads each) on one loopback port."""
+threads each) on one loopback port; with an access log when asked (``app serve`` keeps one)."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -7,6 +7,10 @@ from pathlib import Path
 from layerbench.errors import ConfigError
 from layerbench.servers.ports import LOOPBACK
 from layerbench.servers.python_app_server import APP_ENTRY, LISTEN_BACKLOG, PythonAppServer
+
+# gunicorn's default line, with the client a front server forwarded for (``-`` without one)
+# and the time taken.
+ACCESS_LOG_FORMAT = '%(h)s %({x-forwarded-for}i)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(f)s" "%(a)s"'
 
 
 @dataclass(frozen=True)
@@ -42,12 +46,15 @@ class GunicornServer(PythonAppServer[GunicornSettings]):
         *,
         host: str = LOOPBACK,
         app_environment: dict[str, str] | None = None,
+        access_log: bool = False,
     ) -> None:
         super().__init__(
             workdir, port, db_path, settings, cpus, host=host, app_environment=app_environment
         )
+        self.access_log = access_log
 
     def command(self) -> list[str]:
+        access = ["--access-logfile", "-", "--access-logformat", ACCESS_LOG_FORMAT]
         return [
             *self.python(),
             "-m",
@@ -73,5 +80,6 @@ class GunicornServer(PythonAppServer[GunicornSettings]):
             "-",
             "--log-level",
             "warning",
+            *(access if self.access_log else []),
             APP_ENTRY,
         ]

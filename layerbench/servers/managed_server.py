@@ -41,6 +41,11 @@ class ManagedServer(ABC):
         return f"http://{host}:{self.port}"
 
     @property
+    def log_path(self) -> Path:
+        """Where its output goes (its error log, and its access log when it keeps one)."""
+        return self.workdir / f"{self.name}.log"
+
+    @property
     def session(self) -> int:
         """The session its processes run in (the sampler's way to find them)."""
         return self._require_process().pid
@@ -72,9 +77,12 @@ class ManagedServer(ABC):
         ensure_port_free(self.host, self.port)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.prepare()
-        log_path = self.workdir / f"{self.name}.log"
         self._process = ManagedProcess(
-            self.name, self.command(), log_path=log_path, env=self.environment(), cpus=self.cpus
+            self.name,
+            self.command(),
+            log_path=self.log_path,
+            env=self.environment(),
+            cpus=self.cpus,
         )
         self._process.start()
         try:

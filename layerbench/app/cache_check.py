@@ -1,0 +1,22 @@
+"""Whether the cache a URL names can be used, found out before a server starts (as the database
+is): a memcached or Redis server must answer a lookup, a page-cache directory must be made or
+written. The in-process cache and ``none`` always can."""
+
+from layerbench.app.cache_select import cache_from_url, pages_from_url
+from layerbench.errors import ConfigError
+
+PROBE_KEY = "layerbench:cache-check"
+
+
+def check_cache_usable(url: str) -> None:
+    """Raises ConfigError, in one line, saying why the cache at ``url`` cannot be used."""
+    cache = cache_from_url(url)
+    try:
+        cache.get(PROBE_KEY)
+    except Exception as error:  # the client library's own: refused, timed out, not a server
+        raise ConfigError(f"cannot use the cache {url}: {error or type(error).__name__}") from None
+    finally:
+        close = getattr(cache, "close", None)
+        if close is not None:
+            close()
+    pages_from_url(url, cache)

@@ -1,0 +1,71 @@
+"""``layerbench app serve`` as the tests run it: a subprocess in a process group of its own,
+ready once it has printed its "serving" line, and ended by its group (SIGINT, then SIGKILL)."""
+
+import os
+import select
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from layerbench.servers.ports import free_port
+
+LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
+START_LIMIT_S = 30
+STOP_LIMIT_S = 30
+
+
+@dataclass
+class Serving:
+    process: "subprocess.Popen[str]"
+    base_url: str
+    # Its first line of output (the "serving" line), and what it printed before it on stderr.
+    serving_line: str
+
+    def stop(self) -> tuple[int, str]:
+        """Ctrl-C to its group; its exit status and everything it wrote to stderr."""
+        stop_group(self.process)
+        _, stderr = self.process.communicate()
+        return self.process.returncode, stderr
+
+
+def stop_group(process: "subprocess.Popen[str]") -> None:
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        process.wait(STOP_LIMIT_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+@contextmanager
+def app_serve(*args: str, cwd: Path | None = None) -> Iterator[Serving]:
+    """``app serve ARGS --port PORT`` (a free port) running until the block ends."""
+    port = free_port()
+    process = subprocess.Popen(
+        [*LAYERBENCH, "app", "serve", *args, "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        cwd=cwd,
+    )
+    try:
+        assert process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], START_LIMIT_S)
+        assert ready, f"app serve said nothing within {START_LIMIT_S} s"
+        line = process.stdout.readline()  # printed whole and flushed, or '' at its exit
+        if f"serving http://127.0.0.1:{port}/" not in line:
+            stop_group(process)
+            raise AssertionError(f"app serve did not start: {line!r} {process.communicate()}")
+        yield Serving(process, f"http://127.0.0.1:{port}", line)
+    finally:
+        stop_group(process)
+        # What is left in its pipes, so that nothing stays open.
+        if process.stdout and not process.stdout.closed:
+            process.communicate()
