@@ -129,7 +129,7 @@ def test_tags_list_and_filter(site: Client) -> None:
         (b"{not json", 400),
         (b"[]", 422),
         (b'{"title": 5, "url": "https://x.org/"}', 422),
-        (b'{"title": "t"}', 422),
+        (b'{"url": "https://x.org/"}', 422),
         (b'{"title": "t", "url": "https://x.org/", "extra": 1}', 422),
         (b'{"title": "t\\u0000", "url": "https://x.org/"}', 422),
         (b'{"title": "t", "url": "javascript:alert(1)"}', 422),
@@ -145,6 +145,27 @@ def test_bad_input_is_a_clear_4xx_never_a_500(site: Client, body: bytes, status:
     assert reply.status == status, reply.body
     assert reply.json()["title"]
     assert site.request("GET", "/videos").json()["total"] == 0
+
+
+def test_a_video_can_be_only_a_title(site: Client) -> None:
+    """The url is optional: a video without one is created, shown with a null url as the
+    OpenAPI document says; a PATCH can take a url away (null), and a PUT without one too."""
+    created = site.request("POST", "/videos", {"title": "first title"})
+    assert created.status == 201, created.body
+    video = created.json()
+    assert_matches(openapi_schema(site, "/videos", "post", 201), video)
+    assert (video["title"], video["url"], video["tags"]) == ("first title", None, [])
+    shown = site.request("GET", created.headers["location"])
+    assert (shown.status, shown.json()) == (200, video)
+    assert_matches(openapi_schema(site, "/videos/{ref}", "get", 200), shown.json())
+    other = site.request("POST", "/videos", VIDEO).json()
+    path = f"/videos/{other['id']}"
+    cleared = site.request("PATCH", path, {"url": None})
+    assert (cleared.status, cleared.json()["url"]) == (200, None), cleared.body
+    replaced = site.request("PUT", "/videos/0000000000abc", {"title": "put"})
+    assert (replaced.status, replaced.json()["url"]) == (201, None), replaced.body
+    history = site.request("GET", path + "/history").json()["changes"]
+    assert (history[-1]["old"]["url"], history[-1]["new"]["url"]) == (VIDEO["url"], None)
 
 
 def test_sql_metacharacters_are_data(site: Client) -> None:

@@ -56,6 +56,21 @@ def test_the_index_lists_videos_escaped(site: Client) -> None:
     assert b"Toxic &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in page.body
 
 
+def test_a_video_without_a_url_has_no_link(site: Client) -> None:
+    linked = new_video(site)
+    assert b'<a href="https://example.org/toxic"' in site.request("GET", f"/v/{linked['id']}").body
+    created = site.request("POST", "/videos", {"title": "first title"})
+    assert created.status == 201, created.body
+    page = site.request("GET", f"/v/{created.json()['id']}")
+    assert page.status == 200, page.body
+    assert b'<h1 id="title">first title</h1>' in page.body
+    assert b"nofollow" not in page.body
+    assert b"None" not in page.body
+    listed = site.request("GET", "/")
+    assert listed.status == 200, listed.body
+    assert f'<a href="/v/{created.json()["id"]}">first title</a>'.encode() in listed.body
+
+
 def test_a_comment_posted_through_the_form_shows_on_the_page(site: Client) -> None:
     video = new_video(site)
     path = f"/v/{video['id']}"

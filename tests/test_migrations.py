@@ -9,13 +9,13 @@ import pytest
 import sqlalchemy
 
 from layerbench.datalayer import migrate
-from layerbench.datalayer.entities import SCHEMA_V2
+from layerbench.datalayer.entities import TABLES
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 
 pytestmark = pytest.mark.services
 
-HEAD = "0003"
-OWN_TABLES = {"ids", "history", *(table.name for table in SCHEMA_V2)}
+HEAD = "0004"
+OWN_TABLES = {"ids", "history", *(table.name for table in TABLES)}
 
 
 @pytest.fixture(params=["sqlite", "postgres", "mariadb"])
@@ -150,3 +150,77 @@ def test_0003_indexes_the_foreign_keys_the_site_looks_up_by(empty_database: str)
         engine.dispose()
     migrate.downgrade(empty_database, "0002")
     assert migrate.current_revision(empty_database) == "0002"
+
+
+def url_nullable(engine: sqlalchemy.Engine) -> bool:
+    columns = sqlalchemy.inspect(engine).get_columns("videos")
+    return bool(next(column for column in columns if column["name"] == "url")["nullable"])
+
+
+def sqlite_schema_of_videos(connection: sqlalchemy.Connection) -> list[tuple[str, str, str]]:
+    """The triggers and indexes on videos, as SQLite stores them."""
+    rows = connection.exec_driver_sql(
+        "SELECT type, name, sql FROM sqlite_master WHERE tbl_name = 'videos'"
+        " AND type IN ('trigger', 'index') ORDER BY type, name"
+    )
+    return [tuple(row) for row in rows]
+
+
+def test_0004_a_video_needs_no_url(empty_database: str) -> None:
+    """A video written at revision 0003, with its comment, survives the upgrade; a video
+    without a url is then registered and audited (its url null in the history); the foreign
+    key still deletes a video's comments; going back down refuses while a video has no url,
+    and the column is NOT NULL again after."""
+    migrate.upgrade(empty_database, "0003")
+    engine = migrate.engine_for(empty_database)
+    sqlite = engine.dialect.name == "sqlite"
+    p = "?" if sqlite else "%s"
+    try:
+        assert not url_nullable(engine)
+        with engine.begin() as connection:
+            connection.exec_driver_sql(
+                f"INSERT INTO videos (numid, id, title, url) VALUES ({p}, {p}, 'old', 'u')",
+                (35, "000000000000z"),
+            )
+            connection.exec_driver_sql(
+                "INSERT INTO comments (numid, id, video_numid, author, body)"
+                f" VALUES ({p}, {p}, 35, 'fan', 'hi')",
+                (36, "0000000000010"),
+            )
+            before = sqlite_schema_of_videos(connection) if sqlite else []
+        migrate.upgrade(empty_database)
+        assert url_nullable(engine)
+        with engine.begin() as connection:
+            if sqlite:
+                assert sqlite_schema_of_videos(connection) == before
+                connection.exec_driver_sql("PRAGMA foreign_keys = ON")
+            assert connection.exec_driver_sql("SELECT title, url FROM videos").all() == [
+                ("old", "u")
+            ]
+            connection.exec_driver_sql(
+                f"INSERT INTO videos (numid, id, title) VALUES ({p}, {p}, 'only a title')",
+                (37, "0000000000011"),
+            )
+            registered = connection.exec_driver_sql(
+                "SELECT kind FROM ids WHERE id = '0000000000011'"
+            ).scalar_one()
+            assert registered == "videos"
+            recorded = connection.exec_driver_sql(
+                "SELECT new_values FROM history WHERE row_key = '0000000000011'"
+            ).scalar_one()
+            values = json.loads(recorded) if isinstance(recorded, str) else recorded
+            assert (values["title"], values["url"]) == ("only a title", None)
+            connection.exec_driver_sql("DELETE FROM videos WHERE numid = 35")
+            assert connection.exec_driver_sql("SELECT count(*) FROM comments").scalar() == 0
+        with pytest.raises(RuntimeError, match=r"^1 video has no url, which revision 0003"):
+            migrate.downgrade(empty_database, "0003")
+        assert migrate.current_revision(empty_database) == HEAD
+        with engine.begin() as connection:
+            connection.exec_driver_sql("UPDATE videos SET url = 'v' WHERE numid = 37")
+        migrate.downgrade(empty_database, "0003")
+        assert not url_nullable(engine)
+        if sqlite:
+            with engine.begin() as connection:
+                assert sqlite_schema_of_videos(connection) == before
+    finally:
+        engine.dispose()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from layerbench.datalayer.changes import Change
-from layerbench.datalayer.entities import COMMENTS_V2, TAGS, VIDEOS_V2
+from layerbench.datalayer.entities import COMMENTS_V2, TAGS, VIDEOS_V3
 from layerbench.datalayer.store import Store
 from layerbench.ids.codec import InvalidIdError, decode, encode
 
@@ -81,7 +81,7 @@ class Catalog:
     def _video_by_numid(self, numid: int) -> Row:
         cursor = self.store.connection.cursor()
         try:
-            row = self.store.get_row(cursor, VIDEOS_V2, numid)
+            row = self.store.get_row(cursor, VIDEOS_V3, numid)
         finally:
             cursor.close()
         if row is None:
@@ -195,7 +195,7 @@ class Catalog:
         def work(cursor: Any) -> str:
             numid = self.store.new_numid()
             values = {VIDEO_COLUMNS[k]: fields.get(k) for k in VIDEO_COLUMNS}
-            self.store.insert_row(cursor, VIDEOS_V2, numid, fields.get("prettyid"), values)
+            self.store.insert_row(cursor, VIDEOS_V3, numid, fields.get("prettyid"), values)
             self._set_tags(cursor, numid, fields.get("tags", []))
             return encode(numid)
 
@@ -208,16 +208,16 @@ class Catalog:
 
         def work(cursor: Any) -> bool:
             values = {VIDEO_COLUMNS[k]: fields.get(k) for k in VIDEO_COLUMNS}
-            current = self.store.get_row(cursor, VIDEOS_V2, numid)
+            current = self.store.get_row(cursor, VIDEOS_V3, numid)
             if current is None:
-                self.store.insert_row(cursor, VIDEOS_V2, numid, fields.get("prettyid"), values)
+                self.store.insert_row(cursor, VIDEOS_V3, numid, fields.get("prettyid"), values)
                 self._set_tags(cursor, numid, fields.get("tags", []))
                 return True
             changed = {k: v for k, v in values.items() if current[k] != v}
             if "prettyid" in fields and fields["prettyid"] != current["prettyid"]:
                 changed["prettyid"] = fields["prettyid"]
             if changed:
-                self.store.update_row(cursor, VIDEOS_V2, numid, changed)
+                self.store.update_row(cursor, VIDEOS_V3, numid, changed)
             self._set_tags(cursor, numid, fields.get("tags", []))
             return False
 
@@ -231,7 +231,7 @@ class Catalog:
             if "prettyid" in fields:
                 values["prettyid"] = fields["prettyid"]
             if values:
-                self.store.update_row(cursor, VIDEOS_V2, numid, values)
+                self.store.update_row(cursor, VIDEOS_V3, numid, values)
             if "tags" in fields:
                 self._set_tags(cursor, numid, fields["tags"])
 

@@ -5,7 +5,7 @@ short id, unique) and ``prettyid`` (optional, unique, settable once), registered
 across all entity types. Link tables have no ids of their own. All of them are audited.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 
@@ -26,6 +26,17 @@ def added_columns(before: "Table", after: "Table") -> tuple[Column, ...]:
     """The columns ``after`` has that ``before`` has not (a revision adds only nullable ones)."""
     names = {column.name for column in before.columns}
     return tuple(column for column in after.columns if column.name not in names)
+
+
+def nullability_changed(before: "Table", after: "Table") -> tuple[Column, ...]:
+    """The columns of ``after`` that are nullable where ``before``'s were not, or the other way
+    round (as ``after`` has them)."""
+    nullable = {column.name: column.nullable for column in before.columns}
+    return tuple(
+        column
+        for column in after.columns
+        if column.name in nullable and nullable[column.name] != column.nullable
+    )
 
 
 @dataclass(frozen=True)
@@ -85,6 +96,16 @@ COMMENTS_V2 = Table(
 )
 SCHEMA_V2 = (VIDEOS_V2, COMMENTS_V2, TAGS, VIDEO_TAGS)
 
-TABLES = SCHEMA_V2
+# Revision 0004: a video's url is optional (a video may be only a title).
+VIDEOS_V3 = Table(
+    "videos",
+    tuple(
+        replace(column, nullable=True) if column.name == "url" else column
+        for column in VIDEOS_V2.columns
+    ),
+)
+SCHEMA_V3 = (VIDEOS_V3, COMMENTS_V2, TAGS, VIDEO_TAGS)
+
+TABLES = SCHEMA_V3
 ENTITIES = tuple(table for table in TABLES if table.is_entity)
 TABLES_BY_NAME = {table.name: table for table in TABLES}

@@ -15,7 +15,7 @@ row's dependants are deleted by a trigger on the row instead, where their own tr
 registry, the history) do fire; the cascade then finds nothing left.
 """
 
-from layerbench.datalayer.entities import ColumnType, Table, added_columns
+from layerbench.datalayer.entities import ColumnType, Table, added_columns, nullability_changed
 
 ENCODE_SQL = "LPAD(LOWER(CONV({n}, 10, 36)), 13, '0')"
 
@@ -224,6 +224,17 @@ def drop_columns_statements(after: Table, before: Table, audit: bool = True) -> 
         for column in added_columns(before, after)
     ]
     return _drop_audit(after) + statements + (audit_triggers(before) if audit else [])
+
+
+def nullability_statements(before: Table, after: Table) -> list[str]:
+    """``before`` becomes ``after``, whose columns differ in being nullable or not: each
+    column is restated with its own type (the table keeps its triggers, which write NULL into
+    the history's JSON as ``null``)."""
+    return [
+        f"ALTER TABLE {after.name} MODIFY {column.name} {SQL_TYPES[column.type]}"
+        f" {'NULL' if column.nullable else 'NOT NULL'}"
+        for column in nullability_changed(before, after)
+    ]
 
 
 def _drop_audit(table: Table) -> list[str]:

@@ -8,7 +8,7 @@ and ``decode_id`` convert through numeric, and each entity row's ``id`` is check
 ``SET LOCAL layerbench.actor``; a write without it is recorded with a NULL actor.
 """
 
-from layerbench.datalayer.entities import ColumnType, Table, added_columns
+from layerbench.datalayer.entities import ColumnType, Table, added_columns, nullability_changed
 
 CODEC_SQL = r"""
 CREATE FUNCTION encode_id(numid bigint) RETURNS text
@@ -227,4 +227,14 @@ def drop_columns_statements(after: Table, before: Table, audit: bool = True) -> 
     return [
         f"ALTER TABLE {after.name} DROP COLUMN {column.name};"
         for column in added_columns(before, after)
+    ]
+
+
+def nullability_statements(before: Table, after: Table) -> list[str]:
+    """``before`` becomes ``after``, whose columns differ in being nullable or not. The
+    triggers record whole rows, NULLs included, so they need no change."""
+    return [
+        f"ALTER TABLE {after.name} ALTER COLUMN {column.name}"
+        f" {'DROP' if column.nullable else 'SET'} NOT NULL;"
+        for column in nullability_changed(before, after)
     ]

@@ -103,9 +103,8 @@ class Video(Base):
 
     def on_patch(self, req: falcon.Request, resp: falcon.Response, ref: str) -> None:
         fields = read_json(req, schemas.VIDEO_PATCH)
-        for name in ("title", "url"):
-            if name in fields and fields[name] is None:
-                raise invalid([f"body.{name}: required, not null"])
+        if "title" in fields and fields["title"] is None:
+            raise invalid(["body.title: required, not null"])
         catalog = req.context.catalog
         before = self.found(catalog.video, ref)
         identifier = self.found(catalog.update_video, ref, fields, actor(req))

@@ -42,12 +42,12 @@ TAG_NAME = text(64, 1, PRETTYID_PATTERN)
 
 VIDEO_FIELDS: dict[str, Schema] = {
     "title": text(200, 1),
-    "url": text(2000, 1, URL_PATTERN),
+    "url": optional(text(2000, 1, URL_PATTERN)),
     "description": optional(text(10_000)),
     "prettyid": optional(text(64, 1, PRETTYID_PATTERN)),
     "tags": {"type": "array", "items": TAG_NAME, "maxItems": 20, "uniqueItems": True},
 }
-VIDEO_REQUIRED = ["title", "url"]
+VIDEO_REQUIRED = ["title"]
 
 COMMENT_FIELDS: dict[str, Schema] = {
     "name": text(100, 1),
@@ -99,7 +99,7 @@ VIDEO = {
         "id": SHORT_ID,
         "prettyid": {"type": ["string", "null"]},
         "title": {"type": "string"},
-        "url": {"type": "string"},
+        "url": {"type": ["string", "null"]},
         "description": {"type": ["string", "null"]},
         "tags": {"type": "array", "items": {"type": "string"}},
     },

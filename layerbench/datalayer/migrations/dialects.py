@@ -9,7 +9,7 @@ from typing import Any
 
 from alembic import op
 
-from layerbench.datalayer import mariadb_schema, postgres_schema, sqlite_schema
+from layerbench.datalayer import mariadb_schema, postgres_schema, sqlite_rebuild, sqlite_schema
 from layerbench.datalayer.entities import Table
 
 GENERATORS: dict[str, Any] = {
@@ -30,12 +30,16 @@ def generator() -> Any:
 
 
 def run(statements: list[str]) -> None:
-    cursor = op.get_bind().connection.driver_connection.cursor()  # type: ignore[union-attr]
+    cursor = _cursor()
     try:
         for statement in statements:
             cursor.execute(statement)
     finally:
         cursor.close()
+
+
+def _cursor() -> Any:
+    return op.get_bind().connection.driver_connection.cursor()  # type: ignore[union-attr]
 
 
 def create(tables: tuple[Table, ...], audit: bool) -> None:
@@ -52,3 +56,16 @@ def add_columns(before: Table, after: Table, audit: bool) -> None:
 
 def drop_columns(after: Table, before: Table, audit: bool) -> None:
     run(generator().drop_columns_statements(after, before, audit=audit))
+
+
+def change_nullability(before: Table, after: Table) -> None:
+    """``before`` becomes ``after``, whose columns differ in being nullable or not. SQLite
+    cannot alter a column's NOT NULL: the table is rebuilt (its triggers and indexes kept)."""
+    if op.get_bind().dialect.name != "sqlite":
+        run(generator().nullability_statements(before, after))
+        return
+    cursor = _cursor()
+    try:
+        sqlite_rebuild.rebuild(cursor, after)
+    finally:
+        cursor.close()
