@@ -11,6 +11,7 @@ from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.servers.apache import ApacheServer, ApacheSettings
 from layerbench.servers.app_script import MODULE
 from layerbench.servers.embedded_app import EmbeddedApp
+from layerbench.servers.embedded_python import embedded_python_environment
 from layerbench.servers.ports import LOOPBACK
 
 APT_PACKAGE = "libapache2-mod-python"
@@ -38,7 +39,7 @@ class ModPythonServer(ApacheServer):
     def environment(self) -> dict[str, str]:
         # PythonImport runs before any PythonPath directive applies: the embedded interpreter
         # finds our modules through the environment it starts with.
-        return {**os.environ, "PYTHONPATH": os.pathsep.join(self.python_path())}
+        return embedded_python_environment(PYTHONPATH=os.pathsep.join(self.python_path()))
 
     def content(self) -> str:
         return f"""\

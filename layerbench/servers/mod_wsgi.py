@@ -12,6 +12,7 @@ from layerbench.errors import ConfigError
 from layerbench.servers.apache import ApacheServer, ApacheSettings
 from layerbench.servers.app_script import SCRIPT_NAME
 from layerbench.servers.embedded_app import EmbeddedApp
+from layerbench.servers.embedded_python import embedded_python_environment
 from layerbench.servers.ports import LOOPBACK
 
 APT_PACKAGE = "libapache2-mod-wsgi-py3"
@@ -62,6 +63,9 @@ class ModWsgiServer(ApacheServer):
     def prepare(self) -> None:
         self.script = self.app.install(self.workdir, self.run_as)
         super().prepare()
+
+    def environment(self) -> dict[str, str]:
+        return embedded_python_environment()
 
     def content(self) -> str:
         script = self.script

@@ -4,7 +4,6 @@ worker processes of M threads, speaking HTTP through its own router (``--http``,
 HTTP in the workers themselves (``http_socket=on``), or the uwsgi protocol on a unix socket for
 nginx in front (:mod:`layerbench.servers.uwsgi_nginx`)."""
 
-import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +12,7 @@ from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.servers.app_script import SCRIPT_NAME
 from layerbench.servers.binaries import find_program
 from layerbench.servers.embedded_app import EmbeddedApp
+from layerbench.servers.embedded_python import embedded_python_environment
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.ports import LOOPBACK
 from layerbench.servers.python_app_server import LISTEN_BACKLOG
@@ -111,12 +111,7 @@ class UwsgiServer(ManagedServer):
         ]
 
     def environment(self) -> dict[str, str]:
-        # Debian's python3 plugin must not pick up a virtualenv's PYTHONHOME or PYTHONPATH.
-        return {
-            key: value
-            for key, value in os.environ.items()
-            if key not in ("PYTHONHOME", "PYTHONPATH", "VIRTUAL_ENV")
-        }
+        return embedded_python_environment()
 
     def probe(self) -> str | None:
         if self.unix_socket:
