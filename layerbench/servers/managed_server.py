@@ -4,6 +4,7 @@ a readiness probe with a deadline, and a stop that takes the whole tree down."""
 import http.client
 import time
 from abc import ABC, abstractmethod
+from http import HTTPStatus
 from pathlib import Path
 from types import TracebackType
 
@@ -14,6 +15,13 @@ from layerbench.servers.ports import LOOPBACK, ensure_port_free
 from layerbench.servers.process import ManagedProcess
 
 START_TIMEOUT_S = 20.0
+# A server answering 500 this long is failing (its application does not load), not starting:
+# its start ends then, rather than after START_TIMEOUT_S.
+FAILING_FOR_S = 1.0
+
+
+class FailingAnswerError(Exception):
+    """The server answers, with a failure: something wrong in it, not a start under way."""
 
 
 class ManagedServer(ABC):
@@ -108,25 +116,38 @@ class ManagedServer(ABC):
 
     def probe(self) -> str | None:
         """None once the server answers; otherwise why not yet (the last reason is shown when
-        it never does). By default: a 200 at ``ready_path``."""
+        it never does); :class:`FailingAnswerError` when it answers with a failure. By default: a
+        200 at ``ready_path``, and a 500 is a failure."""
         url = self.base_url + self.ready_path
         try:
             response = http_get(url, timeout_s=1.0)
         except (OSError, http.client.HTTPException) as error:
             return f"{url}: {error or type(error).__name__}"
-        return None if response.status == 200 else f"{url}: HTTP {response.status}"
+        if response.status == HTTPStatus.INTERNAL_SERVER_ERROR:
+            raise FailingAnswerError(f"{url}: HTTP {response.status}")
+        return None if response.status == HTTPStatus.OK else f"{url}: HTTP {response.status}"
 
     def _wait_until_ready(self) -> None:
         process = self._require_process()
         deadline = time.monotonic() + self.start_timeout_s
         last_error = "no attempt made"
+        failing_since: float | None = None
         while time.monotonic() < deadline:
             returncode = process.returncode()
             if returncode is not None:
                 raise ServerStartError(
                     self.name, f"it exited with status {returncode}", process.log_tail()
                 )
-            reason = self.probe()
+            try:
+                reason = self.probe()
+                failing_since = None
+            except FailingAnswerError as failing:
+                reason = str(failing)
+                failing_since = time.monotonic() if failing_since is None else failing_since
+                if time.monotonic() - failing_since >= FAILING_FOR_S:
+                    raise ServerStartError(
+                        self.name, f"it answers {reason}", process.log_tail()
+                    ) from None
             if reason is None:
                 return
             last_error = reason
