@@ -22,11 +22,15 @@ lint:
 	$(VENV)/ruff format --check .
 	$(VENV)/mypy
 
+# The load generator's tests run in a temporary directory of their own, which must be empty
+# after them (rmdir fails otherwise): a test that leaves a file behind fails make test.
 test-rust:
-	cd load && $(CARGO) test --quiet --locked
-	cd load && LAYERBENCH_LOAD_IO=io_uring $(CARGO) test --quiet --locked --tests
-	cd load && LAYERBENCH_LOAD_IO=io_uring LAYERBENCH_LOAD_BATCH_WAIT=500 \
-		$(CARGO) test --quiet --locked --tests
+	tmp=$$(mktemp -d /tmp/layerbench-load-tests.XXXXXX) && cd load && \
+	TMPDIR=$$tmp $(CARGO) test --quiet --locked && \
+	TMPDIR=$$tmp LAYERBENCH_LOAD_IO=io_uring $(CARGO) test --quiet --locked --tests && \
+	TMPDIR=$$tmp LAYERBENCH_LOAD_IO=io_uring LAYERBENCH_LOAD_BATCH_WAIT=500 \
+		$(CARGO) test --quiet --locked --tests && \
+	{ rmdir $$tmp || { echo "the load generator's tests left files in $$tmp:"; ls $$tmp; exit 1; }; }
 
 test-python:
 	$(VENV)/pytest

@@ -4,7 +4,7 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use common::{Reply, Request, TestServer, ok, response, run_load, temp_json};
+use common::{Reply, Request, TestServer, ok, response, run_load};
 
 /// The method line, headers and body of a request as the server saw it.
 #[derive(Debug, Clone)]
@@ -50,8 +50,8 @@ fn recording_server(
     (server, seen)
 }
 
-fn body_file(name: &str, contents: &[u8]) -> std::path::PathBuf {
-    let path = temp_json(name).with_extension("body");
+fn body_file(name: &str, contents: &[u8]) -> common::TempFile {
+    let path = common::TempFile::new(name, "body");
     std::fs::write(&path, contents).unwrap();
     path
 }
@@ -82,7 +82,6 @@ fn post_file_with_content_type_and_headers() {
         "-",
         &url,
     ]);
-    let _ = std::fs::remove_file(&path);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 10);
@@ -157,7 +156,6 @@ fn put_file_defaults_to_text_plain_and_method_overrides() {
             );
         }
     }
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]
@@ -179,7 +177,6 @@ fn user_agent_accept_and_content_type_replace_ours() {
         "Content-Type: application/json",
         &url,
     ]);
-    let _ = std::fs::remove_file(&path);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let request = seen.lock().unwrap()[0].clone();
     assert_eq!(request.values("User-Agent"), ["ab-compatible"]);
@@ -295,5 +292,4 @@ fn bad_request_flags_exit_2() {
         "{}",
         run.stderr
     );
-    let _ = std::fs::remove_file(&path);
 }

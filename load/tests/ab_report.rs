@@ -229,7 +229,7 @@ fn same_layout_as_ab_with_a_body_failures_and_non_2xx() {
             ),
         })
     });
-    let body = common::temp_json("ab-body").with_extension("txt");
+    let body = common::TempFile::new("ab-body", "txt");
     std::fs::write(&body, "field=value").unwrap();
     assert_same_layout_as_ab(
         &server,
@@ -246,5 +246,4 @@ fn same_layout_as_ab_with_a_body_failures_and_non_2xx() {
             "X-Compare: 1",
         ],
     );
-    let _ = std::fs::remove_file(&body);
 }

@@ -116,7 +116,7 @@ fn a_batched_wait_holds_responses_back_no_longer_than_asked() {
         "--json",
         "-",
         "--urls",
-        &urls,
+        urls.as_str(),
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let doc = run.json();

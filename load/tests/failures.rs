@@ -4,7 +4,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Reply, TestServer, assert_contract, closed_port, ok, run_load, temp_json};
+use common::{Reply, TestServer, assert_contract, closed_port, ok, run_load};
 use serde_json::json;
 
 #[test]
@@ -42,7 +42,7 @@ fn garbage_mixed_with_good_responses() {
 fn nothing_listening() {
     let port = closed_port();
     let url = format!("http://127.0.0.1:{port}/");
-    let path = temp_json("nothing-listening");
+    let path = common::TempFile::new("nothing-listening", "json");
     let run = run_load(&[
         "-n",
         "10",
@@ -61,7 +61,6 @@ fn nothing_listening() {
         )
     );
     let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    let _ = std::fs::remove_file(&path);
     assert_contract(&doc);
     assert_eq!(doc["failures"]["connect"], 10);
     assert_eq!(doc["errors_by_kind"], json!({"ECONNREFUSED": 10}));

@@ -178,7 +178,7 @@ fn real_output_is_valid() {
         assert_eq!(run.code, Some(0), "{}", run.stderr);
         assert_valid(&run.json());
     }
-    let body = common::temp_json("schema-body");
+    let body = common::TempFile::new("schema-body", "json");
     std::fs::write(&body, "{\"a\": 1}").unwrap();
     let run = run_load(&[
         "-n",
@@ -196,16 +196,14 @@ fn real_output_is_valid() {
         "-",
         &url,
     ]);
-    let _ = std::fs::remove_file(&body);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let doc = run.json();
     assert_valid(&doc);
     assert_eq!(doc["options"]["headers"], serde_json::json!(["X-Test: 1"]));
     assert_eq!(doc["options"]["method"], "POST");
-    let list = common::temp_json("schema-urls").with_extension("urls");
+    let list = common::TempFile::new("schema-urls", "urls");
     std::fs::write(&list, format!("3 {url}\n1 {}\n", server.url("/other"))).unwrap();
     let run = run_load(&["--urls", list.to_str().unwrap(), "-n", "40", "--json", "-"]);
-    let _ = std::fs::remove_file(&list);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let doc = run.json();
     assert_valid(&doc);

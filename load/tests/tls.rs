@@ -233,9 +233,9 @@ fn a_close_during_the_handshake_is_a_connect_failure() {
 /// exit 2.
 #[test]
 fn a_bad_ca_file_is_one_clear_line() {
-    let empty = common::temp_json("empty-ca").with_extension("pem");
-    std::fs::write(&empty, "no certificate here\n").unwrap();
-    let empty = empty.to_str().unwrap().to_string();
+    let empty_file = common::TempFile::new("empty-ca", "pem");
+    std::fs::write(&empty_file, "no certificate here\n").unwrap();
+    let empty = empty_file.as_str().to_string();
     for (path, reason) in [
         (
             "/nonexistent/ca.pem",
@@ -257,5 +257,4 @@ fn a_bad_ca_file_is_one_clear_line() {
         );
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     }
-    let _ = std::fs::remove_file(&empty);
 }

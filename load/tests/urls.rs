@@ -44,7 +44,7 @@ fn each_url_gets_exactly_its_share_and_its_own_document_length() {
     );
     let run = run_load(&[
         "--urls",
-        &list,
+        list.as_str(),
         "-n",
         "400",
         "-c",
@@ -92,7 +92,7 @@ fn the_order_is_interleaved_not_in_runs() {
             format!("1 {}", server.url("/b")),
         ],
     );
-    let run = run_load(&["--urls", &list, "-n", "12", "-c", "1", "-k", "-q"]);
+    let run = run_load(&["--urls", list.as_str(), "-n", "12", "-c", "1", "-k", "-q"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let expected = ["/a", "/a", "/b", "/a"].repeat(3);
     assert_eq!(*paths.lock().unwrap(), expected);
@@ -115,7 +115,17 @@ fn a_length_failure_is_judged_against_its_own_url() {
             format!("1 {}", server.url("/varying")),
         ],
     );
-    let run = run_load(&["--urls", &list, "-n", "200", "-c", "1", "-k", "--json", "-"]);
+    let run = run_load(&[
+        "--urls",
+        list.as_str(),
+        "-n",
+        "200",
+        "-c",
+        "1",
+        "-k",
+        "--json",
+        "-",
+    ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let doc = run.json();
     assert_eq!(doc["failures"]["length"], 50);
@@ -134,7 +144,7 @@ fn the_text_report_lists_each_url() {
             format!("1 {}", server.url("/miss")),
         ],
     );
-    let run = run_load(&["--urls", &list, "-n", "100", "-c", "2", "-k"]);
+    let run = run_load(&["--urls", list.as_str(), "-n", "100", "-c", "2", "-k"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
         run.stdout.contains("Document Path:          /hit\n"),
@@ -170,11 +180,15 @@ fn a_wrong_list_is_one_line_naming_the_line() {
         (vec!["# nothing".to_string()], "no URL in the list"),
     ] {
         let list = url_list("wrong", &lines);
-        let run = run_load(&["--urls", &list, "-n", "1"]);
+        let run = run_load(&["--urls", list.as_str(), "-n", "1"]);
         assert_eq!(run.code, Some(2), "{lines:?}: {}", run.stderr);
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
         assert!(run.stderr.contains(expected), "{}", run.stderr);
-        assert!(run.stderr.contains(&list), "names the file: {}", run.stderr);
+        assert!(
+            run.stderr.contains(list.as_str()),
+            "names the file: {}",
+            run.stderr
+        );
     }
     let run = run_load(&["--urls", "/nonexistent/list", "-n", "1"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
@@ -184,7 +198,7 @@ fn a_wrong_list_is_one_line_naming_the_line() {
         run.stderr
     );
     let list = url_list("both", &[server.url("/")]);
-    let run = run_load(&["--urls", &list, "-n", "1", &server.url("/")]);
+    let run = run_load(&["--urls", list.as_str(), "-n", "1", &server.url("/")]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert_eq!(server.requests(), 0);
 }

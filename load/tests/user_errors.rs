@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Reply, TestServer, closed_port, ok, run_load, temp_json};
+use common::{Reply, TestServer, closed_port, ok, run_load};
 
 fn assert_no_panic(stderr: &str) {
     for sign in ["panicked", "backtrace", "RUST_BACKTRACE"] {
@@ -18,7 +18,7 @@ fn assert_no_panic(stderr: &str) {
 /// JSON (nothing ran, so there are no results to write).
 #[test]
 fn unresolvable_host() {
-    let path = temp_json("unresolvable");
+    let path = common::TempFile::new("unresolvable", "json");
     let _ = std::fs::remove_file(&path);
     let url = "http://nonexistent.invalid/";
     for args in [
@@ -166,10 +166,10 @@ fn files_that_are_not_regular_or_too_large() {
         ("--cacert", 16, "https://127.0.0.1:1/"),
     ] {
         // Sparse: its size costs no disk.
-        let large = temp_json(&format!("large{flag}")).with_extension("bin");
+        let large = common::TempFile::new(&format!("large{flag}"), "bin");
         let file = std::fs::File::create(&large).unwrap();
         file.set_len((limit_mib << 20) + 1).unwrap();
-        let large = large.to_str().unwrap().to_string();
+        let large_path = large.as_str();
         for (path, reason) in [
             (
                 "/dev/zero",
@@ -180,7 +180,7 @@ fn files_that_are_not_regular_or_too_large() {
                 "it is not a regular file (a pipe); give a file".to_string(),
             ),
             (
-                large.as_str(),
+                large_path,
                 format!("it is larger than the limit of {limit_mib} MiB"),
             ),
         ] {
@@ -207,7 +207,6 @@ fn files_that_are_not_regular_or_too_large() {
                 run.wall
             );
         }
-        let _ = std::fs::remove_file(&large);
     }
     let _ = std::fs::remove_file(&fifo);
 }

@@ -667,19 +667,49 @@ fn assert_by_url_adds_up(doc: &Value) {
     }
 }
 
-/// Writes a `--urls` file and returns its path.
-pub fn url_list(name: &str, lines: &[String]) -> String {
-    let path = temp_json(name).with_extension("urls");
-    std::fs::write(&path, lines.join("\n")).unwrap();
-    path.to_str().unwrap().to_string()
+/// Writes a `--urls` file, removed when the returned guard is dropped.
+pub fn url_list(name: &str, lines: &[String]) -> TempFile {
+    let file = TempFile::new(name, "urls");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    file
 }
 
-/// A temporary path for a JSON file, unique to this test process and `name`.
-pub fn temp_json(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!(
-        "layerbench-load-test-{}-{name}.json",
-        std::process::id()
-    ))
+/// A temporary file's path, unique to this test process and `name`; the file, if any was
+/// written there, is removed when the guard is dropped (when the test fails too), so that the
+/// tests leave nothing behind in the temporary directory.
+pub struct TempFile(std::path::PathBuf);
+
+impl TempFile {
+    pub fn new(name: &str, extension: &str) -> TempFile {
+        TempFile(std::env::temp_dir().join(format!(
+            "layerbench-load-test-{}-{name}.{extension}",
+            std::process::id()
+        )))
+    }
+
+    pub fn as_str(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 temporary directory")
+    }
+}
+
+impl std::ops::Deref for TempFile {
+    type Target = std::path::Path;
+
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for TempFile {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 pub mod tls_server;
