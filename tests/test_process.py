@@ -10,8 +10,20 @@ import pytest
 
 from layerbench.errors import PortInUseError
 from layerbench.servers.ports import LOOPBACK, ensure_port_free, free_port
-from layerbench.servers.process import ManagedProcess
+from layerbench.servers.process import WATCHDOG_SCRIPT, ManagedProcess
 from tests.proc_scan import group_members
+from tests.reaper import children_of
+
+
+def our_watchdogs() -> set[int]:
+    found = set()
+    for pid in children_of(os.getpid()):
+        try:
+            if str(WATCHDOG_SCRIPT).encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.add(pid)
+        except OSError:
+            continue
+    return found
 
 
 def test_stop_ends_the_whole_group_even_when_the_leader_ignores_sigterm(tmp_path: Path) -> None:
@@ -52,3 +64,19 @@ def test_a_listening_port_is_reported_in_use() -> None:
         with pytest.raises(PortInUseError, match=f"port {port} on {LOOPBACK} is already in use"):
             ensure_port_free(LOOPBACK, port)
     ensure_port_free(LOOPBACK, free_port())
+
+
+def test_each_child_has_a_watchdog_that_leaves_with_it(tmp_path: Path) -> None:
+    before = our_watchdogs()
+    process = ManagedProcess("sleep", ["sleep", "60"], log_path=tmp_path / "log").start()
+    assert len(our_watchdogs() - before) == 1
+    process.stop()
+    assert our_watchdogs() == before
+
+
+def test_a_start_that_fails_leaves_no_watchdog(tmp_path: Path) -> None:
+    before = our_watchdogs()
+    process = ManagedProcess("none", [str(tmp_path / "no-program")], log_path=tmp_path / "log")
+    with pytest.raises(FileNotFoundError):
+        process.start()
+    assert our_watchdogs() == before

@@ -88,7 +88,8 @@ class ManagedProcess:
                     preexec_fn=lambda: _child_setup(self._cpus, watchdog_pipe, parent),  # noqa: PLW1509
                 )
             except BaseException:
-                self._dismiss_watchdog()
+                # A child may have been forked (Ctrl-C during the start): the watchdog ends it.
+                self._release_watchdog(ended=False)
                 raise
         return self
 
@@ -116,11 +117,13 @@ class ManagedProcess:
             os.close(read_end)
         self._watchdog_pipe = write_end
 
-    def _dismiss_watchdog(self) -> None:
-        """The group has been ended here: the watchdog leaves without signalling anything."""
+    def _release_watchdog(self, *, ended: bool) -> None:
+        """Close the watchdog's pipe and wait for it to leave: at once when the group has been
+        ``ended`` here, otherwise once it has ended what is left of it."""
         if self._watchdog_pipe is not None:
-            with contextlib.suppress(BrokenPipeError):
-                os.write(self._watchdog_pipe, watchdog.STOP_WORD + b"\n")
+            if ended:
+                with contextlib.suppress(BrokenPipeError):
+                    os.write(self._watchdog_pipe, watchdog.STOP_WORD + b"\n")
             os.close(self._watchdog_pipe)
             self._watchdog_pipe = None
         if self._watchdog is not None:
@@ -152,11 +155,11 @@ class ManagedProcess:
     def stop(self, grace_s: float = STOP_GRACE_S) -> None:
         """End the whole group (see :func:`~layerbench.servers.watchdog.end_group`: SIGTERM, or
         the signal the program wants for a fast, clean shutdown, then SIGKILL), reap the
-        leader, and dismiss the watchdog."""
+        leader, and let the watchdog go."""
         if self._popen is not None:
             watchdog.end_group(self._popen.pid, self._stop_signal, grace_s)
             self._popen.wait()
-        self._dismiss_watchdog()
+        self._release_watchdog(ended=self._popen is not None)
 
     def __enter__(self) -> "ManagedProcess":
         return self.start()
