@@ -59,11 +59,16 @@ def post_video(base_url: str, video: dict[str, Any]) -> tuple[int, Any]:
 
 
 def all_at_once(base_url: str, videos: list[dict[str, Any]]) -> list[tuple[int, Any]]:
-    """Every video POSTed by a thread of its own, released together."""
+    """Every video POSTed by a thread of its own, released together; each thread has read the
+    site first, so that the server's threads have their database connections when the writes
+    come (opening them one after the other would spread the writes out)."""
     results: list[tuple[int, Any]] = [(0, None)] * len(videos)
-    start = threading.Barrier(len(videos))
+    warm, start = threading.Barrier(len(videos)), threading.Barrier(len(videos))
 
     def write(index: int) -> None:
+        warm.wait()
+        with urllib.request.urlopen(f"{base_url}/tags", timeout=30) as answer:
+            answer.read()
         start.wait()
         results[index] = post_video(base_url, videos[index])
 
