@@ -65,6 +65,9 @@ def test_serve_with_a_page_directory_has_nginx_serve_its_files(
         assert (pages / (path.removeprefix("/") + ".json")).is_file()
         returncode, stderr = serving.stop()
     assert returncode == 130, stderr
+    # The access log has both requests, the one nginx answered from the page's file too.
+    logged = [line for line in stderr.splitlines() if f'"GET {path} HTTP/1.1" 200' in line]
+    assert [line.rsplit(" ", 1)[1] for line in logged] == ["miss", "front"], stderr
     assert "(database " in serving.serving_line
     assert not listening_socket_inodes(port_of(serving)), "nginx outlived app serve"
 

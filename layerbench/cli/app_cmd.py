@@ -142,13 +142,21 @@ def run_serve(args: argparse.Namespace) -> int:
                 CACHE_URL_VARIABLE: args.cache,
                 SECRET_VARIABLE: secrets.token_hex(32),
             },
-            access_log=not args.quiet,
+            # The server that faces the clients keeps the access log.
+            access_log=not (args.quiet or front),
         )
         servers: list[ManagedServer] = [application]
         if front:
             upstream = f"{LOOPBACK}:{application.port}"
             servers.append(
-                NginxFront(workdir / "nginx", args.port, upstream, pages, host=args.host)
+                NginxFront(
+                    workdir / "nginx",
+                    args.port,
+                    upstream,
+                    pages,
+                    host=args.host,
+                    access_log=not args.quiet,
+                )
             )
         logs = [LogFollower(server.log_path, sys.stderr) for server in servers]
         try:

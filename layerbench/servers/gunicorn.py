@@ -8,9 +8,8 @@ from layerbench.errors import ConfigError
 from layerbench.servers.ports import LOOPBACK
 from layerbench.servers.python_app_server import APP_ENTRY, LISTEN_BACKLOG, PythonAppServer
 
-# gunicorn's default line, with the client a front server forwarded for (``-`` without one)
-# and the time taken.
-ACCESS_LOG_FORMAT = '%(h)s %({x-forwarded-for}i)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(f)s" "%(a)s"'
+# gunicorn's default line with the time taken.
+ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(f)s" "%(a)s"'
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,12 @@ from layerbench.servers.ports import LOOPBACK
 # from one (page files never start with a dot).
 NO_PAGE = "/.no-page"
 UPSTREAM_KEEPALIVE = 64
+# The access log's line: the client, the request, its status and size, the time taken, the
+# user agent, and where the answer came from (X-Cache: front, or the application's hit/miss).
+ACCESS_LOG_FORMAT = (
+    '\'$remote_addr [$time_local] "$request" $status $body_bytes_sent ${request_time}s '
+    '"$http_user_agent" $sent_http_x_cache\''
+)
 
 
 class NginxFront(NginxServer):
@@ -38,12 +44,14 @@ class NginxFront(NginxServer):
         workers: int = 1,
         cpus: frozenset[int] | None = None,
         host: str = LOOPBACK,
+        access_log: bool = False,
     ) -> None:
         """``upstream`` is the application's HOST:PORT; without ``pages``, every request goes
-        to it."""
+        to it. ``access_log`` logs every request to nginx's stderr (its log)."""
         super().__init__(workdir, port, cpus, workers=workers, host=host)
         self.upstream = upstream
         self.pages = pages
+        self.access_log = access_log
 
     def prepare(self) -> None:
         if self.pages is not None and os.geteuid() == 0:
@@ -76,6 +84,7 @@ class NginxFront(NginxServer):
         }}
         location @application {{{proxy}
         }}"""
+        access = "\n        access_log /dev/stderr front;" if self.access_log else ""
         return f"""
     upstream application {{
         server {self.upstream};
@@ -87,8 +96,9 @@ class NginxFront(NginxServer):
         "HEAD:" $uri;
         default {NO_PAGE};
     }}
+    log_format front {ACCESS_LOG_FORMAT};
     server {{
-        listen {listen_address(self.host)}:{self.port};
+        listen {listen_address(self.host)}:{self.port};{access}
         client_max_body_size 1m;{locations}
     }}"""
 
