@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from layerbench.cli import app_cmd
+from layerbench.errors import MissingBinaryError
 from layerbench.servers.ports import listening_socket_inodes
 from tests.app_serve_process import LAYERBENCH, Serving, app_serve
 
@@ -143,3 +145,19 @@ def test_a_new_database_gets_the_demo_data_once_and_sqlite_urls_are_paths(
     with app_serve("--db", f"sqlite:///{database}", cwd=tmp_path) as again:
         assert video_count(again.base_url) == len(videos)
         assert "demo videos" not in again.stop()[1]
+
+
+def test_without_nginx_app_serve_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A machine without nginx (this one has it: its finding is what is replaced)."""
+
+    def nginx_missing(program: str, apt_package: str) -> Path:
+        raise MissingBinaryError(program, apt_package)
+
+    monkeypatch.setattr(app_cmd, "find_program", nginx_missing)
+    assert not app_cmd.nginx_installed()
+    said = capsys.readouterr().err
+    assert len(said.splitlines()) == 1
+    assert "nginx is not installed; install it with: apt-get install nginx" in said
+    assert "slow or idle clients can hold all its threads" in said
