@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -95,6 +96,26 @@ def test_runs_as_unprivileged_account_when_root(name: str) -> None:
         assert owner != 0
     else:
         assert owner == os.geteuid()
+
+
+@pytest.mark.parametrize("name", sorted(SERVICES))
+def test_a_temporary_directory_only_root_may_write_is_enough(
+    name: str, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Started as root, a service runs as nobody, which can pass through the caller's $TMPDIR
+    (where its directory is made) but not write there: it keeps its own temporary files in its
+    own directory (MariaDB's install failed, writing to $TMPDIR)."""
+    if os.geteuid() != 0:
+        pytest.skip("the services run as the caller when it is not root")
+    temporary = workdir  # root's, 0711: traversable, not writable by others
+    monkeypatch.setenv("TMPDIR", str(temporary))
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    service = start_service(name)
+    try:
+        assert service.directory is not None and service.directory.parent == temporary
+        assert answer(service.url) == EXPECTED[name]
+    finally:
+        service.stop()
 
 
 def test_an_exception_inside_stops_the_service() -> None:

@@ -47,7 +47,10 @@ class MatrixProgress:
             errors = f", {counted(cell.load.errors, 'error')}" if cell.load.errors else ""
             self._say(f"{cell.load.requests_per_s:,.0f} req/s{errors}")
         else:
-            self._say(f"{cell.status.value}: {cell.message}")
+            # Its first line: the whole message (a server's log, say) is in the notes under
+            # the table, once.
+            first_line = cell.message.splitlines()[0] if cell.message else ""
+            self._say(f"{cell.status.value}: {first_line}")
 
     def _say(self, line: str) -> None:
         self.stream.write(line + "\n")

@@ -30,6 +30,9 @@ class MariadbService(ManagedService):
             "--auth-root-authentication-method=normal",
             "--skip-test-db",
             "--skip-name-resolve",
+            # Its temporary files in its own directory, not in $TMPDIR, which the account it
+            # runs as may not be allowed to write.
+            f"--tmpdir={directory}",
         ]
         if self.run_as is not None:
             command.append(f"--user={self.run_as.name}")
@@ -42,6 +45,7 @@ class MariadbService(ManagedService):
             f"--datadir={directory / 'data'}",
             f"--socket={directory / SOCKET}",
             f"--pid-file={directory / 'mariadb.pid'}",
+            f"--tmpdir={directory}",
             f"--port={port}",
             f"--bind-address={self.host}",
             "--skip-name-resolve",
