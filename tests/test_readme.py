@@ -20,6 +20,7 @@ import re
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -45,7 +46,7 @@ LOAD = ".venv/bin/layerbench-load"
 SHORT = {
     "ladder": ("-d", "0.5", "--warmup", "0", "--repeats", "1"),
     "mix": ("-d", "0.5", "--warmup", "0", "--repeats", "2"),
-    "matrix": ("-d", "0.5", "--warmup", "0"),
+    "matrix": ("-d", "0.5", "--warmup", "0", "--repeats", "1"),
     "smoke": ("-d", "0.5", "--warmup", "0", "--repeats", "2"),
 }
 # The set-up commands themselves: CI runs `make test`; the fixture stands in for `make demo`.
@@ -106,10 +107,11 @@ def services() -> Iterator[dict[str, ManagedService]]:
 
 
 @pytest.fixture(scope="module")
-def root(
-    tmp_path_factory: pytest.TempPathFactory, services: dict[str, ManagedService]
-) -> Iterator[Root]:
-    path = tmp_path_factory.mktemp("repository-root")
+def root(services: dict[str, ManagedService]) -> Iterator[Root]:
+    # Traversable by all, as a clone in a home or /srv is: nginx's unprivileged workers read
+    # the page-cache directory below it.
+    path = Path(tempfile.mkdtemp(prefix="layerbench-readme-"))
+    path.chmod(0o711)
     (path / ".venv").symlink_to(REPOSITORY / ".venv")
     (path / "myproject").mkdir()
     (path / "myproject" / "__init__.py").write_text("")
@@ -127,7 +129,7 @@ def root(
     demo = made.run([LAYERBENCH, "ladder", "--json", "ladder.json", *SHORT["ladder"]])
     assert demo.returncode == 0, demo.stderr
     yield made
-    shutil.rmtree(path / "pages", ignore_errors=True)
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @contextmanager
@@ -150,7 +152,7 @@ def nginx_where_sent(command: ReadmeCommand, directory: Path) -> Iterator[None]:
 
 def serve_until_interrupted(root: Root, argv: list[str]) -> None:
     """Start a command that serves until Ctrl-C, wait for its URL, fetch it, interrupt it."""
-    process = subprocess.Popen(
+    with subprocess.Popen(
         argv,
         cwd=root.path,
         env=root.environment,
@@ -158,32 +160,35 @@ def serve_until_interrupted(root: Root, argv: list[str]) -> None:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-    )
-    try:
-        assert process.stdout is not None
-        deadline = time.monotonic() + SERVE_TIMEOUT_S
-        url = None
-        seen = []
-        while url is None and time.monotonic() < deadline:
-            line = process.stdout.readline()
-            if not line:
-                break
-            seen.append(line)
-            found = re.search(r"(https?|redis|postgresql|mysql|memcached)://\S+", line)
-            url = found.group(0) if found else None
-        assert url is not None, f"no URL printed: {''.join(seen)}{process.stderr.read()}"
-        if url.startswith("http"):
-            with urllib.request.urlopen(url, timeout=10) as response:
-                assert response.status == 200
-        process.send_signal(signal.SIGINT)
-        status = process.wait(timeout=30)
-        errors = process.stderr.read() if process.stderr else ""
-        assert status in (0, 130), errors
-        assert "Traceback" not in errors, errors
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    ) as process:
+        try:
+            url = first_url(process)
+            if url is not None and url.startswith("http"):
+                with urllib.request.urlopen(url, timeout=10) as response:
+                    assert response.status == 200
+            process.send_signal(signal.SIGINT)
+            _, errors = process.communicate(timeout=30)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.communicate()
+    assert url is not None, f"{argv}: no URL printed\n{errors}"
+    assert process.returncode in (0, 130), errors
+    assert "Traceback" not in errors, errors
+
+
+def first_url(process: "subprocess.Popen[str]") -> str | None:
+    """The first URL the process prints on stdout within the time allowed (None at its end)."""
+    assert process.stdout is not None
+    deadline = time.monotonic() + SERVE_TIMEOUT_S
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            return None
+        found = re.search(r"(https?|redis|postgresql|mysql|memcached)://\S+", line)
+        if found:
+            return found.group(0)
+    return None
 
 
 def expected_statuses(argv: list[str]) -> tuple[int, ...]:
