@@ -26,16 +26,16 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.app.catalog import Catalog
+from layerbench.app.app_config import CACHE_URL_VARIABLE, SECRET_VARIABLE, STORE_URL_VARIABLE
 from layerbench.app.data import HELLO_VALUE
-from layerbench.app.settings import CACHE_URL_VARIABLE, SECRET_VARIABLE, STORE_URL_VARIABLE
-from layerbench.datalayer.open_store import open_store, prepare
+from layerbench.app.videos import Catalog
+from layerbench.datalayer.open_repository import open_repository, prepare
 from layerbench.lab.loadgen import find_load_generator
+from layerbench.proc.http_probe import http_get
+from layerbench.proc.ports import LOOPBACK, free_port
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
-from layerbench.servers.http_probe import http_get
 from layerbench.servers.nginx import NginxStatic
 from layerbench.servers.nginx_front import NginxFront
-from layerbench.servers.ports import LOOPBACK, free_port
 from layerbench.services.memcached import MemcachedService
 from layerbench.services.redis import RedisService
 from layerbench.services.sqlite import create_seeded_database
@@ -65,7 +65,7 @@ def seed_site(workdir: Path) -> tuple[str, str]:
     """A SQLite site with one video and one comment; the comment's path."""
     database = str(workdir / "site.sqlite3")
     prepare(database)
-    catalog = Catalog(open_store(database))
+    catalog = Catalog(open_repository(database))
     video = catalog.create_video({"title": "Toxic", "url": "https://example.org/t"}, "bench")
     fields = {"name": "Ann", "email": "ann@example.org", "body": "Catchy."}
     comment = catalog.create_comment(video, fields, "bench")

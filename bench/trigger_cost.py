@@ -27,8 +27,8 @@ from pathlib import Path
 
 import psycopg
 
-from layerbench.datalayer import mariadb_store, postgres_store, sqlite_store
-from layerbench.datalayer.store import Store
+from layerbench.datalayer import mariadb_repository, postgres_repository, sqlite_repository
+from layerbench.datalayer.repository import Store
 from layerbench.services.mariadb import MariadbService, connect_mariadb
 from layerbench.services.postgres import PostgresService
 
@@ -47,10 +47,10 @@ def writes_per_s(store: Store, writes: int) -> float:
 def sqlite_fresh(directory: Path) -> Fresh:
     def fresh(audit: bool, relaxed: bool) -> tuple[Store, Callable[[], None]]:
         path = directory / f"{secrets.token_hex(4)}.sqlite3"
-        sqlite_store.create_schema(path, audit=audit)
-        connection = sqlite_store.connect(path)
+        sqlite_repository.create_schema(path, audit=audit)
+        connection = sqlite_repository.connect(path)
         connection.execute(f"PRAGMA synchronous = {'NORMAL' if relaxed else 'FULL'}")
-        return sqlite_store.SqliteStore(connection), connection.close
+        return sqlite_repository.SqliteStore(connection), connection.close
 
     return fresh
 
@@ -62,8 +62,8 @@ def postgres_fresh(server_url: str) -> Fresh:
         name = f"b_{secrets.token_hex(4)}"
         with psycopg.connect(server_url, autocommit=True) as admin:
             admin.execute(f'CREATE DATABASE "{name}"')
-        postgres_store.create_schema(f"{base}/{name}", audit=audit)
-        connection = postgres_store.connect(f"{base}/{name}")
+        postgres_repository.create_schema(f"{base}/{name}", audit=audit)
+        connection = postgres_repository.connect(f"{base}/{name}")
         connection.execute(f"SET synchronous_commit = {'off' if relaxed else 'on'}")
 
         def close() -> None:
@@ -71,7 +71,7 @@ def postgres_fresh(server_url: str) -> Fresh:
             with psycopg.connect(server_url, autocommit=True) as admin:
                 admin.execute(f'DROP DATABASE "{name}"')
 
-        return postgres_store.PostgresStore(connection), close
+        return postgres_repository.PostgresStore(connection), close
 
     return fresh
 
@@ -88,14 +88,14 @@ def mariadb_fresh(server_url: str) -> Fresh:
         name = f"b_{secrets.token_hex(4)}"
         admin(f"CREATE DATABASE `{name}`")
         admin(f"SET GLOBAL innodb_flush_log_at_trx_commit = {2 if relaxed else 1}")
-        mariadb_store.create_schema(f"{base}/{name}", audit=audit)
-        connection = mariadb_store.connect(f"{base}/{name}")
+        mariadb_repository.create_schema(f"{base}/{name}", audit=audit)
+        connection = mariadb_repository.connect(f"{base}/{name}")
 
         def close() -> None:
             connection.close()
             admin(f"DROP DATABASE `{name}`")
 
-        return mariadb_store.MariadbStore(connection), close
+        return mariadb_repository.MariadbStore(connection), close
 
     return fresh
 

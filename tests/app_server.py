@@ -14,10 +14,10 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from wsgiref.validate import validator
 
 from layerbench.app.api.page_cache import PageStore
+from layerbench.app.app_config import AppSettings
 from layerbench.app.cache import CacheBackend, LocalCache
-from layerbench.app.settings import AppSettings
 from layerbench.app.wsgi import create_app
-from layerbench.datalayer.open_store import prepare
+from layerbench.datalayer.open_repository import prepare
 from layerbench.services.sqlite import create_seeded_database
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 

@@ -12,9 +12,9 @@ from typing import Any
 import psycopg
 import pymysql
 
-from layerbench.datalayer import mariadb_store, postgres_store, sqlite_store
+from layerbench.datalayer import mariadb_repository, postgres_repository, sqlite_repository
 from layerbench.datalayer.numids import to_signed
-from layerbench.datalayer.store import Store
+from layerbench.datalayer.repository import Store
 from layerbench.ids.generate import new_number
 from layerbench.services.mariadb import connect_mariadb
 
@@ -81,11 +81,11 @@ class RawCursor:
 
 def sqlite_backend(directory: Path) -> Backend:
     path = directory / "data.sqlite3"
-    sqlite_store.create_schema(path)
+    sqlite_repository.create_schema(path)
     return Backend(
         name="sqlite",
-        connect=lambda: sqlite_store.connect(path),
-        make_store=sqlite_store.SqliteStore,
+        connect=lambda: sqlite_repository.connect(path),
+        make_store=sqlite_repository.SqliteStore,
         refused=(sqlite3.IntegrityError,),
         duplicate=lambda column: rf"UNIQUE constraint failed: ids\.{column}",
         placeholder="?",
@@ -126,13 +126,13 @@ def postgres_backend(server_url: str) -> tuple[Backend, Callable[[], None]]:
     """A fresh database with the schema on the session's server; returns it and how to drop
     it."""
     url, drop = empty_postgres_database(server_url)
-    postgres_store.create_schema(url)
+    postgres_repository.create_schema(url)
 
     constraint = {"numid": "ids_pkey", "id": "ids_id_key", "prettyid": "ids_prettyid_key"}
     backend = Backend(
         name="postgres",
-        connect=lambda: postgres_store.connect(url),
-        make_store=postgres_store.PostgresStore,
+        connect=lambda: postgres_repository.connect(url),
+        make_store=postgres_repository.PostgresStore,
         refused=(psycopg.errors.IntegrityError, psycopg.errors.RaiseException),
         duplicate=lambda column: f'unique constraint "{constraint[column]}"',
         placeholder="%s",
@@ -143,13 +143,13 @@ def postgres_backend(server_url: str) -> tuple[Backend, Callable[[], None]]:
 
 def mariadb_backend(server_url: str) -> tuple[Backend, Callable[[], None]]:
     url, drop = empty_mariadb_database(server_url)
-    mariadb_store.create_schema(url)
+    mariadb_repository.create_schema(url)
 
     key = {"numid": "PRIMARY", "id": "id", "prettyid": "prettyid"}
     backend = Backend(
         name="mariadb",
-        connect=lambda: mariadb_store.connect(url),
-        make_store=mariadb_store.MariadbStore,
+        connect=lambda: mariadb_repository.connect(url),
+        make_store=mariadb_repository.MariadbStore,
         refused=(
             pymysql.err.IntegrityError,
             pymysql.err.OperationalError,

@@ -7,10 +7,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.app.settings import STORE_URL_VARIABLE
-from layerbench.datalayer.open_store import prepare
+from layerbench.app.app_config import STORE_URL_VARIABLE
+from layerbench.datalayer.open_repository import prepare
+from layerbench.proc.ports import free_port
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
-from layerbench.servers.ports import free_port
 from layerbench.services.sqlite import create_seeded_database
 from tests.app_server import Client
 from tests.proc_scan import gunicorn_workers

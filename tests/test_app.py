@@ -8,8 +8,8 @@ from wsgiref.validate import validator
 
 import pytest
 
+from layerbench.app.app_config import STORE_URL_VARIABLE, AppSettings
 from layerbench.app.data import HELLO_ID
-from layerbench.app.settings import STORE_URL_VARIABLE, AppSettings
 from layerbench.app.wsgi import WSGIApplication, create_app
 from layerbench.errors import ConfigError
 from layerbench.lab.app_data import prepare_app_data

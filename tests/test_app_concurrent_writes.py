@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from layerbench.datalayer.open_store import open_store
+from layerbench.datalayer.open_repository import open_repository
 from tests.app_serve_process import Serving, app_serve
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 
@@ -81,7 +81,7 @@ def all_at_once(base_url: str, videos: list[dict[str, Any]]) -> list[tuple[int, 
 
 
 def query(url: str, sql: str) -> list[tuple[Any, ...]]:
-    store = open_store(url)
+    store = open_repository(url)
     try:
         cursor = store.connection.cursor()
         cursor.execute(sql)

@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 from layerbench.app.api.schemas import SHORT_ID
-from layerbench.app.settings import STORE_URL_VARIABLE
-from layerbench.datalayer.open_store import prepare
+from layerbench.app.app_config import STORE_URL_VARIABLE
+from layerbench.datalayer.open_repository import prepare
 from layerbench.ids.codec import ALPHABET, MAX_NUMBER, encode
+from layerbench.proc.ports import free_port
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
-from layerbench.servers.ports import free_port
 from layerbench.services.sqlite import create_seeded_database
 
 MAX_EXAMPLES = 60

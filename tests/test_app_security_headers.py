@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.settings import CACHE_URL_VARIABLE
+from layerbench.app.app_config import CACHE_URL_VARIABLE
+from layerbench.proc.ports import free_port
 from layerbench.servers.nginx_front import NginxFront
-from layerbench.servers.ports import free_port
 from tests.app_server import Client, Reply
 from tests.gunicorn_site import gunicorn_site
 

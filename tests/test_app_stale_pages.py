@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 
 from layerbench.app.api.page_cache import PageStore
+from layerbench.app.app_config import AppSettings
 from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
 from layerbench.app.page_directory import PageDirectory
-from layerbench.app.settings import AppSettings
-from layerbench.datalayer.open_store import prepare
+from layerbench.datalayer.open_repository import prepare
+from layerbench.proc.ports import free_port
 from layerbench.servers.nginx_front import NginxFront
-from layerbench.servers.ports import free_port
 from layerbench.services.sqlite import create_seeded_database
 from tests.app_server import Client, serve
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.settings import AppSettings
-from layerbench.datalayer.open_store import prepare
+from layerbench.app.app_config import AppSettings
+from layerbench.datalayer.open_repository import prepare
 from layerbench.services.sqlite import create_seeded_database
 from tests.app_server import serve
 from tests.conftest import artifacts

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.catalog import Catalog
+from layerbench.app.videos import Catalog
 from layerbench.datalayer.changes import decode_values
 from layerbench.datalayer.entities import TAGS, VIDEOS
 from layerbench.datalayer.numids import from_signed, to_signed
-from layerbench.datalayer.store import MAX_TRANSIENT_ATTEMPTS, IdCollisionError, Store
+from layerbench.datalayer.repository import MAX_TRANSIENT_ATTEMPTS, IdCollisionError, Store
 from layerbench.ids.codec import decode, encode
 from layerbench.ids.generate import new_number
 from tests.datalayer_backends import (

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 
 from layerbench.app.api.page_cache import CachedPage, etag_of
+from layerbench.app.app_config import AppSettings
 from layerbench.app.cache import LocalCache
 from layerbench.app.cache_select import cache_from_url, page_directory_of, pages_from_url
 from layerbench.app.page_directory import PageDirectory, file_stem
-from layerbench.app.settings import AppSettings
-from layerbench.datalayer.open_store import prepare
+from layerbench.datalayer.open_repository import prepare
 from layerbench.errors import ConfigError
-from layerbench.servers.http_probe import http_get
+from layerbench.proc.http_probe import http_get
+from layerbench.proc.ports import free_port
 from layerbench.servers.nginx_front import NginxFront
-from layerbench.servers.ports import free_port
 from layerbench.services.sqlite import create_seeded_database
 from tests.app_server import Client, serve
 

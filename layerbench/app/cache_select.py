@@ -10,7 +10,7 @@ from layerbench.app.cache import DEFAULT_MAX_BYTES, CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
 from layerbench.app.page_directory import PageDirectory
-from layerbench.datalayer.open_store import is_sqlite
+from layerbench.datalayer.open_repository import is_sqlite
 from layerbench.errors import ConfigError
 from layerbench.services.urls import ServiceUrl
 

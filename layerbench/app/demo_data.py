@@ -5,8 +5,8 @@ through the catalog (so the history records them, by ``DEMO_ACTOR``)."""
 from dataclasses import dataclass
 from typing import Any
 
-from layerbench.app.catalog import Catalog
-from layerbench.datalayer.open_store import open_store
+from layerbench.app.videos import Catalog
+from layerbench.datalayer.open_repository import open_repository
 
 DEMO_ACTOR = "layerbench-demo"
 
@@ -72,7 +72,7 @@ DEMO_VIDEOS = (
 
 def put_demo_data(store_url: str) -> int:
     """Writes the demo videos, their tags and comments; returns how many videos."""
-    catalog = Catalog(open_store(store_url))
+    catalog = Catalog(open_repository(store_url))
     try:
         for video in DEMO_VIDEOS:
             identifier = catalog.create_video(video.fields, DEMO_ACTOR)

@@ -1,9 +1,9 @@
 """The module a WSGI server imports: ``layerbench.app.entry:application``, configured from the
-environment (see ``layerbench.app.settings``), or the user's own application when
+environment (see ``layerbench.app.app_config``), or the user's own application when
 ``$LAYERBENCH_WSGI_APP`` names one (see ``layerbench.app.user_app``)."""
 
+from layerbench.app.app_config import AppSettings
 from layerbench.app.cache_select import cache_from_url, pages_from_url
-from layerbench.app.settings import AppSettings
 from layerbench.app.user_app import WSGIApplication, from_environment
 from layerbench.app.wsgi import create_app
 

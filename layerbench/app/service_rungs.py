@@ -19,6 +19,7 @@ import redis
 from MySQLdb import _mysql
 from pymemcache.client.base import Client as MemcacheClient
 
+from layerbench.app.app_config import ServiceUrls
 from layerbench.app.data import (
     HELLO_CACHE_KEY,
     HELLO_ID,
@@ -27,7 +28,6 @@ from layerbench.app.data import (
 )
 from layerbench.app.per_thread import PerThread
 from layerbench.app.rungs import TEXT, Handler, Response
-from layerbench.app.settings import ServiceUrls
 from layerbench.services.urls import ServiceUrl
 
 TIMEOUT_S = 5.0

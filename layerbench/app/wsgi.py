@@ -10,12 +10,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from layerbench.app.api.application import Api
 from layerbench.app.api.page_cache import NoPages, PageCache, PageStore
+from layerbench.app.app_config import AppSettings
 from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.data import PAGE_VIDEO_PRETTYID
 from layerbench.app.database import Database
 from layerbench.app.rungs import TEXT, Handler, LadderRungs, Response
 from layerbench.app.service_rungs import ServiceRungs
-from layerbench.app.settings import AppSettings
 
 StartResponse = Callable[..., Any]
 WSGIApplication = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]

@@ -21,20 +21,20 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from layerbench.app.app_config import CACHE_URL_VARIABLE, SECRET_VARIABLE, STORE_URL_VARIABLE
 from layerbench.app.cache_check import check_cache_usable
 from layerbench.app.cache_select import LOCAL, NONE, page_directory_of
 from layerbench.app.demo_data import put_demo_data
-from layerbench.app.settings import CACHE_URL_VARIABLE, SECRET_VARIABLE, STORE_URL_VARIABLE
 from layerbench.datalayer import migrate
-from layerbench.datalayer.open_store import database_location, is_sqlite, prepare
+from layerbench.datalayer.open_repository import database_location, is_sqlite, prepare
 from layerbench.errors import ConfigError, MissingBinaryError
-from layerbench.servers.binaries import find_program
+from layerbench.proc.binaries import find_program
+from layerbench.proc.ports import LOOPBACK, free_port
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.log_follower import LogFollower
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import APT_PACKAGE as NGINX_PACKAGE
 from layerbench.servers.nginx_front import NginxFront
-from layerbench.servers.ports import LOOPBACK, free_port
 from layerbench.services.sqlite import create_seeded_database
 from layerbench.services.urls import ServiceUrl
 

@@ -10,7 +10,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.app.settings import (
+from layerbench.app.app_config import (
     CACHE_URL_VARIABLE,
     ORM_URL_VARIABLE,
     SECRET_VARIABLE,

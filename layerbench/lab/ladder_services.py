@@ -6,11 +6,11 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from types import TracebackType
 
-from layerbench.app.settings import ServiceUrls
+from layerbench.app.app_config import ServiceUrls
 from layerbench.errors import MissingPackageError
 from layerbench.lab.rung_data import SEEDERS
 from layerbench.roles import CACHE_ROLE, DATABASE_ROLE
-from layerbench.services.catalog import service_class
+from layerbench.services.registry import service_class
 
 ROLE_OF = {"mariadb": DATABASE_ROLE, "postgres": DATABASE_ROLE}
 

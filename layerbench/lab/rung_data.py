@@ -9,7 +9,6 @@ import psycopg
 
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
-from layerbench.app.catalog import Catalog
 from layerbench.app.data import (
     HELLO_CACHE_KEY,
     HELLO_ID,
@@ -22,8 +21,9 @@ from layerbench.app.data import (
     PAGE_VIDEO_TITLE,
     WRITE_VIDEO_PRETTYID,
 )
+from layerbench.app.videos import Catalog
 from layerbench.datalayer import migrate
-from layerbench.datalayer.open_store import open_store
+from layerbench.datalayer.open_repository import open_repository
 from layerbench.services.urls import ServiceUrl
 
 ACTOR = "layerbench-lab"
@@ -69,7 +69,7 @@ def seed_site(store_url: str | Path) -> None:
     """The demo site's schema, the video the page rungs show with its comments, and the one the
     write rung comments on."""
     migrate.upgrade(store_url)
-    catalog = Catalog(open_store(str(store_url)))
+    catalog = Catalog(open_repository(str(store_url)))
     try:
         catalog.create_video(
             {

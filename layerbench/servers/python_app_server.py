@@ -1,5 +1,5 @@
 """A server that runs the reference application in layerbench's own Python (``.venv``): it is
-configured from the environment (:mod:`layerbench.app.settings`) and imported by its module
+configured from the environment (:mod:`layerbench.app.app_config`) and imported by its module
 path, ``layerbench.app.entry:application``."""
 
 import importlib.util
@@ -9,11 +9,11 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from layerbench.app.settings import DB_PATH_VARIABLE
+from layerbench.app.app_config import DB_PATH_VARIABLE
 from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.errors import MissingPackageError
+from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import ManagedServer
-from layerbench.servers.ports import LOOPBACK
 
 APP_ENTRY = "layerbench.app.entry:application"
 # Connections a server lets wait to be accepted: at c=1000 a short queue refuses connections.

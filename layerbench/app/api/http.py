@@ -12,8 +12,8 @@ import falcon
 
 from layerbench.app.api.page_cache import CachedPage, PageStore, etag_of
 from layerbench.app.api.schemas import Schema, problems
-from layerbench.app.catalog import Catalog
-from layerbench.datalayer.open_store import open_store
+from layerbench.app.videos import Catalog
+from layerbench.datalayer.open_repository import open_repository
 
 JSON = "application/json"
 MAX_BODY_BYTES = 64 * 1024
@@ -183,7 +183,7 @@ class Context:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
-        catalog = Catalog(open_store(self.store_url))
+        catalog = Catalog(open_repository(self.store_url))
         with self._lock:
             self._all.append(catalog)
         return catalog

@@ -20,7 +20,7 @@ from layerbench.app.api.http import (
 )
 from layerbench.app.api.moments import parse_moment
 from layerbench.app.api.page_cache import video_family
-from layerbench.app.catalog import Catalog, NotFoundError, Page, short_id_number
+from layerbench.app.videos import Catalog, NotFoundError, Page, short_id_number
 from layerbench.datalayer.changes import Change
 
 

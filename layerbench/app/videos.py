@@ -12,7 +12,7 @@ from typing import Any
 
 from layerbench.datalayer.changes import Change
 from layerbench.datalayer.entities import COMMENTS_V2, TAGS, VIDEOS_V3
-from layerbench.datalayer.store import Store
+from layerbench.datalayer.repository import Store
 from layerbench.ids.codec import InvalidIdError, decode, encode
 
 Row = dict[str, Any]

@@ -8,7 +8,7 @@ from pymysql.constants import CLIENT
 
 from layerbench.datalayer import migrate
 from layerbench.datalayer.mariadb_dialect import MariadbDialect
-from layerbench.datalayer.store import Store
+from layerbench.datalayer.repository import Store
 from layerbench.ids.generate import new_number
 from layerbench.services.urls import ServiceUrl
 

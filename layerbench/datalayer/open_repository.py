@@ -7,8 +7,8 @@ What a user names a database with (``database_location``) may also be a SQLAlche
 from pathlib import Path
 from urllib.parse import unquote
 
-from layerbench.datalayer import mariadb_store, migrate, postgres_store, sqlite_store
-from layerbench.datalayer.store import Store
+from layerbench.datalayer import mariadb_repository, migrate, postgres_repository, sqlite_repository
+from layerbench.datalayer.repository import Store
 from layerbench.errors import ConfigError
 from layerbench.services.urls import ServiceUrl
 
@@ -48,19 +48,19 @@ def database_location(text: str) -> str:
 def prepare(url: str) -> None:
     """The database at ``url`` brought to the newest schema (created if it is empty)."""
     if is_sqlite(url):
-        sqlite_store.create_schema(Path(url))
+        sqlite_repository.create_schema(Path(url))
     else:
         migrate.upgrade(url)
 
 
-def open_store(url: str) -> Store:
+def open_repository(url: str) -> Store:
     """A new connection to ``url`` and a store on it (one per thread: connections are not
     shared)."""
     if is_sqlite(url):
-        return sqlite_store.SqliteStore(sqlite_store.connect(Path(url)))
+        return sqlite_repository.SqliteStore(sqlite_repository.connect(Path(url)))
     kind = ServiceUrl.parse(url).kind
     if kind == "postgres":
-        return postgres_store.PostgresStore(postgres_store.connect(url))
+        return postgres_repository.PostgresStore(postgres_repository.connect(url))
     if kind == "mariadb":
-        return mariadb_store.MariadbStore(mariadb_store.connect(url))
+        return mariadb_repository.MariadbStore(mariadb_repository.connect(url))
     raise ValueError(f"{url!r} is not a database URL (postgres://, mysql:// or a SQLite path)")

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from layerbench.datalayer import migrate
+from layerbench.datalayer.repository import IdCollisionError, NotFoundError, Store
 from layerbench.datalayer.sqlite_dialect import SqliteDialect
-from layerbench.datalayer.store import IdCollisionError, NotFoundError, Store
 from layerbench.ids.generate import new_number
 
 __all__ = ["IdCollisionError", "NotFoundError", "SqliteStore", "connect", "create_schema"]

@@ -7,7 +7,7 @@ import psycopg
 
 from layerbench.datalayer import migrate
 from layerbench.datalayer.postgres_dialect import PostgresDialect
-from layerbench.datalayer.store import Store
+from layerbench.datalayer.repository import Store
 from layerbench.ids.generate import new_number
 
 
