@@ -26,7 +26,7 @@ from layerbench.lab.matrix_options import Column, MatrixOptions, parse_concurren
 from layerbench.lab.matrix_results import Cell, CellStatus, ColumnInfo, MatrixResult
 from layerbench.report.matrix_table import format_matrix_table
 from layerbench.servers.adapters import ADAPTERS
-from layerbench.servers.settings import add_assignments
+from layerbench.servers.server_settings import add_assignments
 
 ANCHOR = "nginx-static"
 

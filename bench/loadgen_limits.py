@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from measured_client import Measured, run_measured
 
 from layerbench.lab.loadgen import find_load_generator
-from layerbench.servers.binaries import find_program
+from layerbench.proc.binaries import find_program
+from layerbench.proc.ports import free_port
 from layerbench.servers.nginx import NginxStatic
-from layerbench.servers.ports import free_port
 
 SMALL_N = 100_000
 

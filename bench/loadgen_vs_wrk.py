@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from layerbench.lab.loadgen import find_load_generator
-from layerbench.servers.binaries import find_program
+from layerbench.proc.binaries import find_program
+from layerbench.proc.ports import free_port
+from layerbench.proc.process import ManagedProcess
 from layerbench.servers.nginx import NginxStatic
-from layerbench.servers.ports import free_port
-from layerbench.servers.process import ManagedProcess
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.lab.loadgen import find_load_generator
+from layerbench.proc.ports import free_port
 from layerbench.servers.nginx import NginxStatic
-from layerbench.servers.ports import free_port
 
 
 def load(binary: Path, cpu: int, args: list[str]) -> dict[str, Any]:

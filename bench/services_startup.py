@@ -11,7 +11,7 @@ import argparse
 import statistics
 import time
 
-from layerbench.services.catalog import SERVICES
+from layerbench.services.registry import SERVICES
 
 
 def main() -> None:

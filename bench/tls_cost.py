@@ -23,10 +23,10 @@ from pathlib import Path
 from measured_client import run_measured
 
 from layerbench.lab.loadgen import find_load_generator
-from layerbench.servers.binaries import find_program
+from layerbench.proc.binaries import find_program
+from layerbench.proc.ports import free_port
 from layerbench.servers.certificates import self_signed
 from layerbench.servers.nginx import NginxStatic, TlsListener
-from layerbench.servers.ports import free_port
 
 MODES = ("keep-alive", "new connection a request")
 

@@ -3,9 +3,9 @@ database and the static rung's file."""
 
 from pathlib import Path
 
+from layerbench.proc.ports import free_port
 from layerbench.servers.adapters import ServerPlan
-from layerbench.servers.ports import free_port
-from layerbench.servers.settings import SettingsBook
+from layerbench.servers.server_settings import SettingsBook
 from layerbench.services.sqlite import create_seeded_database
 
 STATIC_FILE = "hello.txt"

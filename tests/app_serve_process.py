@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.servers.ports import free_port
+from layerbench.proc.ports import free_port
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
 START_LIMIT_S = 30

@@ -15,8 +15,8 @@ from selenium.webdriver.chrome.service import Service
 
 from layerbench.errors import LayerbenchError, MissingBinaryError
 from layerbench.lab.loadgen import find_load_generator
-from layerbench.servers.binaries import find_program
-from layerbench.services.catalog import SERVICES
+from layerbench.proc.binaries import find_program
+from layerbench.services.registry import SERVICES
 from layerbench.services.service import ManagedService
 from layerbench.services.sqlite import create_seeded_database
 

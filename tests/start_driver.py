@@ -16,7 +16,7 @@ from pathlib import Path
 from layerbench.errors import MissingPackageError
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.deployment import Deployment
-from layerbench.services.catalog import SERVICES
+from layerbench.services.registry import SERVICES
 from layerbench.services.service import ManagedService
 from tests.adapter_plan import plan_for
 

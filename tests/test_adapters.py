@@ -14,9 +14,9 @@ import pytest
 
 from layerbench.app.data import HELLO_VALUE
 from layerbench.errors import MissingPackageError
+from layerbench.proc.http_probe import http_get
 from layerbench.servers.adapters import ADAPTERS, ServerPlan, Serves
 from layerbench.servers.deployment import Deployment
-from layerbench.servers.http_probe import http_get
 from tests.adapter_plan import STATIC_BODY, STATIC_FILE, plan_for
 from tests.conftest import missing
 from tests.proc_scan import session_members

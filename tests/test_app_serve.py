@@ -12,7 +12,7 @@ import pytest
 
 from layerbench.cli import app_cmd
 from layerbench.errors import MissingBinaryError
-from layerbench.servers.ports import listening_socket_inodes
+from layerbench.proc.ports import listening_socket_inodes
 from tests.app_serve_process import LAYERBENCH, Serving, app_serve
 
 

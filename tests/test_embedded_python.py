@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from layerbench.app.data import HELLO_VALUE
+from layerbench.proc.http_probe import http_get
 from layerbench.servers.adapters import ADAPTERS, Serves
-from layerbench.servers.http_probe import http_get
 from tests.adapter_plan import STATIC_BODY, STATIC_FILE, plan_for
 from tests.test_adapters import build
 

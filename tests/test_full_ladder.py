@@ -56,7 +56,7 @@ def test_a_missing_service_skips_its_rungs_naming_the_package(
     workdir: Path, load_binary: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(workdir))  # a machine where no service is installed
-    monkeypatch.setattr("layerbench.servers.binaries.SYSTEM_DIRS", ())
+    monkeypatch.setattr("layerbench.proc.binaries.SYSTEM_DIRS", ())
     result = run_full(workdir, load_binary, ("string", "memcached", "redis"))
     string, memcached, redis = result.rungs
     assert string.status is RungStatus.OK

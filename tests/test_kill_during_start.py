@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.servers.adapters import ADAPTERS
-from layerbench.services.catalog import SERVICES
+from layerbench.services.registry import SERVICES
 from tests.conftest import REQUIRE_SERVICES
 
 # The moment of the kill, after the driver says "starting": anywhere in a start (nginx's takes

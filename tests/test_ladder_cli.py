@@ -178,7 +178,7 @@ def test_without_nginx_the_static_rung_is_skipped_naming_the_package(
     workdir: Path, load_binary: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(workdir))  # a machine where nginx is not installed
-    monkeypatch.setattr("layerbench.servers.binaries.SYSTEM_DIRS", ())
+    monkeypatch.setattr("layerbench.proc.binaries.SYSTEM_DIRS", ())
     result = run_short(workdir, load_binary, ("static", "string"))
     static, string = result.rungs
     assert static.status is RungStatus.SKIPPED

@@ -11,9 +11,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from layerbench.lab.rungs import STATIC_BODY, STATIC_FILE
+from layerbench.proc.ports import free_port
 from layerbench.servers.certificates import self_signed
 from layerbench.servers.nginx import NginxStatic, TlsListener
-from layerbench.servers.ports import free_port
 
 SCHEMA_PATH = Path(__file__).parent.parent / "load" / "schema" / "load-result.schema.json"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import PortInUseError
-from layerbench.servers.ports import LOOPBACK, ensure_port_free, free_port
-from layerbench.servers.process import WATCHDOG_SCRIPT, ManagedProcess
+from layerbench.proc.ports import LOOPBACK, ensure_port_free, free_port
+from layerbench.proc.process import WATCHDOG_SCRIPT, ManagedProcess
 from tests.proc_scan import group_members
 from tests.reaper import children_of
 

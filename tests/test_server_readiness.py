@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ServerStartError
+from layerbench.proc.ports import free_port
 from layerbench.servers.managed_server import FAILING_FOR_S, START_TIMEOUT_S, ManagedServer
-from layerbench.servers.ports import free_port
 
 # A real HTTP server on loopback: 500 (and a line on stderr, as an application's traceback)
 # until FAILING_S has passed, then 200.

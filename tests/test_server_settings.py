@@ -10,7 +10,7 @@ from layerbench.servers.adapters import ADAPTERS, ServerPlan, find_adapter
 from layerbench.servers.apache import ApacheSettings
 from layerbench.servers.gunicorn import GunicornSettings
 from layerbench.servers.mod_wsgi import ModWsgiDaemonSettings
-from layerbench.servers.settings import (
+from layerbench.servers.server_settings import (
     add_assignments,
     check_sections,
     parse_assignment,

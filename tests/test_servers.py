@@ -9,12 +9,12 @@ from layerbench.errors import MissingBinaryError, PortInUseError, ServerStartErr
 from layerbench.lab.app_data import prepare_app_data
 from layerbench.lab.rungs import LADDER, STATIC_BODY, STATIC_FILE, Stack
 from layerbench.lab.verify import verify_rung
-from layerbench.servers.binaries import find_program
+from layerbench.proc.binaries import find_program
+from layerbench.proc.http_probe import http_get
+from layerbench.proc.ports import LOOPBACK, free_port
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
-from layerbench.servers.http_probe import http_get
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import NginxStatic
-from layerbench.servers.ports import LOOPBACK, free_port
 from tests.proc_scan import processes_mentioning
 
 

@@ -14,12 +14,12 @@ import pytest
 import redis
 
 from layerbench.errors import ConfigError, LayerbenchError, ServerStartError
-from layerbench.servers.ports import free_port
-from layerbench.services.catalog import SERVICES
+from layerbench.proc.ports import free_port
 from layerbench.services.external import check_external
 from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.memcached import memcached_client
 from layerbench.services.redis import RedisService, redis_client
+from layerbench.services.registry import SERVICES
 from layerbench.services.service import ManagedService
 from layerbench.services.urls import ServiceUrl
 from tests.conftest import start_service
@@ -217,7 +217,7 @@ def test_cli_up_prints_urls_and_ctrl_c_stops_everything(tmp_path: Path) -> None:
             urls = dict(process.stdout.readline().split() for _ in range(2))
             assert set(urls) == {"redis", "memcached"}
             assert answer(urls["redis"]) == b"42"
-            # Each server and its watchdog (layerbench.servers.watchdog).
+            # Each server and its watchdog (layerbench.proc.watchdog).
             children = child_pids(process.pid)
             watchdogs = [pid for pid in children if b"watchdog" in command_of(pid)]
             assert (len(children), len(watchdogs)) == (4, 2)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.servers.ports import LOOPBACK
+from layerbench.proc.ports import LOOPBACK
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
 TAKEN = "{taken}"  # replaced by a port something listens on

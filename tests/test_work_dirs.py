@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.servers.work_dirs import (
+from layerbench.proc.work_dirs import (
     MARKER,
     boot_id,
     make_work_directory,
@@ -21,7 +21,7 @@ from tests.conftest import start_service
 MADE_BY_A_CHILD = """\
 import sys
 from pathlib import Path
-from layerbench.servers.work_dirs import make_work_directory
+from layerbench.proc.work_dirs import make_work_directory
 path = make_work_directory("layerbench-test-", Path(sys.argv[1]))
 (path / "data").write_bytes(bytes(3_000_000))
 print(path)

@@ -19,7 +19,7 @@ from layerbench.lab.rungs import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.lab.server_check import check_server
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.servers.adapters import ADAPTERS, Serves
-from layerbench.servers.settings import add_assignments
+from layerbench.servers.server_settings import add_assignments
 
 EXIT_RUNG_FAILED = 1
 

@@ -30,7 +30,7 @@ from layerbench.cli import (
     smoke_cmd,
 )
 from layerbench.errors import ConfigError, LayerbenchError
-from layerbench.servers.work_dirs import sweep_abandoned
+from layerbench.proc.work_dirs import sweep_abandoned
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2

@@ -17,7 +17,7 @@ from layerbench.lab.matrix_results import MatrixResult
 from layerbench.lab.rungs import RUNG_NAMES
 from layerbench.report.matrix_table import format_matrix_table
 from layerbench.servers.adapters import ADAPTERS
-from layerbench.servers.settings import add_assignments
+from layerbench.servers.server_settings import add_assignments
 
 EXIT_CELL_FAILED = 1
 

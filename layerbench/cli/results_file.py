@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import ConfigError, LayerbenchError
+from layerbench.proc.work_dirs import make_work_directory
 from layerbench.report.json_export import write_json
-from layerbench.servers.work_dirs import make_work_directory
 from layerbench.store.results_db import ResultsDatabase, default_path
 
 
@@ -58,7 +58,7 @@ class ResultsFile:
 @contextmanager
 def work_directory(prefix: str) -> Iterator[Path]:
     """A temporary directory for a run's servers, removed afterwards (or, after a kill, by the
-    next command: :mod:`~layerbench.servers.work_dirs`). Traversable by all (servers that drop
+    next command: :mod:`~layerbench.proc.work_dirs`). Traversable by all (servers that drop
     privileges reach their files below it), listable by us only."""
     path = make_work_directory(prefix)
     path.chmod(0o711)

@@ -11,8 +11,8 @@ import time
 from typing import Any
 
 from layerbench.errors import ConfigError
-from layerbench.services.catalog import SERVICES, service_class
 from layerbench.services.external import check_external
+from layerbench.services.registry import SERVICES, service_class
 from layerbench.services.service import ManagedService
 
 WATCH_INTERVAL_S = 0.5

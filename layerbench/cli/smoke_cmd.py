@@ -33,7 +33,7 @@ from layerbench.lab.smoke import (
 )
 from layerbench.lab.smoke_baseline import Baseline, baseline_document, read_baseline
 from layerbench.lab.smoke_conditions import differences
-from layerbench.servers.settings import add_assignments
+from layerbench.servers.server_settings import add_assignments
 
 EXIT_REGRESSED = 1
 EXIT_USAGE = 2

@@ -20,11 +20,11 @@ from layerbench.lab.results import LadderResult, RungResult, RungStatus
 from layerbench.lab.rungs import FULL_SERVICES, STATIC_BODY, STATIC_FILE, Rung, Stack
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
+from layerbench.proc.ports import free_port
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.nginx import NginxStatic
-from layerbench.servers.ports import free_port
-from layerbench.servers.settings import check_sections
+from layerbench.servers.server_settings import check_sections
 
 
 def describe_url(base_url: str, rung: Rung) -> str:

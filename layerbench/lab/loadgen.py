@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import LoadGeneratorError
-from layerbench.servers.process import ManagedProcess
+from layerbench.proc.process import ManagedProcess
 
 BINARY = "layerbench-load"
 BINARY_VARIABLE = "LAYERBENCH_LOAD"

@@ -21,10 +21,10 @@ from layerbench.lab.repeats import Trial
 from layerbench.lab.rungs import STATIC_BODY, STATIC_FILE, Rung
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
+from layerbench.proc.ports import free_port
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.deployment import Deployment
-from layerbench.servers.ports import free_port
-from layerbench.servers.settings import check_sections
+from layerbench.servers.server_settings import check_sections
 from layerbench.words import counted
 
 

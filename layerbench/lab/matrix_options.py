@@ -14,7 +14,7 @@ from layerbench.errors import ConfigError
 from layerbench.lab.repeats import MAX_REPEATS
 from layerbench.lab.rungs import LADDER, RUNG_NAMES, Rung, Stack
 from layerbench.servers.adapters import Serves, find_adapter
-from layerbench.servers.settings import SettingsBook, add_assignments
+from layerbench.servers.server_settings import SettingsBook, add_assignments
 
 MAX_CONCURRENCY = 20_000
 

@@ -8,7 +8,7 @@ from layerbench.lab.mix import MixOptions, mixed_rung
 from layerbench.lab.repeats import MAX_REPEATS
 from layerbench.lab.rungs import Rung, ladder_of
 from layerbench.servers.adapters import Serves, find_adapter
-from layerbench.servers.settings import SettingsBook
+from layerbench.servers.server_settings import SettingsBook
 
 DEFAULT_SERVER = "gunicorn"
 

@@ -2,7 +2,7 @@
 memory (RSS, PSS, USS) per process, read from /proc by a background thread.
 
 A role is a set of sessions: every server, service and load generator layerbench starts runs
-in a session of its own (:mod:`layerbench.servers.process`), and every process it forks (nginx's
+in a session of its own (:mod:`layerbench.proc.process`), and every process it forks (nginx's
 and gunicorn's workers) stays in it, or is at least its child: a process whose parent is
 followed is followed in the same role (PostgreSQL's backends start sessions of their own).
 Each sample lists ``/proc`` and reads ``/proc/PID/stat`` of the roles' processes and of those

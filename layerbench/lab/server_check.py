@@ -7,9 +7,9 @@ from pathlib import Path
 
 from layerbench.errors import ConfigError, MissingPackageError, PortInUseError
 from layerbench.lab.rungs import STATIC_BODY, STATIC_FILE
+from layerbench.proc.ports import LOOPBACK, ensure_port_free
 from layerbench.servers.adapters import ServerPlan, find_adapter
-from layerbench.servers.ports import LOOPBACK, ensure_port_free
-from layerbench.servers.settings import SettingsBook, check_sections
+from layerbench.servers.server_settings import SettingsBook, check_sections
 
 
 def check_server(server: str, settings: SettingsBook, port: int | None = None) -> None:

@@ -17,12 +17,12 @@ from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.smoke_conditions import smoke_conditions
 from layerbench.lab.trial import TrialRunner
+from layerbench.proc.http_probe import http_get
+from layerbench.proc.ports import free_port
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment, FrontedServer
-from layerbench.servers.http_probe import http_get
 from layerbench.servers.managed_server import ManagedServer
-from layerbench.servers.ports import free_port
-from layerbench.servers.settings import SettingsBook, check_sections
+from layerbench.servers.server_settings import SettingsBook, check_sections
 from layerbench.services.sqlite import create_seeded_database
 from layerbench.store.compare import RungComparison, compare_rates
 

@@ -4,7 +4,7 @@ import http.client
 
 from layerbench.errors import VerificationError
 from layerbench.lab.rungs import Rung
-from layerbench.servers.http_probe import http_request
+from layerbench.proc.http_probe import http_request
 
 SHOWN_BYTES = 120
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from layerbench.errors import ConfigError
+from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.apache import ApacheSettings, ApacheStatic
 from layerbench.servers.cheroot import CherootServer, CherootSettings
 from layerbench.servers.deployment import Deployment
@@ -24,9 +25,8 @@ from layerbench.servers.mod_wsgi import (
 )
 from layerbench.servers.nginx import NginxSettings, NginxStatic
 from layerbench.servers.paste import PasteServer, PasteSettings
-from layerbench.servers.ports import LOOPBACK
 from layerbench.servers.python_app_server import PythonAppServer
-from layerbench.servers.settings import SettingsBook, as_record, read_section
+from layerbench.servers.server_settings import SettingsBook, as_record, read_section
 from layerbench.servers.uwsgi import UwsgiServer, UwsgiSettings
 from layerbench.servers.uwsgi_nginx import NginxUwsgiFront, uwsgi_behind_nginx
 from layerbench.servers.waitress import WaitressServer, WaitressSettings

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Literal
 
 from layerbench.errors import ConfigError, MissingBinaryError
-from layerbench.servers.binaries import find_program
+from layerbench.proc.binaries import find_program
+from layerbench.proc.ports import LOOPBACK
+from layerbench.proc.run_as import RunAs, unprivileged_account
 from layerbench.servers.managed_server import ManagedServer
-from layerbench.servers.ports import LOOPBACK
 from layerbench.servers.python_app_server import LISTEN_BACKLOG
-from layerbench.servers.run_as import RunAs, unprivileged_account
 
 APT_PACKAGE = "apache2"
 MODULES_DIR = Path("/usr/lib/apache2/modules")

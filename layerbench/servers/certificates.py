@@ -4,7 +4,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.servers.binaries import find_program
+from layerbench.proc.binaries import find_program
 
 
 @dataclass(frozen=True)

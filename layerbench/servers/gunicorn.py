@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from layerbench.errors import ConfigError
-from layerbench.servers.ports import LOOPBACK
+from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.python_app_server import APP_ENTRY, LISTEN_BACKLOG, PythonAppServer
 
 # gunicorn's default line with the time taken.

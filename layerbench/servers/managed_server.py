@@ -9,10 +9,10 @@ from pathlib import Path
 from types import TracebackType
 
 from layerbench.errors import ServerDiedError, ServerStartError
+from layerbench.proc.http_probe import http_get
+from layerbench.proc.ports import LOOPBACK, ensure_port_free
+from layerbench.proc.process import ManagedProcess
 from layerbench.roles import SERVER_ROLE
-from layerbench.servers.http_probe import http_get
-from layerbench.servers.ports import LOOPBACK, ensure_port_free
-from layerbench.servers.process import ManagedProcess
 
 START_TIMEOUT_S = 20.0
 # A server answering 500 this long is failing (its application does not load), not starting:

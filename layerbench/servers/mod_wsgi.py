@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from layerbench.errors import ConfigError
+from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.apache import ApacheServer, ApacheSettings
 from layerbench.servers.app_script import SCRIPT_NAME
 from layerbench.servers.embedded_app import EmbeddedApp
 from layerbench.servers.embedded_python import embedded_python_environment
-from layerbench.servers.ports import LOOPBACK
 
 APT_PACKAGE = "libapache2-mod-wsgi-py3"
 PROCESS_GROUP = "layerbench"

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from layerbench.errors import ConfigError
-from layerbench.servers.binaries import find_program
+from layerbench.proc.binaries import find_program
+from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import ManagedServer
-from layerbench.servers.ports import LOOPBACK
 
 APT_PACKAGE = "nginx"
 TEMP_DIRS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")

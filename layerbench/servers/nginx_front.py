@@ -15,8 +15,8 @@ from layerbench.app.api.security_headers import security_headers
 from layerbench.app.page_directory import FAMILIES, INDEX
 from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.errors import ConfigError
+from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.nginx import UNPRIVILEGED_USER, NginxServer
-from layerbench.servers.ports import LOOPBACK
 
 # A path that names no page file: what try_files looks for when the request may not be served
 # from one (page files never start with a dot).

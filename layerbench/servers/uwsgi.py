@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from layerbench.errors import ConfigError, MissingBinaryError
+from layerbench.proc.binaries import find_program
+from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.app_script import SCRIPT_NAME
-from layerbench.servers.binaries import find_program
 from layerbench.servers.embedded_app import EmbeddedApp
 from layerbench.servers.embedded_python import embedded_python_environment
 from layerbench.servers.managed_server import ManagedServer
-from layerbench.servers.ports import LOOPBACK
 from layerbench.servers.python_app_server import LISTEN_BACKLOG
 
 APT_PACKAGES = "uwsgi-core uwsgi-plugin-python3"

@@ -4,10 +4,10 @@ workers over a unix socket in the uwsgi protocol (seed 002's uwsgi behind nginx)
 from pathlib import Path
 
 from layerbench.app.wsgi import HEALTH_PATH
+from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.deployment import FrontedServer
 from layerbench.servers.nginx import NginxServer
 from layerbench.servers.nginx_front import listen_address
-from layerbench.servers.ports import LOOPBACK
 from layerbench.servers.uwsgi import UwsgiServer
 
 # What nginx tells uWSGI of each request (the WSGI environ's CGI variables); written here rather

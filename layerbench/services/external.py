@@ -1,6 +1,6 @@
 """A server the user already runs, given by URL instead of a throwaway instance."""
 
-from layerbench.services.catalog import PROBES
+from layerbench.services.registry import PROBES
 from layerbench.services.urls import ServiceUrl
 
 

@@ -1,6 +1,6 @@
 """The one lifecycle every throwaway backing service shares.
 
-    start:  a private directory, marked as ours (:mod:`~layerbench.servers.work_dirs`) →
+    start:  a private directory, marked as ours (:mod:`~layerbench.proc.work_dirs`) →
             prepare (initdb, install-db, …) → the server on a free loopback port, as an
             unprivileged account when we are root → wait until it answers a real protocol
             request → after_ready (create the database) → its URL
@@ -21,11 +21,11 @@ from types import TracebackType
 from typing import ClassVar
 
 from layerbench.errors import LayerbenchError, ServerDiedError, ServerStartError
-from layerbench.servers.binaries import find_program
-from layerbench.servers.ports import LOOPBACK, free_port, holds_listening_socket
-from layerbench.servers.process import ManagedProcess
-from layerbench.servers.run_as import RunAs, unprivileged_account
-from layerbench.servers.work_dirs import make_work_directory
+from layerbench.proc.binaries import find_program
+from layerbench.proc.ports import LOOPBACK, free_port, holds_listening_socket
+from layerbench.proc.process import ManagedProcess
+from layerbench.proc.run_as import RunAs, unprivileged_account
+from layerbench.proc.work_dirs import make_work_directory
 
 READY_TIMEOUT_S = 60.0
 PORT_ATTEMPTS = 3

@@ -2,7 +2,7 @@
 
 Each child is started in a new session, so a terminal's Ctrl-C reaches only layerbench, which
 then stops every child in order. If layerbench itself dies, even by SIGKILL, the child's
-:mod:`watchdog <layerbench.servers.watchdog>` ends its group (that module says why a process
+:mod:`watchdog <layerbench.proc.watchdog>` ends its group (that module says why a process
 of its own, and how no moment of the start is left uncovered). The direct child also gets
 ``PR_SET_PDEATHSIG``, a second line should the watchdog itself be gone: the kernel sends it
 SIGTERM when layerbench dies.
@@ -19,8 +19,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
-from layerbench.servers import watchdog
-from layerbench.servers.run_as import RunAs
+from layerbench.proc import watchdog
+from layerbench.proc.run_as import RunAs
 
 PR_SET_PDEATHSIG = 1
 STOP_GRACE_S = 5.0
@@ -153,7 +153,7 @@ class ManagedProcess:
         return "\n".join(text.rstrip().splitlines()[-lines:])
 
     def stop(self, grace_s: float = STOP_GRACE_S) -> None:
-        """End the whole group (see :func:`~layerbench.servers.watchdog.end_group`: SIGTERM, or
+        """End the whole group (see :func:`~layerbench.proc.watchdog.end_group`: SIGTERM, or
         the signal the program wants for a fast, clean shutdown, then SIGKILL), reap the
         leader, and let the watchdog go."""
         if self._popen is not None:

@@ -7,7 +7,7 @@ Why a process of its own. Nothing runs in layerbench after a SIGKILL, and what t
 offers in its place is not enough: ``PR_SET_PDEATHSIG`` signals only the direct child, once,
 and a server may lose that one signal (uWSGI ignores every signal while its master loads the
 application: killed then, it lived on and kept its port) or leave workers behind. So each child
-layerbench starts (:class:`~layerbench.servers.process.ManagedProcess`) gets this watchdog,
+layerbench starts (:class:`~layerbench.proc.process.ManagedProcess`) gets this watchdog,
 started just before it in a session of its own (a terminal's Ctrl-C and hang-up reach
 layerbench, which stops its children itself). It holds the read end of a pipe whose write end
 only layerbench holds, and ends the child's group when that pipe reaches end of file, which
