@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.progress import LadderProgress
-from layerbench.cli.results_file import ResultsFile, now, publish, work_directory
+from layerbench.cli.results_file import ResultsFile, now, publish
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder
@@ -17,6 +17,7 @@ from layerbench.lab.options import DEFAULT_SERVER, LadderOptions
 from layerbench.lab.results import LadderResult
 from layerbench.lab.rungs import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.lab.server_check import check_server
+from layerbench.proc.work_dirs import work_directory
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.server_settings import add_assignments

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
-from layerbench.cli.results_file import ResultsFile, now, publish, work_directory
+from layerbench.cli.results_file import ResultsFile, now, publish
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
@@ -15,6 +15,7 @@ from layerbench.lab.matrix import Matrix
 from layerbench.lab.matrix_options import Column, MatrixOptions, parse_concurrency
 from layerbench.lab.matrix_results import MatrixResult
 from layerbench.lab.rungs import RUNG_NAMES
+from layerbench.proc.work_dirs import work_directory
 from layerbench.report.matrix_table import format_matrix_table
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments

@@ -1,19 +1,14 @@
 """Where a run's results go, and where it works: a JSON file checked before the run starts (or
 ``-``, stdout), written after every step and once more at the end, whatever the end; the
-results database, which keeps every run; a temporary work directory removed afterwards; the
-timestamps a result records."""
+results database, which keeps every run; the timestamps a result records."""
 
 import os
-import shutil
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from layerbench.errors import ConfigError, LayerbenchError
-from layerbench.proc.work_dirs import make_work_directory
 from layerbench.report.json_export import write_json
 from layerbench.store.results_db import ResultsDatabase, default_path
 
@@ -53,19 +48,6 @@ class ResultsFile:
     def print_if_stdout(self, document: dict[str, Any]) -> None:
         if self.to_stdout:
             write_json(document, self.path)
-
-
-@contextmanager
-def work_directory(prefix: str) -> Iterator[Path]:
-    """A temporary directory for a run's servers, removed afterwards (or, after a kill, by the
-    next command: :mod:`~layerbench.proc.work_dirs`). Traversable by all (servers that drop
-    privileges reach their files below it), listable by us only."""
-    path = make_work_directory(prefix)
-    path.chmod(0o711)
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 def now() -> str:

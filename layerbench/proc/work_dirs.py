@@ -17,6 +17,8 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 PREFIX = "layerbench-"
@@ -35,6 +37,19 @@ def make_work_directory(prefix: str, parent: Path | None = None) -> Path:
     written.write_text(owner_record(os.getpid()) + "\n")
     written.rename(path / MARKER)  # whole or absent: never half a marker
     return path
+
+
+@contextmanager
+def work_directory(prefix: str) -> Iterator[Path]:
+    """A temporary directory for a run's servers, removed afterwards (or, after a kill, by the
+    next command's sweep). Traversable by all (servers that drop privileges reach their files
+    below it), listable by us only."""
+    path = make_work_directory(prefix)
+    path.chmod(0o711)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def owner_record(pid: int) -> str:
