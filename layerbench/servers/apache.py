@@ -17,8 +17,7 @@ from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK
 from layerbench.proc.run_as import RunAs, unprivileged_account
-from layerbench.servers.managed_server import ManagedServer
-from layerbench.servers.python_app_server import LISTEN_BACKLOG
+from layerbench.servers.managed_server import LISTEN_BACKLOG, ManagedServer
 
 APT_PACKAGE = "apache2"
 MODULES_DIR = Path("/usr/lib/apache2/modules")

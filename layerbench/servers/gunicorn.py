@@ -6,7 +6,8 @@ from pathlib import Path
 
 from layerbench.errors import ConfigError
 from layerbench.proc.ports import LOOPBACK
-from layerbench.servers.python_app_server import APP_ENTRY, LISTEN_BACKLOG, PythonAppServer
+from layerbench.servers.managed_server import LISTEN_BACKLOG
+from layerbench.servers.python_app_server import APP_ENTRY, PythonAppServer
 
 # gunicorn's default line with the time taken.
 ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(f)s" "%(a)s"'

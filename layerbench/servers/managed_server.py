@@ -18,6 +18,8 @@ START_TIMEOUT_S = 20.0
 # A server answering 500 this long is failing (its application does not load), not starting:
 # its start ends then, rather than after START_TIMEOUT_S.
 FAILING_FOR_S = 1.0
+# Connections a server lets wait to be accepted: at c=1000 a short queue refuses connections.
+LISTEN_BACKLOG = 1024
 
 
 class FailingAnswerError(Exception):

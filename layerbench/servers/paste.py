@@ -4,7 +4,8 @@
 from dataclasses import dataclass
 
 from layerbench.errors import ConfigError
-from layerbench.servers.python_app_server import LISTEN_BACKLOG, PythonAppServer
+from layerbench.servers.managed_server import LISTEN_BACKLOG
+from layerbench.servers.python_app_server import PythonAppServer
 
 
 @dataclass(frozen=True)

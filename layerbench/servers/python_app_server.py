@@ -16,8 +16,6 @@ from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import ManagedServer
 
 APP_ENTRY = "layerbench.app.entry:application"
-# Connections a server lets wait to be accepted: at c=1000 a short queue refuses connections.
-LISTEN_BACKLOG = 1024
 SettingsT = TypeVar("SettingsT")
 
 

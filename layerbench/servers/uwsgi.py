@@ -14,8 +14,7 @@ from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.app_script import SCRIPT_NAME
 from layerbench.servers.embedded_app import EmbeddedApp
 from layerbench.servers.embedded_python import embedded_python_environment
-from layerbench.servers.managed_server import ManagedServer
-from layerbench.servers.python_app_server import LISTEN_BACKLOG
+from layerbench.servers.managed_server import LISTEN_BACKLOG, ManagedServer
 
 APT_PACKAGES = "uwsgi-core uwsgi-plugin-python3"
 PLUGIN_DIR = Path("/usr/lib/uwsgi/plugins")
