@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.app.import_check import check_importable
-from layerbench.cli.smoke_text import saved_line, verdict_lines
 from layerbench.errors import (
     ConfigError,
     LayerbenchError,
@@ -33,6 +32,7 @@ from layerbench.lab.smoke import (
 from layerbench.lab.smoke_baseline import Baseline, baseline_document, read_baseline
 from layerbench.lab.smoke_conditions import differences
 from layerbench.proc.work_dirs import work_directory
+from layerbench.report.smoke_table import saved_line, verdict_lines
 from layerbench.servers.server_settings import add_assignments
 
 EXIT_REGRESSED = 1
