@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.ladder_progress import LadderProgress
-from layerbench.cli.results_file import ResultsFile, now, publish
+from layerbench.lab.publish import ResultsFile, now, publish
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder

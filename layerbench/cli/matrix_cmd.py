@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
-from layerbench.cli.results_file import ResultsFile, now, publish
+from layerbench.lab.publish import ResultsFile, now, publish
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
