@@ -26,8 +26,8 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.app.app_config import CACHE_URL_VARIABLE, SECRET_VARIABLE, STORE_URL_VARIABLE
-from layerbench.app.data import HELLO_VALUE
+from layerbench.app.app_config import CACHE_URL_VARIABLE, DATABASE_URL_VARIABLE, SECRET_VARIABLE
+from layerbench.rungs.rung_data import HELLO_VALUE
 from layerbench.app.videos import Catalog
 from layerbench.datalayer.open_repository import open_repository, prepare
 from layerbench.lab.loadgen import find_load_generator
@@ -38,7 +38,7 @@ from layerbench.servers.nginx import NginxStatic
 from layerbench.servers.nginx_front import NginxFront
 from layerbench.services.memcached import MemcachedService
 from layerbench.services.redis import RedisService
-from layerbench.services.sqlite import create_seeded_database
+from layerbench.rungs.sqlite_file import create_seeded_database
 
 STATIC_BODY = b"Hello World!\n"
 STATIC = "static"
@@ -69,7 +69,7 @@ def seed_site(workdir: Path) -> tuple[str, str]:
     video = catalog.create_video({"title": "Toxic", "url": "https://example.org/t"}, "bench")
     fields = {"name": "Ann", "email": "ann@example.org", "body": "Catchy."}
     comment = catalog.create_comment(video, fields, "bench")
-    catalog.store.connection.close()
+    catalog.repository.connection.close()
     return database, f"/videos/{video}/comments/{comment['id']}"
 
 
@@ -102,7 +102,7 @@ def running_targets(
                 GunicornSettings(workers=1, worker_class="gthread", threads=8),
                 server_cpus,
                 app_environment={
-                    STORE_URL_VARIABLE: database,
+                    DATABASE_URL_VARIABLE: database,
                     CACHE_URL_VARIABLE: cache_urls[name],
                     SECRET_VARIABLE: "bench",
                 },

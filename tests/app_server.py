@@ -13,12 +13,12 @@ from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from wsgiref.validate import validator
 
-from layerbench.app.api.page_cache import PageStore
-from layerbench.app.app_config import AppSettings
+from layerbench.app.api.page_cache import PageCache
+from layerbench.app.app_config import AppConfig
 from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.wsgi import create_app
 from layerbench.datalayer.open_repository import prepare
-from layerbench.services.sqlite import create_seeded_database
+from layerbench.rungs.sqlite_file import create_seeded_database
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 
 
@@ -70,7 +70,7 @@ class Client:
 
 @contextmanager
 def serve(
-    settings: AppSettings, cache: CacheBackend | None = None, pages: PageStore | None = None
+    settings: AppConfig, cache: CacheBackend | None = None, pages: PageCache | None = None
 ) -> Iterator[Client]:
     site = create_app(settings, cache, pages)
     server = make_server(
@@ -104,7 +104,7 @@ def serve_on(database: str, request: Any, tmp_path: Path) -> Iterator[Client]:
         url, drop = empty_mariadb_database(request.getfixturevalue("mariadb_url"))
     try:
         prepare(url)
-        settings = AppSettings(db_path=create_seeded_database(tmp_path), store_url=url)
+        settings = AppConfig(db_path=create_seeded_database(tmp_path), database_url=url)
         with serve(settings, LocalCache()) as client:
             yield client
     finally:

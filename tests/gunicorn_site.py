@@ -7,11 +7,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.app.app_config import STORE_URL_VARIABLE
+from layerbench.app.app_config import DATABASE_URL_VARIABLE
 from layerbench.datalayer.open_repository import prepare
 from layerbench.proc.ports import free_port
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
-from layerbench.services.sqlite import create_seeded_database
+from layerbench.rungs.sqlite_file import create_seeded_database
 from tests.app_server import Client
 from tests.proc_scan import gunicorn_workers
 
@@ -40,7 +40,7 @@ def gunicorn_site(
         free_port(),
         create_seeded_database(tmp_path),
         GunicornSettings(worker_class="gthread", threads=4),
-        app_environment={STORE_URL_VARIABLE: url, **(environment or {})},
+        app_environment={DATABASE_URL_VARIABLE: url, **(environment or {})},
     )
     with server:
         yield GunicornSite(server, Client(server.port))

@@ -6,8 +6,8 @@ from pathlib import Path
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder, LadderObserver
 from layerbench.lab.options import LadderOptions
-from layerbench.lab.results import LadderResult, RungResult
-from layerbench.lab.rungs import Rung
+from layerbench.rungs.definitions import Rung
+from layerbench.results.ladder_result import LadderResult, RungResult
 
 
 class Recorder:

@@ -5,10 +5,10 @@ configurations with long labels, c = 100, 200, 500) and seed 002's (seven column
 of them not installed, one failed)."""
 
 from layerbench.lab.loadgen import LoadResult
-from layerbench.lab.matrix_results import Cell, CellStatus, ColumnInfo, MatrixResult
-from layerbench.lab.results import LadderResult, RungResult, RungStatus, Trial
-from layerbench.lab.rungs import FULL_RUNG_NAMES
+from layerbench.rungs.definitions import FULL_RUNG_NAMES
 from layerbench.lab.sampler import ProcessUsage, RoleUsage, Usage
+from layerbench.results.ladder_result import LadderResult, RungResult, RungStatus, Trial
+from layerbench.results.matrix_result import Cell, CellStatus, ColumnInfo, MatrixResult
 
 MIB = 1024 * 1024
 INTERVAL_S = 3.0

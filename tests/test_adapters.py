@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.data import HELLO_VALUE
+from layerbench.rungs.rung_data import HELLO_VALUE
 from layerbench.errors import MissingPackageError
 from layerbench.proc.http_probe import http_get
 from layerbench.servers.adapters import ADAPTERS, ServerPlan, Serves

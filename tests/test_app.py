@@ -8,12 +8,12 @@ from wsgiref.validate import validator
 
 import pytest
 
-from layerbench.app.app_config import STORE_URL_VARIABLE, AppSettings
-from layerbench.app.data import HELLO_ID
+from layerbench.app.app_config import DATABASE_URL_VARIABLE, AppConfig
+from layerbench.rungs.rung_data import HELLO_ID
 from layerbench.app.wsgi import WSGIApplication, create_app
 from layerbench.errors import ConfigError
-from layerbench.lab.app_data import prepare_app_data
-from layerbench.lab.rungs import LADDER, Rung, Stack
+from layerbench.app.ladder_data import prepare_app_data
+from layerbench.rungs.definitions import LADDER, Rung, Stack
 
 PYTHON_RUNGS = [rung for rung in LADDER if rung.stack is Stack.PYTHON]
 
@@ -59,15 +59,15 @@ def call(
 
 @pytest.fixture
 def app(seeded_db: Path) -> WSGIApplication:
-    return create_app(AppSettings(db_path=seeded_db))
+    return create_app(AppConfig(db_path=seeded_db))
 
 
 @pytest.fixture
 def site_app(tmp_path: Path) -> WSGIApplication:
     """The application with the demo site's data, as the ladder prepares it."""
     data = prepare_app_data(tmp_path / "data")
-    store_url = data.environment[STORE_URL_VARIABLE]
-    return create_app(AppSettings(db_path=data.db_path, store_url=store_url))
+    database_url = data.environment[DATABASE_URL_VARIABLE]
+    return create_app(AppConfig(db_path=data.db_path, database_url=database_url))
 
 
 @pytest.mark.parametrize("rung", PYTHON_RUNGS, ids=lambda rung: rung.name)
@@ -126,7 +126,7 @@ def test_head_has_headers_and_no_body(app: WSGIApplication) -> None:
 def test_settings_from_environment_need_the_database(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("LAYERBENCH_DB_PATH", raising=False)
     with pytest.raises(ConfigError, match="LAYERBENCH_DB_PATH is not set"):
-        AppSettings.from_env()
+        AppConfig.from_env()
     monkeypatch.setenv("LAYERBENCH_DB_PATH", "/nonexistent/db.sqlite3")
     with pytest.raises(ConfigError, match="which does not exist"):
-        AppSettings.from_env()
+        AppConfig.from_env()

@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 
 from layerbench.app.api.schemas import SHORT_ID
-from layerbench.app.app_config import STORE_URL_VARIABLE
+from layerbench.app.app_config import DATABASE_URL_VARIABLE
 from layerbench.datalayer.open_repository import prepare
 from layerbench.ids.codec import ALPHABET, MAX_NUMBER, encode
 from layerbench.proc.ports import free_port
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
-from layerbench.services.sqlite import create_seeded_database
+from layerbench.rungs.sqlite_file import create_seeded_database
 
 MAX_EXAMPLES = 60
 SEED = 20261123
@@ -37,7 +37,7 @@ def test_schemathesis_finds_no_failure(tmp_path: Path) -> None:
         # application sees it (schemathesis generated one, 4,140 bytes of repeated query
         # parameters), and what is checked here is the application's contract.
         GunicornSettings(worker_class="gthread", threads=4, limit_request_line=0),
-        app_environment={STORE_URL_VARIABLE: url},
+        app_environment={DATABASE_URL_VARIABLE: url},
     )
     with server:
         run = subprocess.run(

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.api.page_cache import PageStore
-from layerbench.app.app_config import AppSettings
+from layerbench.app.api.page_cache import PageCache
+from layerbench.app.app_config import AppConfig
 from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
@@ -22,7 +22,7 @@ from layerbench.app.page_directory import PageDirectory
 from layerbench.datalayer.open_repository import prepare
 from layerbench.proc.ports import free_port
 from layerbench.servers.nginx_front import NginxFront
-from layerbench.services.sqlite import create_seeded_database
+from layerbench.rungs.sqlite_file import create_seeded_database
 from tests.app_server import Client, serve
 
 pytestmark = pytest.mark.services
@@ -48,7 +48,7 @@ class Backing:
     directory: Path | None = None
 
     @property
-    def pages(self) -> PageStore | None:
+    def pages(self) -> PageCache | None:
         return None if self.directory is None else PageDirectory(self.directory, "stale-pages")
 
 
@@ -73,7 +73,7 @@ def versions_in(body: bytes) -> list[int]:
     return [int(found) for found in TITLE.findall(body)]
 
 
-def started(stack: ExitStack, settings: AppSettings, backing: Backing) -> Client:
+def started(stack: ExitStack, settings: AppConfig, backing: Backing) -> Client:
     """The application on ``backing``, behind nginx for the page-cache directory."""
     site = stack.enter_context(serve(settings, backing.cache, backing.pages))
     if backing.directory is None:
@@ -105,7 +105,7 @@ def paths_read(video: str, backing: Backing) -> list[str]:
 def test_no_read_after_a_write_shows_what_it_replaced(backing: Backing, tmp_path: Path) -> None:
     url = str(tmp_path / "site.sqlite3")
     prepare(url)
-    settings = AppSettings(db_path=create_seeded_database(tmp_path), store_url=url)
+    settings = AppConfig(db_path=create_seeded_database(tmp_path), database_url=url)
     with ExitStack() as stack:
         site = started(stack, settings, backing)
         video = site.request(

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import AppSettings
+from layerbench.app.app_config import AppConfig
 from layerbench.datalayer.open_repository import prepare
-from layerbench.services.sqlite import create_seeded_database
+from layerbench.rungs.sqlite_file import create_seeded_database
 from tests.app_server import serve
 from tests.conftest import artifacts
 
@@ -33,7 +33,7 @@ def test_a_comment_posted_through_the_form_shows_on_the_next_page(
 ) -> None:
     url = str(tmp_path / "site.sqlite3")
     prepare(url)
-    settings = AppSettings(db_path=create_seeded_database(tmp_path), store_url=url)
+    settings = AppConfig(db_path=create_seeded_database(tmp_path), database_url=url)
     with serve(settings) as site:
         created = site.request(
             "POST", "/videos", {"title": "Toxic", "url": "https://example.org/toxic"}

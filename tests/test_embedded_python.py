@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.data import HELLO_VALUE
+from layerbench.rungs.rung_data import HELLO_VALUE
 from layerbench.proc.http_probe import http_get
 from layerbench.servers.adapters import ADAPTERS, Serves
 from tests.adapter_plan import STATIC_BODY, STATIC_FILE, plan_for

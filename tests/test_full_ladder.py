@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from layerbench.lab.options import LadderOptions
-from layerbench.lab.results import LadderResult, RungStatus
-from layerbench.lab.rungs import FULL_RUNG_NAMES
+from layerbench.rungs.definitions import FULL_RUNG_NAMES
+from layerbench.results.ladder_result import LadderResult, RungStatus
 from tests.conftest import missing
 from tests.ladder_runs import run_ladder
 from tests.proc_scan import processes_mentioning

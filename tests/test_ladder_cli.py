@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from layerbench.lab import app_data
+from layerbench.app import ladder_data
 from layerbench.lab.options import LadderOptions
-from layerbench.lab.results import LadderResult, RungStatus
-from layerbench.lab.rungs import Rung
+from layerbench.rungs.definitions import Rung
+from layerbench.results.ladder_result import LadderResult, RungStatus
 from tests.ladder_runs import Recorder, run_ladder
 from tests.proc_scan import processes_mentioning
 
@@ -124,7 +124,7 @@ def test_repeats_are_interleaved_across_rungs(workdir: Path, load_binary: Path) 
 def test_a_rung_with_a_wrong_body_is_an_error_and_the_others_are_measured(
     workdir: Path, load_binary: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real_seed = app_data.create_seeded_database
+    real_seed = ladder_data.create_seeded_database
 
     def seed_wrong_row(directory: Path) -> Path:
         path = real_seed(directory)
@@ -133,7 +133,7 @@ def test_a_rung_with_a_wrong_body_is_an_error_and_the_others_are_measured(
         connection.close()
         return path
 
-    monkeypatch.setattr(app_data, "create_seeded_database", seed_wrong_row)
+    monkeypatch.setattr(ladder_data, "create_seeded_database", seed_wrong_row)
     result = run_short(workdir, load_binary, ("string", "db-raw", "orm"))
     statuses = {rung.rung: rung.status for rung in result.rungs}
     assert statuses == {

@@ -12,11 +12,11 @@ from layerbench.errors import ConfigError
 from layerbench.lab.loadgen import LoadResult
 from layerbench.lab.mix import MixOptions, mix_outcome, mixed_rung, predict_rate
 from layerbench.lab.options import LadderOptions
-from layerbench.lab.results import LadderResult, RungResult, RungStatus, Trial
-from layerbench.lab.rungs import CACHED_PAGE, PAGE, STATIC, WRITE
+from layerbench.rungs.definitions import CACHED_PAGE, PAGE, STATIC, WRITE
 from layerbench.lab.sampler import Usage
 from layerbench.report.exports import to_markdown
 from layerbench.report.html_report import html_report
+from layerbench.results.ladder_result import LadderResult, RungResult, RungStatus, Trial
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from layerbench.app.api.page_cache import CachedPage, etag_of
-from layerbench.app.app_config import AppSettings
+from layerbench.app.app_config import AppConfig
 from layerbench.app.cache import LocalCache
 from layerbench.app.cache_select import cache_from_url, page_directory_of, pages_from_url
 from layerbench.app.page_directory import PageDirectory, file_stem
@@ -16,7 +16,7 @@ from layerbench.errors import ConfigError
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
 from layerbench.servers.nginx_front import NginxFront
-from layerbench.services.sqlite import create_seeded_database
+from layerbench.rungs.sqlite_file import create_seeded_database
 from tests.app_server import Client, serve
 
 JSON = "application/json"
@@ -100,7 +100,7 @@ def test_nginx_serves_kept_pages_and_passes_the_rest_on(
 ) -> None:
     url = str(tmp_path / "site.sqlite3")
     prepare(url)
-    settings = AppSettings(db_path=create_seeded_database(tmp_path), store_url=url)
+    settings = AppConfig(db_path=create_seeded_database(tmp_path), database_url=url)
     pages = workdir / "pages"
     with serve(settings, LocalCache(), PageDirectory(pages, url)) as site:
         upstream = f"127.0.0.1:{site.port}"

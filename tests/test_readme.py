@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.lab.rungs import STATIC_FILE
+from layerbench.rungs.definitions import STATIC_FILE
 from layerbench.servers.nginx import NginxStatic
 from layerbench.services.service import ManagedService
 from tests.conftest import start_service

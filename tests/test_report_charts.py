@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 
-from layerbench.lab.rungs import FULL_RUNG_NAMES
+from layerbench.rungs.definitions import FULL_RUNG_NAMES
 from layerbench.report.html_report import html_report
 from tests.conftest import artifacts
 from tests.report_documents import (

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import MissingBinaryError, PortInUseError, ServerStartError
-from layerbench.lab.app_data import prepare_app_data
-from layerbench.lab.rungs import LADDER, STATIC_BODY, STATIC_FILE, Stack
+from layerbench.app.ladder_data import prepare_app_data
+from layerbench.rungs.definitions import LADDER, STATIC_BODY, STATIC_FILE, Stack
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.binaries import find_program
 from layerbench.proc.http_probe import http_get

@@ -9,13 +9,13 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from layerbench.app.api.application import Api
-from layerbench.app.api.page_cache import NoPages, PageCache, PageStore
-from layerbench.app.app_config import AppSettings
+from layerbench.app.api.page_cache import KeyValuePageCache, NoPages, PageCache
+from layerbench.app.app_config import AppConfig
 from layerbench.app.cache import CacheBackend, LocalCache
-from layerbench.app.data import PAGE_VIDEO_PRETTYID
+from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID
 from layerbench.app.database import Database
-from layerbench.app.rungs import TEXT, Handler, LadderRungs, Response
-from layerbench.app.service_rungs import ServiceRungs
+from layerbench.app.rung_handlers import TEXT, Handler, LadderRungs, Response
+from layerbench.app.service_rung_handlers import ServiceRungs
 
 StartResponse = Callable[..., Any]
 WSGIApplication = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -28,7 +28,7 @@ PAGE_PATH = f"/v/{PAGE_VIDEO_PRETTYID}"
 
 
 def create_app(
-    settings: AppSettings, cache: CacheBackend | None = None, pages: PageStore | None = None
+    settings: AppConfig, cache: CacheBackend | None = None, pages: PageCache | None = None
 ) -> "Site":
     """The site on ``cache`` (the cache rung's, and the pages' unless ``pages`` says where)."""
     templates = Environment(
@@ -39,10 +39,10 @@ def create_app(
     handlers = {**rungs.handlers(), **ServiceRungs(settings.services).handlers()}
     routes: dict[str, Handler] = {LADDER_PREFIX + name: h for name, h in handlers.items()}
     routes[HEALTH_PATH] = lambda: ("200 OK", TEXT, b"ok")
-    if not settings.store_url:
+    if not settings.database_url:
         return Site(routes, None, None)
-    api = Api(settings.store_url, pages or PageCache(cache), templates, settings.secret)
-    uncached = Api(settings.store_url, NoPages(), templates, settings.secret)
+    api = Api(settings.database_url, pages or KeyValuePageCache(cache), templates, settings.secret)
+    uncached = Api(settings.database_url, NoPages(), templates, settings.secret)
     return Site(routes, api, uncached)
 
 

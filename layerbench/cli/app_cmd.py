@@ -21,7 +21,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from layerbench.app.app_config import CACHE_URL_VARIABLE, SECRET_VARIABLE, STORE_URL_VARIABLE
+from layerbench.app.app_config import CACHE_URL_VARIABLE, DATABASE_URL_VARIABLE, SECRET_VARIABLE
 from layerbench.app.cache_check import check_cache_usable
 from layerbench.app.cache_select import LOCAL, NONE, page_directory_of
 from layerbench.app.demo_data import put_demo_data
@@ -35,7 +35,7 @@ from layerbench.servers.log_follower import LogFollower
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import APT_PACKAGE as NGINX_PACKAGE
 from layerbench.servers.nginx_front import NginxFront
-from layerbench.services.sqlite import create_seeded_database
+from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.services.urls import ServiceUrl
 
 DEFAULT_DB = "layerbench-site.sqlite3"
@@ -138,7 +138,7 @@ def run_serve(args: argparse.Namespace) -> int:
             GunicornSettings(workers=args.workers, worker_class="gthread", threads=args.threads),
             host=LOOPBACK if front else args.host,
             app_environment={
-                STORE_URL_VARIABLE: database,
+                DATABASE_URL_VARIABLE: database,
                 CACHE_URL_VARIABLE: args.cache,
                 SECRET_VARIABLE: secrets.token_hex(32),
             },

@@ -14,11 +14,11 @@ from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.lab.options import DEFAULT_SERVER, LadderOptions
-from layerbench.lab.results import LadderResult
-from layerbench.lab.rungs import FULL_RUNG_NAMES, RUNG_NAMES
+from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.lab.server_check import check_server
 from layerbench.proc.work_dirs import work_directory
 from layerbench.report.ladder_table import format_ladder_table
+from layerbench.results.ladder_result import LadderResult
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.server_settings import add_assignments
 

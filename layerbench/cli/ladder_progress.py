@@ -7,8 +7,8 @@ from typing import TextIO
 
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.options import LadderOptions
-from layerbench.lab.results import RungResult, RungStatus
-from layerbench.lab.rungs import Rung
+from layerbench.rungs.definitions import Rung
+from layerbench.results.ladder_result import RungResult, RungStatus
 from layerbench.words import counted
 
 

@@ -9,18 +9,18 @@ from pathlib import Path
 from typing import Protocol
 
 from layerbench.errors import LayerbenchError, MissingPackageError
-from layerbench.lab.app_data import prepare_app_data
+from layerbench.app.ladder_data import prepare_app_data
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.cpu_speed import probe_cpu_speed
 from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.options import LadderOptions
-from layerbench.lab.repeats import Trial
-from layerbench.lab.results import LadderResult, RungResult, RungStatus
-from layerbench.lab.rungs import FULL_SERVICES, STATIC_BODY, STATIC_FILE, Rung, Stack
+from layerbench.rungs.definitions import FULL_SERVICES, STATIC_BODY, STATIC_FILE, Rung, Stack
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.ports import free_port
+from layerbench.results.ladder_result import LadderResult, RungResult, RungStatus
+from layerbench.results.trials import Trial
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.nginx import NginxStatic

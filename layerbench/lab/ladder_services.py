@@ -8,7 +8,7 @@ from types import TracebackType
 
 from layerbench.app.app_config import ServiceUrls
 from layerbench.errors import MissingPackageError
-from layerbench.lab.rung_data import SEEDERS
+from layerbench.rungs.seeding import SEEDERS
 from layerbench.roles import CACHE_ROLE, DATABASE_ROLE
 from layerbench.services.registry import service_class
 

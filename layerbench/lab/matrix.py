@@ -12,16 +12,16 @@ from pathlib import Path
 from typing import Protocol
 
 from layerbench.errors import LayerbenchError, MissingPackageError
-from layerbench.lab.app_data import prepare_app_data
+from layerbench.app.ladder_data import prepare_app_data
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.matrix_options import Column, MatrixOptions
-from layerbench.lab.matrix_results import Cell, CellStatus, ColumnInfo, MatrixResult
-from layerbench.lab.repeats import Trial
-from layerbench.lab.rungs import STATIC_BODY, STATIC_FILE, Rung
+from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE, Rung
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.ports import free_port
+from layerbench.results.matrix_result import Cell, CellStatus, ColumnInfo, MatrixResult
+from layerbench.results.trials import Trial
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.server_settings import check_sections

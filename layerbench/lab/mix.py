@@ -18,9 +18,9 @@ from fractions import Fraction
 from typing import Any
 
 from layerbench.errors import ConfigError
-from layerbench.lab.results import LadderResult, RungResult
-from layerbench.lab.rungs import Rung, Stack
-from layerbench.lab.spread import Spread, bootstrap
+from layerbench.rungs.definitions import Rung, Stack
+from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.stats.spread import Spread, bootstrap
 from layerbench.words import counted
 
 DEFAULT_HIT = "cached-page"

@@ -23,8 +23,8 @@ from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.server_settings import SettingsBook, check_sections
-from layerbench.services.sqlite import create_seeded_database
-from layerbench.store.compare import RungComparison, compare_rates
+from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench.stats.comparison import RungComparison, compare_rates
 
 
 @dataclass(frozen=True)

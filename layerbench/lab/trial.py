@@ -5,7 +5,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from layerbench.lab.loadgen import LoadResult, LoadSpec, run_load
-from layerbench.lab.rungs import Rung
+from layerbench.rungs.definitions import Rung
 from layerbench.lab.sampler import Sampler, Usage
 from layerbench.roles import CLIENT_ROLE
 from layerbench.servers.deployment import Deployment

@@ -3,7 +3,7 @@
 import http.client
 
 from layerbench.errors import VerificationError
-from layerbench.lab.rungs import Rung
+from layerbench.rungs.definitions import Rung
 from layerbench.proc.http_probe import http_request
 
 SHOWN_BYTES = 120

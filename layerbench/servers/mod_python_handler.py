@@ -3,7 +3,7 @@ mod_python imports this module (``PythonHandler``) in its own interpreter."""
 
 from mod_python import apache  # type: ignore[import-not-found]
 
-from layerbench.app.data import HELLO_VALUE
+from layerbench.rungs.rung_data import HELLO_VALUE
 
 HELLO = HELLO_VALUE.encode()
 # The paths it answers: the string rung, and the health check the adapter waits on.

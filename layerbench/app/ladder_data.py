@@ -12,13 +12,13 @@ from pathlib import Path
 
 from layerbench.app.app_config import (
     CACHE_URL_VARIABLE,
+    DATABASE_URL_VARIABLE,
     ORM_URL_VARIABLE,
     SECRET_VARIABLE,
-    STORE_URL_VARIABLE,
     ServiceUrls,
 )
-from layerbench.lab.rung_data import seed_site
-from layerbench.services.sqlite import create_seeded_database
+from layerbench.rungs.seeding import seed_site
+from layerbench.rungs.sqlite_file import create_seeded_database
 
 SITE_FILE = "site.sqlite3"
 
@@ -34,10 +34,10 @@ def prepare_app_data(directory: Path, services: ServiceUrls | None = None) -> Ap
     services = services or ServiceUrls()
     directory.mkdir(parents=True, exist_ok=True)
     db_path = create_seeded_database(directory)
-    store_url = services.postgres or str(directory / SITE_FILE)
-    seed_site(store_url)
+    database_url = services.postgres or str(directory / SITE_FILE)
+    seed_site(database_url)
     environment = {
-        STORE_URL_VARIABLE: store_url,
+        DATABASE_URL_VARIABLE: database_url,
         # Every worker signs and checks the form's token with the same key.
         SECRET_VARIABLE: secrets.token_hex(32),
         **services.environment(),

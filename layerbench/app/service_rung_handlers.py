@@ -20,14 +20,14 @@ from MySQLdb import _mysql
 from pymemcache.client.base import Client as MemcacheClient
 
 from layerbench.app.app_config import ServiceUrls
-from layerbench.app.data import (
+from layerbench.rungs.rung_data import (
     HELLO_CACHE_KEY,
     HELLO_ID,
     HELLO_SELECT_FORMAT,
     HELLO_SELECT_LITERAL,
 )
 from layerbench.app.per_thread import PerThread
-from layerbench.app.rungs import TEXT, Handler, Response
+from layerbench.app.rung_handlers import TEXT, Handler, Response
 from layerbench.services.urls import ServiceUrl
 
 TIMEOUT_S = 5.0

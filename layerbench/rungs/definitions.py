@@ -1,6 +1,6 @@
 """The ladder's rungs: what each one asks for and the answer it must give.
 
-The expected answers are written here from the rung data (:mod:`layerbench.app.data`), not
+The expected answers are written here from the rung data (:mod:`layerbench.rungs.rung_data`), not
 asked of the application: a rung that answers anything else is an error, never a fast result.
 The default ladder runs on the embedded defaults (SQLite, the in-process cache); the full
 ladder on real services, in the seed's order.
@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from layerbench.app.data import (
+from layerbench.rungs.rung_data import (
     HELLO_VALUE,
     PAGE_VIDEO_PRETTYID,
     PAGE_VIDEO_TITLE,

@@ -3,7 +3,7 @@
 import sqlite3
 from pathlib import Path
 
-from layerbench.app.data import HELLO_ID, HELLO_INSERT, HELLO_TABLE_DDL, HELLO_VALUE
+from layerbench.rungs.rung_data import HELLO_ID, HELLO_INSERT, HELLO_TABLE_DDL, HELLO_VALUE
 
 DATABASE_FILE = "layerbench.sqlite3"
 

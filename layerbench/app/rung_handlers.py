@@ -12,7 +12,7 @@ from collections.abc import Callable
 from jinja2 import Environment
 
 from layerbench.app.cache import CacheBackend
-from layerbench.app.data import HELLO_ID, HELLO_SELECT, HELLO_VALUE
+from layerbench.rungs.rung_data import HELLO_ID, HELLO_SELECT, HELLO_VALUE
 from layerbench.app.database import Database
 from layerbench.app.models import Hello
 

@@ -9,7 +9,7 @@ import psycopg
 
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
-from layerbench.app.data import (
+from layerbench.rungs.rung_data import (
     HELLO_CACHE_KEY,
     HELLO_ID,
     HELLO_INSERT_FORMAT,
@@ -65,11 +65,11 @@ def seed_redis(url: str) -> None:
     RedisCache(url).set(HELLO_CACHE_KEY, HELLO_VALUE.encode())
 
 
-def seed_site(store_url: str | Path) -> None:
+def seed_site(database_url: str | Path) -> None:
     """The demo site's schema, the video the page rungs show with its comments, and the one the
     write rung comments on."""
-    migrate.upgrade(store_url)
-    catalog = Catalog(open_repository(str(store_url)))
+    migrate.upgrade(database_url)
+    catalog = Catalog(open_repository(str(database_url)))
     try:
         catalog.create_video(
             {
@@ -96,7 +96,7 @@ def seed_site(store_url: str | Path) -> None:
                 ACTOR,
             )
     finally:
-        catalog.store.connection.close()
+        catalog.repository.connection.close()
 
 
 SEEDERS = {
