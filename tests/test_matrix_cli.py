@@ -18,7 +18,7 @@ from layerbench.errors import MissingBinaryError
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.matrix import Matrix
 from layerbench.lab.matrix_options import Column, MatrixOptions
-from layerbench.lab.matrix_results import Cell, CellStatus, ColumnInfo, MatrixResult
+from layerbench.results.matrix_result import Cell, CellStatus, ColumnInfo, MatrixResult
 from layerbench.servers import apache as apache_module
 from tests.proc_scan import processes_mentioning
 

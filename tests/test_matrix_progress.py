@@ -6,7 +6,7 @@ import io
 from layerbench.cli.matrix_progress import MatrixProgress
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.matrix_options import Column, MatrixOptions
-from layerbench.lab.matrix_results import Cell, CellStatus
+from layerbench.results.matrix_result import Cell, CellStatus
 
 SERVER_LOG = "apache2 did not start: no answer within 20 s\n[error] AH00526: Syntax error\nline 3"
 

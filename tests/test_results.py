@@ -3,15 +3,15 @@
 from typing import Any
 
 from layerbench.lab.loadgen import LoadResult
-from layerbench.lab.results import (
+from layerbench.lab.sampler import ProcessUsage, RoleUsage, Usage
+from layerbench.report.ladder_table import format_ladder_table
+from layerbench.results.ladder_result import (
     LADDER_JSON_VERSION,
     LadderResult,
     RungResult,
     RungStatus,
     Trial,
 )
-from layerbench.lab.sampler import ProcessUsage, RoleUsage, Usage
-from layerbench.report.ladder_table import format_ladder_table
 
 
 def load(requests_per_s: float) -> LoadResult:

@@ -4,7 +4,7 @@ import statistics
 
 import pytest
 
-from layerbench.lab.spread import Spread
+from layerbench.stats.spread import Spread
 
 
 def test_one_value_has_no_spread() -> None:

@@ -5,7 +5,7 @@ from typing import TextIO
 
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.matrix_options import MatrixOptions
-from layerbench.lab.matrix_results import Cell, CellStatus, ColumnInfo
+from layerbench.results.matrix_result import Cell, CellStatus, ColumnInfo
 from layerbench.words import counted
 
 

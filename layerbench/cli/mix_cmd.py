@@ -15,8 +15,8 @@ from layerbench.lab.mix import (
     format_mix,
     mix_outcome,
 )
-from layerbench.lab.results import LadderResult
 from layerbench.report.ladder_table import format_ladder_table
+from layerbench.results.ladder_result import LadderResult
 
 
 def add_parser(commands: Any) -> None:

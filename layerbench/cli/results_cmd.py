@@ -15,9 +15,9 @@ from layerbench.cli import results_compare
 from layerbench.cli.output import print_out
 from layerbench.cli.results_compare import warn
 from layerbench.errors import ConfigError, LayerbenchError
-from layerbench.lab.spread import Spread
 from layerbench.report.mix_lines import mix_rows
 from layerbench.report.text_table import TERMINAL_WIDTH, format_table
+from layerbench.stats.spread import Spread
 from layerbench.store.results_db import (
     PATH_VARIABLE,
     ResultsDatabase,

@@ -6,9 +6,9 @@ role. It fits a 120-column terminal; ``wide`` adds ms/req, p99.9 and every role'
 
 import textwrap
 
-from layerbench.lab.results import LadderResult, RungResult, RungStatus
 from layerbench.report.noise_notes import noise_notes
 from layerbench.report.text_table import TERMINAL_WIDTH, Group, format_table
+from layerbench.results.ladder_result import LadderResult, RungResult, RungStatus
 from layerbench.roles import CACHE_ROLE, CLIENT_ROLE, DATABASE_ROLE, FRONT_ROLE, SERVER_ROLE
 
 MIB = 1024 * 1024

@@ -8,9 +8,9 @@ adds each role's CPU % to the costs."""
 import textwrap
 from collections.abc import Callable
 
-from layerbench.lab.matrix_results import Cell, CellStatus, MatrixResult
 from layerbench.report.noise_notes import noise_notes
 from layerbench.report.text_table import TERMINAL_WIDTH, Group, format_table
+from layerbench.results.matrix_result import Cell, CellStatus, MatrixResult
 from layerbench.roles import CLIENT_ROLE, FRONT_ROLE, SERVER_ROLE
 
 MIB = 1024 * 1024

@@ -4,7 +4,7 @@ its figures are, and for each noisy one its 95 % interval and what may have dist
 from collections.abc import Sequence
 from typing import Any
 
-from layerbench.lab.repeats import NOISY_CV, Repeated
+from layerbench.results.trials import NOISY_CV, Repeated
 
 
 def noise_notes(

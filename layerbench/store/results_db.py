@@ -3,7 +3,8 @@
 A SQLite file (``$LAYERBENCH_RESULTS_DB``, else ``~/.local/share/layerbench/results.sqlite3``).
 Its schema carries a version (``PRAGMA user_version``): a database made by an older layerbench
 is migrated forward when opened; one made by a newer one is refused rather than misread.
-Documents of every ladder JSON version, and matrices', load (:mod:`layerbench.store.documents`).
+Documents of every ladder JSON version, and matrices', load
+(:mod:`layerbench.results.result_documents`).
 
     1: runs (kind, times, interrupted, description, the document), trials (run, rung, repeat,
        req/s)
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import ConfigError, LayerbenchError, ResultsDatabaseError
-from layerbench.store.documents import RungTrials, RunSummary, read_run_document
+from layerbench.results.result_documents import RungTrials, RunSummary, read_run_document
 
 SCHEMA_VERSION = 2
 PATH_VARIABLE = "LAYERBENCH_RESULTS_DB"

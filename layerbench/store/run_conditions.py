@@ -8,7 +8,7 @@ out rather than guessed, so an old document differs from a new one only where bo
 
 from typing import Any
 
-from layerbench.store.documents import read_run_document
+from layerbench.results.result_documents import read_run_document
 
 
 def run_conditions(document: dict[str, Any]) -> dict[str, str]:

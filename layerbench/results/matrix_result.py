@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from layerbench.lab.repeats import Repeated, Trial
-from layerbench.lab.results import roles_dict, spread_dict, trial_dicts
+from layerbench.results.ladder_result import roles_dict, spread_dict, trial_dicts
+from layerbench.results.trials import Repeated, Trial
 
 MATRIX_JSON_VERSION = 2
 # The client's busiest thread this busy (of its wall time): it may be what limits the result.

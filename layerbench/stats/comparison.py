@@ -6,8 +6,8 @@ and is never called significant; its verdict says why ("not significant (1 trial
 import statistics
 from dataclasses import dataclass
 
-from layerbench.lab.spread import bootstrap
-from layerbench.store.documents import RungTrials
+from layerbench.results.result_documents import RungTrials
+from layerbench.stats.spread import bootstrap
 
 
 @dataclass(frozen=True)

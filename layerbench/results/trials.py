@@ -1,13 +1,13 @@
 """A thing measured several times, in trials interleaved with the others: a ladder's rung, a
 matrix's cell. Its figures are those of its median trial (by req/s); how far the trials spread
-(lab/spread.py) says whether it is noisy, and what was seen during them may say why."""
+(stats/spread.py) says whether it is noisy, and what was seen during them may say why."""
 
 from dataclasses import dataclass
 
 from layerbench.lab.loadgen import LoadFigures, LoadResult
 from layerbench.lab.sampler import Usage
-from layerbench.lab.spread import Spread
 from layerbench.roles import CLIENT_ROLE
+from layerbench.stats.spread import Spread
 
 # At most this many trials of one thing.
 MAX_REPEATS = 100

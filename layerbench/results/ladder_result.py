@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from layerbench.lab.repeats import Repeated, Trial
 from layerbench.lab.sampler import RoleUsage, Usage
-from layerbench.lab.spread import Spread
+from layerbench.results.trials import Repeated, Trial
+from layerbench.stats.spread import Spread
 
 LADDER_JSON_VERSION = 3
 
