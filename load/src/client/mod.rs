@@ -2,15 +2,17 @@
 //! merged once at the end.
 
 pub mod connection;
+pub mod counting;
+#[cfg(test)]
+mod counting_simulation;
 pub mod dial;
 pub mod engine;
+pub mod open_loop;
 pub mod pacing;
 pub mod progress;
 pub mod ring;
 pub mod ring_socket;
 pub mod schedule;
-#[cfg(test)]
-mod schedule_simulation;
 pub mod transport;
 pub mod worker;
 
@@ -22,10 +24,11 @@ use std::time::{Duration, Instant};
 
 use crate::plan::Plan;
 use crate::stats::recorder::Recorder;
+use counting::Counting;
 use engine::IoEngine;
 use pacing::{Pacer, PacingStats};
 use progress::ProgressCounter;
-use schedule::ClosedLoop;
+use schedule::Schedule;
 use transport::Handshake;
 use worker::{Shared, ThreadResult, Worker};
 
@@ -95,7 +98,7 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
             .enumerate()
             .map(|(index, (share, counter))| {
                 let shared = &shared;
-                let schedule = ClosedLoop::new(warmup_end, deadline, share.requests);
+                let counting = Counting::new(warmup_end, deadline, share.requests);
                 // Each thread paces its share of the rate, its schedule offset from the
                 // others' so that their sends interleave instead of coinciding.
                 let pacer = plan.rate_per_s.map(|rate| {
@@ -107,11 +110,9 @@ pub fn run(plan: &Plan) -> io::Result<RunOutput> {
                     .name("layerbench-load-worker".to_string())
                     .spawn_scoped(scope, move || {
                         let cursor = shared.targets.cursor(index, threads);
+                        let schedule = Schedule::new(counting, pacer)?;
                         let mut worker = Worker::new(shared, share.connections, schedule, cursor)?
                             .with_progress(counter);
-                        if let Some(pacer) = pacer {
-                            worker = worker.with_rate(pacer, warmup_end, share.requests)?;
-                        }
                         if plan.io_engine == IoEngine::IoUring {
                             worker = worker.with_ring(plan.batch_wait_us)?;
                         }

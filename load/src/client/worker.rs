@@ -4,9 +4,7 @@
 //! loop iteration, and the Document Length once per thread.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::io;
-use std::os::fd::AsRawFd;
 use std::rc::Rc;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,14 +15,13 @@ use mio::{Events, Interest, Poll, Token};
 
 use super::connection::{Connection, Outcome, Phase, Reactor};
 use super::dial::Dialer;
-use super::pacing::{Pacer, PacingStats};
+use super::pacing::PacingStats;
 use super::progress::ProgressCounter;
 use super::ring::{Completion, Ring};
-use super::schedule::ClosedLoop;
+use super::schedule::{Next, Schedule};
 use super::transport::Handshake;
 use crate::report::verbose;
 use crate::stats::recorder::{FailureClass, Recorder, ResponseRecord};
-use crate::sys::timer::Timer;
 use crate::sys::{rusage, signals};
 use crate::targets::{Cursor, Targets};
 
@@ -34,11 +31,8 @@ const MAX_WAIT: Duration = Duration::from_millis(50);
 const CONNECT_BACKOFF: Duration = Duration::from_millis(10);
 /// One read buffer per thread, reused for every read.
 const READ_BUFFER_BYTES: usize = 64 * 1024;
-/// The open loop's timer event (connections use their index).
+/// The schedule's timer event (connections use their index).
 const TIMER: Token = Token(usize::MAX);
-/// A send due sooner than this is waited for by polling without sleeping: a sleep and its
-/// wake-up would take longer.
-const SPIN_BELOW: Duration = Duration::from_micros(30);
 
 /// What every thread of a run shares, read-only (the Document Length is set once).
 #[derive(Debug)]
@@ -79,26 +73,11 @@ pub struct ThreadResult {
     pub first_handshake: Option<(Instant, Handshake)>,
 }
 
-/// The open loop of one thread: its schedule, its idle connections, its timer.
-struct OpenLoop {
-    pacer: Pacer,
-    stats: PacingStats,
-    /// Connections with no request, oldest first: each request goes to the connection that
-    /// has waited longest, so that the load spreads over all of them as in wrk2.
-    idle: VecDeque<usize>,
-    timer: Timer,
-    /// The due time the timer is set for.
-    armed_for: Option<Instant>,
-    warmup_end: Instant,
-    /// This thread's share of `-n`.
-    budget: Option<u64>,
-}
-
 pub struct Worker<'a> {
     shared: &'a Shared,
     poll: Poll,
     connections: Vec<Connection>,
-    schedule: ClosedLoop,
+    schedule: Schedule,
     recorder: Recorder,
     buffer: Vec<u8>,
     /// This thread's copy of each URL's Document Length, once known.
@@ -115,8 +94,6 @@ pub struct Worker<'a> {
     first_handshake: Option<(Instant, Handshake)>,
     /// Where the progress line reads this thread's count.
     progress: Option<&'a ProgressCounter>,
-    /// `--rate`: requests at a fixed rate instead of one after another.
-    open_loop: Option<OpenLoop>,
     /// The io_uring engine: sockets driven by completions instead of epoll's readiness.
     ring: Option<Rc<RefCell<Ring>>>,
     completions: Vec<Completion>,
@@ -130,7 +107,7 @@ impl<'a> Worker<'a> {
     pub fn new(
         shared: &'a Shared,
         connections: usize,
-        schedule: ClosedLoop,
+        schedule: Schedule,
         cursor: Cursor,
     ) -> io::Result<Self> {
         let now = Instant::now();
@@ -147,9 +124,14 @@ impl<'a> Worker<'a> {
         {
             first.record_transcript();
         }
+        let poll = Poll::new()?;
+        if let Some(timer) = schedule.timer() {
+            poll.registry()
+                .register(&mut SourceFd(&timer), TIMER, Interest::READABLE)?;
+        }
         Ok(Worker {
             shared,
-            poll: Poll::new()?,
+            poll,
             target_of: vec![0; connections.len()],
             in_unread: vec![false; connections.len()],
             connections,
@@ -164,7 +146,6 @@ impl<'a> Worker<'a> {
             first_error: None,
             first_handshake: None,
             progress: None,
-            open_loop: None,
             ring: None,
             completions: Vec::new(),
             unread: Vec::new(),
@@ -179,32 +160,6 @@ impl<'a> Worker<'a> {
         Ok(self)
     }
 
-    /// Sends requests at a fixed rate (wrk2's open loop) instead of each connection sending
-    /// its next as soon as the previous ended.
-    pub fn with_rate(
-        mut self,
-        pacer: Pacer,
-        warmup_end: Instant,
-        budget: Option<u64>,
-    ) -> io::Result<Self> {
-        let timer = Timer::new()?;
-        self.poll.registry().register(
-            &mut SourceFd(&timer.as_raw_fd()),
-            TIMER,
-            Interest::READABLE,
-        )?;
-        self.open_loop = Some(OpenLoop {
-            pacer,
-            stats: PacingStats::default(),
-            idle: (0..self.connections.len()).collect(),
-            timer,
-            armed_for: None,
-            warmup_end,
-            budget,
-        });
-        Ok(self)
-    }
-
     /// Publishes the thread's count of ended requests to `counter` as the run goes.
     pub fn with_progress(mut self, counter: &'a ProgressCounter) -> Self {
         self.progress = Some(counter);
@@ -216,11 +171,9 @@ impl<'a> Worker<'a> {
         let now = Instant::now();
         let began = now;
         self.schedule.tick(now);
-        if self.open_loop.is_none() {
-            for i in 0..self.connections.len() {
-                let started = self.start(i, now);
-                self.drive(i, started);
-            }
+        for i in 0..self.connections.len() {
+            let started = self.start(i, now);
+            self.drive(i, started);
         }
         let mut events = Events::with_capacity(self.connections.len().clamp(16, 1024));
         loop {
@@ -229,8 +182,7 @@ impl<'a> Worker<'a> {
             if signals::stop_requested() || self.schedule.finished(now) {
                 break;
             }
-            if self.open_loop.is_some() {
-                self.send_due(now);
+            if self.send_due(now) {
                 now = Instant::now();
             }
             let mut wait = self.wait(now)?;
@@ -254,10 +206,7 @@ impl<'a> Worker<'a> {
             self.schedule.tick(now);
             for event in events.iter() {
                 if event.token() == TIMER {
-                    if let Some(open_loop) = &mut self.open_loop {
-                        open_loop.timer.clear();
-                        open_loop.armed_for = None;
-                    }
+                    self.schedule.on_timer();
                     continue;
                 }
                 let i = event.token().0;
@@ -273,13 +222,7 @@ impl<'a> Worker<'a> {
             self.after_events(now);
         }
         let ended = Instant::now();
-        let pacing = self.open_loop.as_ref().map(|open_loop| {
-            let end = self.schedule.deadline().map_or(ended, |d| d.min(ended));
-            let mut stats = open_loop.stats;
-            let due = open_loop.pacer.due_between(open_loop.warmup_end, end);
-            stats.scheduled = open_loop.budget.map_or(due, |budget| due.min(budget));
-            stats
-        });
+        let pacing = self.schedule.pacing_stats(ended);
         Ok(ThreadResult {
             recorder: self.recorder,
             responses_seen: self.responses_seen,
@@ -331,63 +274,26 @@ impl<'a> Worker<'a> {
         Ok(())
     }
 
-    /// The open loop: sends every request now due, each on the connection idle longest.
-    /// A request due while every connection is busy waits for one; its latency still counts
-    /// from when it was due.
-    fn send_due(&mut self, now: Instant) {
-        loop {
-            let Some(open_loop) = &mut self.open_loop else {
-                return;
-            };
-            let due = open_loop.pacer.next_due();
-            if due > now || open_loop.idle.is_empty() || !self.schedule.may_start(now) {
-                return;
-            }
-            let i = open_loop.idle.pop_front().expect("checked non-empty");
-            open_loop.pacer.take();
-            if due >= open_loop.warmup_end {
-                open_loop
-                    .stats
-                    .record_send(now.saturating_duration_since(due));
-            }
+    /// Sends every request the schedule has due now (the open loop), each on the connection
+    /// it names; returns whether it sent any.
+    fn send_due(&mut self, now: Instant) -> bool {
+        let mut sent = false;
+        while let Some((i, due)) = self.schedule.take_due(now) {
             let started = self.begin_request(i, now, due);
             self.drive(i, started);
+            sent = true;
         }
+        sent
     }
 
-    /// The open loop: connection `i` has no request now; it waits for the next one due.
-    fn release(&mut self, i: usize) {
-        self.connections[i].idle();
-        if let Some(open_loop) = &mut self.open_loop {
-            open_loop.idle.push_back(i);
-        }
-    }
-
-    /// How long to wait for events: until the next timer, the deadline, or `MAX_WAIT`. In
-    /// the open loop, the next send wakes the loop through the timerfd (epoll's own timeout
-    /// counts milliseconds), or is polled for without sleeping when it is very near.
+    /// How long to wait for events: until the next timer or `MAX_WAIT`, and no longer than
+    /// the schedule allows (its deadline, its next send).
     fn wait(&mut self, now: Instant) -> io::Result<Duration> {
         let mut wake = now + MAX_WAIT;
         if let Some(due) = self.next_timer {
             wake = wake.min(due);
         }
-        if let Some(deadline) = self.schedule.deadline() {
-            wake = wake.min(deadline);
-        }
-        if let Some(open_loop) = &mut self.open_loop
-            && !open_loop.idle.is_empty()
-            && self.schedule.may_start(now)
-        {
-            let due = open_loop.pacer.next_due();
-            let until = due.saturating_duration_since(now);
-            if until < SPIN_BELOW {
-                return Ok(Duration::ZERO);
-            }
-            if due < wake && open_loop.armed_for != Some(due) {
-                open_loop.timer.arm(until)?;
-                open_loop.armed_for = Some(due);
-            }
-        }
+        let wake = self.schedule.wake(now, wake)?;
         Ok(wake.saturating_duration_since(now))
     }
 
@@ -435,20 +341,23 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Starts the next request on connection `i`, if the schedule has one (the closed loop);
-    /// in the open loop, the connection waits for the next request due.
+    /// Connection `i` has no request: starts the next at once if the schedule says so (the
+    /// closed loop), or leaves the connection idle for the schedule to give it the next
+    /// request due, or closes it when no more may start.
     fn start(&mut self, i: usize, now: Instant) -> Option<Outcome> {
-        if self.open_loop.is_some() {
-            self.release(i);
-            return None;
+        match self.schedule.release(i, now) {
+            Next::Begin => self.begin_request(i, now, now),
+            Next::Wait => {
+                self.connections[i].idle();
+                None
+            }
+            Next::Close => {
+                let connection = &mut self.connections[i];
+                connection.close();
+                connection.idle();
+                None
+            }
         }
-        if !self.schedule.may_start(now) {
-            let connection = &mut self.connections[i];
-            connection.close();
-            connection.idle();
-            return None;
-        }
-        self.begin_request(i, now, now)
     }
 
     /// Starts a request on connection `i` at `now`, due at `intended`.
@@ -512,7 +421,7 @@ impl<'a> Worker<'a> {
                     && !self.matches_document_length(target, body_bytes);
                 if self.schedule.end(now) {
                     let latency_us = u64::try_from(latency.as_micros()).unwrap_or(u64::MAX);
-                    if self.open_loop.is_some() {
+                    if self.schedule.counts_from_due_time() {
                         let sent_us = u64::try_from(sent_latency.as_micros()).unwrap_or(u64::MAX);
                         self.recorder.record_uncorrected(sent_us);
                     }

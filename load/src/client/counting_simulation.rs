@@ -1,13 +1,13 @@
-//! The closed-loop schedule under a synthetic clock: `c` connections, each request taking
-//! a given service time, driven as the worker drives it (tick, may_start/start, end), so
-//! that warm-up, `-n` and `-t` are checked exactly, without a socket or a real clock.
+//! The closed loop's counting (`counting.rs`) under a synthetic clock: `c` connections, each
+//! request taking a given service time, driven as the worker drives it (tick, may_start/start,
+//! end), so that warm-up, `-n` and `-t` are checked exactly, without a socket or a real clock.
 
 use std::time::{Duration, Instant};
 
 use proptest::collection::vec;
 use proptest::prelude::*;
 
-use super::schedule::ClosedLoop;
+use super::counting::Counting;
 
 /// One request's end: when (in µs from the start), and whether it was counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +29,7 @@ fn simulate(
     let at = |us: u64| t0 + Duration::from_micros(us);
     let warmup_end = at(warmup_us);
     let deadline = duration_us.map(|d| at(warmup_us + d));
-    let mut schedule = ClosedLoop::new(warmup_end, deadline, budget);
+    let mut schedule = Counting::new(warmup_end, deadline, budget);
     let mut next_service = service_us.iter().cycle().map(|&s| s.max(1));
     // When each connection's request in flight ends.
     let mut in_flight: Vec<Option<u64>> = vec![None; connections];
