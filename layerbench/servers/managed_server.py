@@ -12,12 +12,14 @@ from layerbench.errors import ServerDiedError, ServerStartError
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import LOOPBACK, ensure_port_free
 from layerbench.proc.process import ManagedProcess
+from layerbench.proc.readiness import wait_until_ready
 from layerbench.roles import SERVER_ROLE
 
 START_TIMEOUT_S = 20.0
 # A server answering 500 this long is failing (its application does not load), not starting:
 # its start ends then, rather than after START_TIMEOUT_S.
 FAILING_FOR_S = 1.0
+PROBE_INTERVAL_S = 0.05
 # Connections a server lets wait to be accepted: at c=1000 a short queue refuses connections.
 LISTEN_BACKLOG = 1024
 
@@ -131,33 +133,30 @@ class ManagedServer(ABC):
 
     def _wait_until_ready(self) -> None:
         process = self._require_process()
-        deadline = time.monotonic() + self.start_timeout_s
-        last_error = "no attempt made"
         failing_since: float | None = None
-        while time.monotonic() < deadline:
-            returncode = process.returncode()
-            if returncode is not None:
-                raise ServerStartError(
-                    self.name, f"it exited with status {returncode}", process.log_tail()
-                )
+
+        def ready_reason() -> str | None:
+            """:meth:`probe`, and the end of the start once it has answered with a failure
+            for FAILING_FOR_S."""
+            nonlocal failing_since
             try:
                 reason = self.probe()
-                failing_since = None
             except FailingAnswerError as failing:
-                reason = str(failing)
                 failing_since = time.monotonic() if failing_since is None else failing_since
                 if time.monotonic() - failing_since >= FAILING_FOR_S:
                     raise ServerStartError(
-                        self.name, f"it answers {reason}", process.log_tail()
+                        self.name, f"it answers {failing}", process.log_tail()
                     ) from None
-            if reason is None:
-                return
-            last_error = reason
-            time.sleep(0.05)
-        raise ServerStartError(
+                return str(failing)
+            failing_since = None
+            return reason
+
+        wait_until_ready(
+            process,
             self.name,
-            f"no answer within {self.start_timeout_s:.0f} s (last: {last_error})",
-            process.log_tail(),
+            ready_reason,
+            timeout_s=self.start_timeout_s,
+            interval_s=PROBE_INTERVAL_S,
         )
 
     def _require_process(self) -> ManagedProcess:

@@ -24,6 +24,7 @@ from layerbench.errors import LayerbenchError, ServerDiedError, ServerStartError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK, free_port, holds_listening_socket
 from layerbench.proc.process import ManagedProcess
+from layerbench.proc.readiness import wait_until_ready
 from layerbench.proc.run_as import RunAs, unprivileged_account
 from layerbench.proc.work_dirs import make_work_directory
 
@@ -155,7 +156,13 @@ class ManagedService(ABC):
                 stop_signal=self.stop_signal,
             ).start()
             try:
-                self._wait_ready()
+                wait_until_ready(
+                    self._process,
+                    self.name,
+                    self._ready_reason,
+                    timeout_s=self.ready_timeout_s,
+                    interval_s=PROBE_INTERVAL_S,
+                )
                 return
             except ServerStartError:
                 taken = self.port_taken_marker in self._process.log_tail(40)
@@ -163,30 +170,17 @@ class ManagedService(ABC):
                 if not taken or attempt == PORT_ATTEMPTS:
                     raise
 
-    def _wait_ready(self) -> None:
+    def _ready_reason(self) -> str | None:
+        """None once the server answers its probe from a socket of its own; otherwise why not
+        yet."""
         assert self._process is not None
-        deadline = time.monotonic() + self.ready_timeout_s
-        last_error = "no answer yet"
-        while True:
-            status = self._process.returncode()
-            if status is not None:
-                raise ServerStartError(
-                    self.name, f"it exited with status {status}", self._process.log_tail()
-                )
-            try:
-                self.probe_ready()
-                if holds_listening_socket(self._process.pid, self.port):
-                    return
-                last_error = f"port {self.port} answers, but from another process"
-            except LayerbenchError as error:
-                last_error = str(error)
-            if time.monotonic() >= deadline:
-                raise ServerStartError(
-                    self.name,
-                    f"no answer within {self.ready_timeout_s:.0f} s ({last_error})",
-                    self._process.log_tail(),
-                )
-            time.sleep(PROBE_INTERVAL_S)
+        try:
+            self.probe_ready()
+        except LayerbenchError as error:
+            return str(error)
+        if holds_listening_socket(self._process.pid, self.port):
+            return None
+        return f"port {self.port} answers, but from another process"
 
     def check_alive(self) -> None:
         """Raise ServerDiedError when the server has exited."""
