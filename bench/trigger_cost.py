@@ -28,29 +28,29 @@ from pathlib import Path
 import psycopg
 
 from layerbench.datalayer import mariadb_repository, postgres_repository, sqlite_repository
-from layerbench.datalayer.repository import Store
+from layerbench.datalayer.repository import Repository
 from layerbench.services.mariadb import MariadbService, connect_mariadb
 from layerbench.services.postgres import PostgresService
 
-# A database's fresh schema for one measurement: a store on it, and a clean-up.
-Fresh = Callable[[bool, bool], tuple[Store, Callable[[], None]]]
+# A database's fresh schema for one measurement: a repository on it, and a clean-up.
+Fresh = Callable[[bool, bool], tuple[Repository, Callable[[], None]]]
 
 
-def writes_per_s(store: Store, writes: int) -> float:
-    video = store.create("videos", {"title": "t", "url": "u"}, actor="bench")
+def writes_per_s(repository: Repository, writes: int) -> float:
+    video = repository.create("videos", {"title": "t", "url": "u"}, actor="bench")
     started = time.perf_counter()
     for n in range(writes):
-        store.update("videos", video, {"title": f"t{n}"}, actor="bench")
+        repository.update("videos", video, {"title": f"t{n}"}, actor="bench")
     return writes / (time.perf_counter() - started)
 
 
 def sqlite_fresh(directory: Path) -> Fresh:
-    def fresh(audit: bool, relaxed: bool) -> tuple[Store, Callable[[], None]]:
+    def fresh(audit: bool, relaxed: bool) -> tuple[Repository, Callable[[], None]]:
         path = directory / f"{secrets.token_hex(4)}.sqlite3"
         sqlite_repository.create_schema(path, audit=audit)
         connection = sqlite_repository.connect(path)
         connection.execute(f"PRAGMA synchronous = {'NORMAL' if relaxed else 'FULL'}")
-        return sqlite_repository.SqliteStore(connection), connection.close
+        return sqlite_repository.SqliteRepository(connection), connection.close
 
     return fresh
 
@@ -58,7 +58,7 @@ def sqlite_fresh(directory: Path) -> Fresh:
 def postgres_fresh(server_url: str) -> Fresh:
     base = server_url.rpartition("/")[0]
 
-    def fresh(audit: bool, relaxed: bool) -> tuple[Store, Callable[[], None]]:
+    def fresh(audit: bool, relaxed: bool) -> tuple[Repository, Callable[[], None]]:
         name = f"b_{secrets.token_hex(4)}"
         with psycopg.connect(server_url, autocommit=True) as admin:
             admin.execute(f'CREATE DATABASE "{name}"')
@@ -71,7 +71,7 @@ def postgres_fresh(server_url: str) -> Fresh:
             with psycopg.connect(server_url, autocommit=True) as admin:
                 admin.execute(f'DROP DATABASE "{name}"')
 
-        return postgres_repository.PostgresStore(connection), close
+        return postgres_repository.PostgresRepository(connection), close
 
     return fresh
 
@@ -84,7 +84,7 @@ def mariadb_fresh(server_url: str) -> Fresh:
         with connection, connection.cursor() as cursor:
             cursor.execute(statement)
 
-    def fresh(audit: bool, relaxed: bool) -> tuple[Store, Callable[[], None]]:
+    def fresh(audit: bool, relaxed: bool) -> tuple[Repository, Callable[[], None]]:
         name = f"b_{secrets.token_hex(4)}"
         admin(f"CREATE DATABASE `{name}`")
         admin(f"SET GLOBAL innodb_flush_log_at_trx_commit = {2 if relaxed else 1}")
@@ -95,7 +95,7 @@ def mariadb_fresh(server_url: str) -> Fresh:
             connection.close()
             admin(f"DROP DATABASE `{name}`")
 
-        return mariadb_repository.MariadbStore(connection), close
+        return mariadb_repository.MariadbRepository(connection), close
 
     return fresh
 
@@ -131,9 +131,9 @@ def main() -> None:
         for _ in range(args.rounds):
             for name, fresh in fresh_by_name.items():
                 for audit in (False, True):
-                    store, close = fresh(audit, relaxed)
+                    repository, close = fresh(audit, relaxed)
                     try:
-                        rate = writes_per_s(store, args.writes)
+                        rate = writes_per_s(repository, args.writes)
                     finally:
                         close()
                     rates.setdefault((name, audit), []).append(rate)

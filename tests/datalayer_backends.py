@@ -14,7 +14,7 @@ import pymysql
 
 from layerbench.datalayer import mariadb_repository, postgres_repository, sqlite_repository
 from layerbench.datalayer.numids import to_signed
-from layerbench.datalayer.repository import Store
+from layerbench.datalayer.repository import Repository
 from layerbench.ids.generate import new_number
 from layerbench.services.mariadb import connect_mariadb
 
@@ -23,7 +23,7 @@ from layerbench.services.mariadb import connect_mariadb
 class Backend:
     name: str
     connect: Callable[[], Any]  # an autocommit DB-API connection to this test's database
-    make_store: Callable[[Any, Callable[[], int]], Store]
+    make_repository: Callable[[Any, Callable[[], int]], Repository]
     refused: tuple[type[Exception], ...]  # what a refused write raises
     # A regex matching the error of a duplicate value in ids.<column>.
     duplicate: Callable[[str], str]
@@ -31,11 +31,11 @@ class Backend:
     stores_signed: bool
     opened: list[Any] = field(default_factory=list)
 
-    def store(self, new_numid: Callable[[], int] = new_number) -> Store:
-        """A store on a connection of its own, closed by ``close``."""
+    def repository(self, new_numid: Callable[[], int] = new_number) -> Repository:
+        """A repository on a connection of its own, closed by ``close``."""
         connection = self.connect()
         self.opened.append(connection)
-        return self.make_store(connection, new_numid)
+        return self.make_repository(connection, new_numid)
 
     def close(self) -> None:
         for connection in self.opened:
@@ -85,7 +85,7 @@ def sqlite_backend(directory: Path) -> Backend:
     return Backend(
         name="sqlite",
         connect=lambda: sqlite_repository.connect(path),
-        make_store=sqlite_repository.SqliteStore,
+        make_repository=sqlite_repository.SqliteRepository,
         refused=(sqlite3.IntegrityError,),
         duplicate=lambda column: rf"UNIQUE constraint failed: ids\.{column}",
         placeholder="?",
@@ -132,7 +132,7 @@ def postgres_backend(server_url: str) -> tuple[Backend, Callable[[], None]]:
     backend = Backend(
         name="postgres",
         connect=lambda: postgres_repository.connect(url),
-        make_store=postgres_repository.PostgresStore,
+        make_repository=postgres_repository.PostgresRepository,
         refused=(psycopg.errors.IntegrityError, psycopg.errors.RaiseException),
         duplicate=lambda column: f'unique constraint "{constraint[column]}"',
         placeholder="%s",
@@ -149,7 +149,7 @@ def mariadb_backend(server_url: str) -> tuple[Backend, Callable[[], None]]:
     backend = Backend(
         name="mariadb",
         connect=lambda: mariadb_repository.connect(url),
-        make_store=mariadb_repository.MariadbStore,
+        make_repository=mariadb_repository.MariadbRepository,
         refused=(
             pymysql.err.IntegrityError,
             pymysql.err.OperationalError,

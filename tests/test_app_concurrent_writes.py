@@ -81,13 +81,13 @@ def all_at_once(base_url: str, videos: list[dict[str, Any]]) -> list[tuple[int, 
 
 
 def query(url: str, sql: str) -> list[tuple[Any, ...]]:
-    store = open_repository(url)
+    repository = open_repository(url)
     try:
-        cursor = store.connection.cursor()
+        cursor = repository.connection.cursor()
         cursor.execute(sql)
         return list(cursor.fetchall())
     finally:
-        store.connection.close()
+        repository.connection.close()
 
 
 def test_concurrent_writers_sharing_new_and_existing_tags_all_succeed(

@@ -16,7 +16,7 @@ from layerbench.app.videos import Catalog
 from layerbench.datalayer.changes import decode_values
 from layerbench.datalayer.entities import TAGS, VIDEOS
 from layerbench.datalayer.numids import from_signed, to_signed
-from layerbench.datalayer.repository import MAX_TRANSIENT_ATTEMPTS, IdCollisionError, Store
+from layerbench.datalayer.repository import MAX_TRANSIENT_ATTEMPTS, IdCollisionError, Repository
 from layerbench.ids.codec import decode, encode
 from layerbench.ids.generate import new_number
 from tests.datalayer_backends import (
@@ -45,8 +45,8 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]
 
 
 @pytest.fixture
-def store(backend: Backend) -> Store:
-    return backend.store()
+def repository(backend: Backend) -> Repository:
+    return backend.repository()
 
 
 def registry(backend: Backend) -> list[tuple[int, str, str | None, str]]:
@@ -61,30 +61,30 @@ def test_numids_keep_all_64_bits() -> None:
     assert to_signed(2**64 - 1) == -1
 
 
-def test_insert_registers_the_id(store: Store, backend: Backend) -> None:
-    identifier = store.create("videos", {"title": "t", "url": "u"}, actor="alice")
+def test_insert_registers_the_id(repository: Repository, backend: Backend) -> None:
+    identifier = repository.create("videos", {"title": "t", "url": "u"}, actor="alice")
     assert registry(backend) == [(decode(identifier), identifier, None, "videos")]
-    row = store.get("videos", identifier)
+    row = repository.get("videos", identifier)
     assert row is not None
     assert (row["id"], row["numid"], row["title"]) == (identifier, decode(identifier), "t")
 
 
 @pytest.mark.parametrize("numid", [0, 2**63 - 1, 2**63, 2**64 - 1])
 def test_full_range_numids_are_stored_and_read_back(backend: Backend, numid: int) -> None:
-    store = backend.store(new_numid=lambda: numid)
-    identifier = store.create("tags", {"name": "top"}, actor=None)
+    repository = backend.repository(new_numid=lambda: numid)
+    identifier = repository.create("tags", {"name": "top"}, actor=None)
     assert identifier == encode(numid)
-    assert store.get("tags", identifier) == {
+    assert repository.get("tags", identifier) == {
         "numid": numid,
         "id": encode(numid),
         "prettyid": None,
         "name": "top",
     }
-    assert store.history("tags", identifier)[0].new["numid"] == numid  # type: ignore[index]
+    assert repository.history("tags", identifier)[0].new["numid"] == numid  # type: ignore[index]
 
 
-def test_an_id_is_unique_across_entity_types(store: Store, backend: Backend) -> None:
-    video = store.create("videos", {"title": "t", "url": "u"}, actor=None)
+def test_an_id_is_unique_across_entity_types(repository: Repository, backend: Backend) -> None:
+    video = repository.create("videos", {"title": "t", "url": "u"}, actor=None)
     with backend.raw() as cursor, pytest.raises(backend.refused, match=backend.duplicate("numid")):
         cursor.execute(
             "INSERT INTO tags (numid, id, name) VALUES (?, ?, 'x')",
@@ -112,103 +112,107 @@ def test_an_id_must_be_the_numids_own(backend: Backend) -> None:
     ],
 )
 def test_numid_and_id_never_change(
-    store: Store, backend: Backend, assignment: str, message: str
+    repository: Repository, backend: Backend, assignment: str, message: str
 ) -> None:
-    video = store.create("videos", {"title": "t", "url": "u"}, actor=None)
+    video = repository.create("videos", {"title": "t", "url": "u"}, actor=None)
     with backend.raw() as cursor, pytest.raises(backend.refused, match=message):
         cursor.execute(f"UPDATE videos SET {assignment}")
-    assert store.get("videos", video) is not None
+    assert repository.get("videos", video) is not None
     assert registry(backend)[0][1] == video
 
 
-def test_prettyid_is_set_once_then_fixed(store: Store, backend: Backend) -> None:
-    video = store.create("videos", {"title": "t", "url": "u"}, actor=None)
-    store.set_prettyid("videos", video, "2009/03/22/safe-id-names", actor="alice")
+def test_prettyid_is_set_once_then_fixed(repository: Repository, backend: Backend) -> None:
+    video = repository.create("videos", {"title": "t", "url": "u"}, actor=None)
+    repository.set_prettyid("videos", video, "2009/03/22/safe-id-names", actor="alice")
     assert registry(backend)[0][2] == "2009/03/22/safe-id-names"
     for new in ("other", None):
         with pytest.raises(backend.refused, match="prettyid can be set once"):
-            store.set_prettyid("videos", video, new, actor="alice")  # type: ignore[arg-type]
+            repository.set_prettyid("videos", video, new, actor="alice")  # type: ignore[arg-type]
     # Setting it to what it already is changes nothing and is allowed.
-    store.set_prettyid("videos", video, "2009/03/22/safe-id-names", actor="alice")
+    repository.set_prettyid("videos", video, "2009/03/22/safe-id-names", actor="alice")
     assert registry(backend)[0][2] == "2009/03/22/safe-id-names"
 
 
-def test_prettyid_is_unique_across_entity_types(store: Store, backend: Backend) -> None:
-    video = store.create("videos", {"title": "t", "url": "u"}, actor=None, prettyid="hello")
-    tag = store.create("tags", {"name": "n"}, actor=None)
+def test_prettyid_is_unique_across_entity_types(repository: Repository, backend: Backend) -> None:
+    video = repository.create("videos", {"title": "t", "url": "u"}, actor=None, prettyid="hello")
+    tag = repository.create("tags", {"name": "n"}, actor=None)
     with pytest.raises(backend.refused, match=backend.duplicate("prettyid")):
-        store.set_prettyid("tags", tag, "hello", actor=None)
-    assert store.get("tags", tag)["prettyid"] is None  # type: ignore[index]
-    assert store.get("videos", video)["prettyid"] == "hello"  # type: ignore[index]
+        repository.set_prettyid("tags", tag, "hello", actor=None)
+    assert repository.get("tags", tag)["prettyid"] is None  # type: ignore[index]
+    assert repository.get("videos", video)["prettyid"] == "hello"  # type: ignore[index]
 
 
-def test_the_registry_itself_refuses_changes(store: Store, backend: Backend) -> None:
-    store.create("videos", {"title": "t", "url": "u"}, actor=None, prettyid="p")
+def test_the_registry_itself_refuses_changes(repository: Repository, backend: Backend) -> None:
+    repository.create("videos", {"title": "t", "url": "u"}, actor=None, prettyid="p")
     for assignment in ("prettyid = 'q'", "kind = 'tags'", "id = '0000000000001'"):
         with backend.raw() as cursor, pytest.raises(backend.refused, match="cannot change"):
             cursor.execute(f"UPDATE ids SET {assignment}")
     assert registry(backend)[0][2:] == ("p", "videos")
 
 
-def test_delete_unregisters_and_cascades(store: Store, backend: Backend) -> None:
-    video = store.create("videos", {"title": "t", "url": "u"}, actor=None)
-    comment = store.create(
+def test_delete_unregisters_and_cascades(repository: Repository, backend: Backend) -> None:
+    video = repository.create("videos", {"title": "t", "url": "u"}, actor=None)
+    comment = repository.create(
         "comments", {"video_numid": decode(video), "author": "a", "body": "b"}, actor=None
     )
     assert len(registry(backend)) == 2
-    store.delete("videos", video, actor="alice")
+    repository.delete("videos", video, actor="alice")
     assert registry(backend) == []
     # The comment went with its video, and its history says so.
-    assert [c.operation for c in store.history("comments", comment)] == ["insert", "delete"]
+    assert [c.operation for c in repository.history("comments", comment)] == ["insert", "delete"]
 
 
 def test_a_collision_is_retried_with_a_fresh_id(backend: Backend) -> None:
     taken = 12345
     draws = iter([taken, taken, 777])
-    store = backend.store(new_numid=lambda: next(draws))
-    assert store.create("tags", {"name": "first"}, actor=None) == encode(taken)
-    assert store.create("tags", {"name": "second"}, actor=None) == encode(777)
+    repository = backend.repository(new_numid=lambda: next(draws))
+    assert repository.create("tags", {"name": "first"}, actor=None) == encode(taken)
+    assert repository.create("tags", {"name": "second"}, actor=None) == encode(777)
     assert sorted(row[0] for row in registry(backend)) == sorted([taken, 777])
 
 
 def test_a_collision_with_another_entity_type_is_retried_too(backend: Backend) -> None:
     draws = iter([99, 99, 100])
-    store = backend.store(new_numid=lambda: next(draws))
-    store.create("videos", {"title": "t", "url": "u"}, actor=None)
-    assert store.create("tags", {"name": "n"}, actor=None) == encode(100)
+    repository = backend.repository(new_numid=lambda: next(draws))
+    repository.create("videos", {"title": "t", "url": "u"}, actor=None)
+    assert repository.create("tags", {"name": "n"}, actor=None) == encode(100)
 
 
 def test_endless_collisions_fail_cleanly(backend: Backend) -> None:
-    store = backend.store(new_numid=lambda: 5)
-    store.create("tags", {"name": "first"}, actor=None)
+    repository = backend.repository(new_numid=lambda: 5)
+    repository.create("tags", {"name": "first"}, actor=None)
     with pytest.raises(IdCollisionError, match="collided"):
-        store.create("tags", {"name": "second"}, actor=None)
+        repository.create("tags", {"name": "second"}, actor=None)
     assert len(registry(backend)) == 1
 
 
-def test_other_integrity_errors_are_not_collisions(store: Store, backend: Backend) -> None:
-    store.create("tags", {"name": "same"}, actor=None)
+def test_other_integrity_errors_are_not_collisions(
+    repository: Repository, backend: Backend
+) -> None:
+    repository.create("tags", {"name": "same"}, actor=None)
     with pytest.raises(backend.refused):
-        store.create("tags", {"name": "same"}, actor=None)
+        repository.create("tags", {"name": "same"}, actor=None)
     assert len(registry(backend)) == 1
 
 
-def test_put_with_the_clients_own_id_is_idempotent(store: Store) -> None:
+def test_put_with_the_clients_own_id_is_idempotent(repository: Repository) -> None:
     identifier = encode(424242)
-    assert store.put("videos", identifier, {"title": "t", "url": "u"}, actor="alice")
-    assert not store.put("videos", identifier, {"title": "t", "url": "u"}, actor="alice")
-    assert [c.operation for c in store.history("videos", identifier)] == ["insert"]
-    assert not store.put("videos", identifier, {"title": "t2", "url": "u"}, actor="alice")
-    assert [c.operation for c in store.history("videos", identifier)] == ["insert", "update"]
+    assert repository.put("videos", identifier, {"title": "t", "url": "u"}, actor="alice")
+    assert not repository.put("videos", identifier, {"title": "t", "url": "u"}, actor="alice")
+    assert [c.operation for c in repository.history("videos", identifier)] == ["insert"]
+    assert not repository.put("videos", identifier, {"title": "t2", "url": "u"}, actor="alice")
+    assert [c.operation for c in repository.history("videos", identifier)] == ["insert", "update"]
 
 
-def test_history_records_every_write_with_its_actor(store: Store, backend: Backend) -> None:
-    video = store.create("videos", {"title": "one", "url": "u"}, actor="alice")
-    store.update("videos", video, {"title": "two"}, actor="bob")
+def test_history_records_every_write_with_its_actor(
+    repository: Repository, backend: Backend
+) -> None:
+    video = repository.create("videos", {"title": "one", "url": "u"}, actor="alice")
+    repository.update("videos", video, {"title": "two"}, actor="bob")
     with backend.raw() as cursor:
         cursor.execute("UPDATE videos SET title = 'three'")
-    store.delete("videos", video, actor="carol")
-    changes = store.history("videos", video)
+    repository.delete("videos", video, actor="carol")
+    changes = repository.history("videos", video)
     assert [(c.operation, c.actor) for c in changes] == [
         ("insert", "alice"),
         ("update", "bob"),
@@ -223,43 +227,47 @@ def test_history_records_every_write_with_its_actor(store: Store, backend: Backe
     assert changes[3].new is None and changes[3].old is not None
 
 
-def test_a_rolled_back_transaction_leaves_no_history(store: Store, backend: Backend) -> None:
-    video = store.create("videos", {"title": "one", "url": "u"}, actor="alice")
-    p = store.dialect.placeholder
-    with pytest.raises(RuntimeError), store.transaction("mallory") as cursor:
+def test_a_rolled_back_transaction_leaves_no_history(
+    repository: Repository, backend: Backend
+) -> None:
+    video = repository.create("videos", {"title": "one", "url": "u"}, actor="alice")
+    p = repository.dialect.placeholder
+    with pytest.raises(RuntimeError), repository.transaction("mallory") as cursor:
         cursor.execute(f"UPDATE videos SET title = 'evil' WHERE id = {p}", (video,))
         raise RuntimeError("changed my mind")
-    assert [c.operation for c in store.history("videos", video)] == ["insert"]
-    assert store.get("videos", video)["title"] == "one"  # type: ignore[index]
+    assert [c.operation for c in repository.history("videos", video)] == ["insert"]
+    assert repository.get("videos", video)["title"] == "one"  # type: ignore[index]
     # The rolled-back actor is not carried into the next, unattributed, write.
-    store.update("videos", video, {"title": "two"}, actor=None)
-    assert store.history("videos", video)[-1].actor is None
+    repository.update("videos", video, {"title": "two"}, actor=None)
+    assert repository.history("videos", video)[-1].actor is None
 
 
-def test_the_actor_does_not_outlive_its_transaction(store: Store, backend: Backend) -> None:
-    video = store.create("videos", {"title": "one", "url": "u"}, actor="alice")
-    store.update("videos", video, {"title": "two"}, actor=None)
+def test_the_actor_does_not_outlive_its_transaction(
+    repository: Repository, backend: Backend
+) -> None:
+    video = repository.create("videos", {"title": "one", "url": "u"}, actor="alice")
+    repository.update("videos", video, {"title": "two"}, actor=None)
     with backend.raw() as cursor:
         cursor.execute("UPDATE videos SET title = 'raw'")
-    assert [c.actor for c in store.history("videos", video)] == ["alice", None, None]
+    assert [c.actor for c in repository.history("videos", video)] == ["alice", None, None]
 
 
-def test_as_of(store: Store) -> None:
+def test_as_of(repository: Repository) -> None:
     before = datetime.now(UTC)
     time.sleep(0.01)
-    video = store.create("videos", {"title": "one", "url": "u"}, actor="alice")
+    video = repository.create("videos", {"title": "one", "url": "u"}, actor="alice")
     time.sleep(0.01)
     after_create = datetime.now(UTC)
     time.sleep(0.01)
-    store.update("videos", video, {"title": "two"}, actor="alice")
+    repository.update("videos", video, {"title": "two"}, actor="alice")
     time.sleep(0.01)
     after_update = datetime.now(UTC)
     time.sleep(0.01)
-    store.delete("videos", video, actor="alice")
-    assert store.as_of("videos", video, before) is None
-    assert store.as_of("videos", video, after_create)["title"] == "one"  # type: ignore[index]
-    assert store.as_of("videos", video, after_update)["title"] == "two"  # type: ignore[index]
-    assert store.as_of("videos", video, datetime.now(UTC)) is None
+    repository.delete("videos", video, actor="alice")
+    assert repository.as_of("videos", video, before) is None
+    assert repository.as_of("videos", video, after_create)["title"] == "one"  # type: ignore[index]
+    assert repository.as_of("videos", video, after_update)["title"] == "two"  # type: ignore[index]
+    assert repository.as_of("videos", video, datetime.now(UTC)) is None
 
 
 def test_concurrent_writers_lose_no_history_and_add_none(backend: Backend) -> None:
@@ -274,18 +282,20 @@ def test_concurrent_writers_lose_no_history_and_add_none(backend: Backend) -> No
         try:
             # Each thread's own connections, opened and closed in it (SQLite's rule).
             connection = backend.connect()
-            store = backend.make_store(connection, new_number)
-            p = store.dialect.placeholder
+            repository = backend.make_repository(connection, new_number)
+            p = repository.dialect.placeholder
             with closing(connection), backend.raw() as behind_the_back:
-                mine = store.create("videos", {"title": f"w{index}", "url": "u"}, actor=f"w{index}")
+                mine = repository.create(
+                    "videos", {"title": f"w{index}", "url": "u"}, actor=f"w{index}"
+                )
                 committed[index] += 1
                 for step in range(operations):
                     kind = step % 4
                     if kind == 0:
-                        store.create("tags", {"name": f"t{index}-{step}"}, actor=f"w{index}")
+                        repository.create("tags", {"name": f"t{index}-{step}"}, actor=f"w{index}")
                         committed[index] += 1
                     elif kind == 1:
-                        store.update("videos", mine, {"title": f"s{step}"}, actor=f"w{index}")
+                        repository.update("videos", mine, {"title": f"s{step}"}, actor=f"w{index}")
                         committed[index] += 1
                     elif kind == 2:
                         behind_the_back.execute(
@@ -294,7 +304,7 @@ def test_concurrent_writers_lose_no_history_and_add_none(backend: Backend) -> No
                         committed[index] += 1
                     else:
                         try:
-                            with store.transaction(f"w{index}") as cursor:
+                            with repository.transaction(f"w{index}") as cursor:
                                 cursor.execute(
                                     f"UPDATE videos SET title = 'x' WHERE id = {p}", (mine,)
                                 )
@@ -332,38 +342,40 @@ GIVE_UP = {
 
 @pytest.mark.parametrize("backend", ["postgres", "mariadb"], indirect=True)
 def test_a_transaction_given_up_for_another_is_run_again_whole(backend: Backend) -> None:
-    store = backend.store()
+    repository = backend.repository()
     attempts: list[int] = []
 
     def work(cursor: object) -> str:
         attempts.append(len(attempts) + 1)
-        numid = store.new_numid()
-        store.insert_row(cursor, TAGS, numid, None, {"name": f"try-{len(attempts)}"})
+        numid = repository.new_numid()
+        repository.insert_row(cursor, TAGS, numid, None, {"name": f"try-{len(attempts)}"})
         if len(attempts) < 3:
             cursor.execute(GIVE_UP[backend.name])  # type: ignore[attr-defined]
         return encode(numid)
 
-    identifier = store.write("alice", work)
+    identifier = repository.write("alice", work)
     assert attempts == [1, 2, 3]
     # The attempts given up left nothing behind, in the table or in its history.
     assert backend.query("SELECT name FROM tags") == [("try-3",)]
-    assert [c.operation for c in store.history("tags", identifier)] == ["insert"]
+    assert [c.operation for c in repository.history("tags", identifier)] == ["insert"]
     assert backend.query("SELECT count(*) FROM history")[0][0] == 1
 
 
 @pytest.mark.parametrize("backend", ["postgres", "mariadb"], indirect=True)
 def test_a_transaction_given_up_every_time_fails_after_a_bound(backend: Backend) -> None:
-    store = backend.store()
+    repository = backend.repository()
     attempts: list[int] = []
 
     def work(cursor: object) -> None:
         attempts.append(1)
-        store.insert_row(cursor, TAGS, store.new_numid(), None, {"name": f"t{len(attempts)}"})
+        repository.insert_row(
+            cursor, TAGS, repository.new_numid(), None, {"name": f"t{len(attempts)}"}
+        )
         cursor.execute(GIVE_UP[backend.name])  # type: ignore[attr-defined]
 
     with pytest.raises(Exception, match=r"[Dd]eadlock") as raised:
-        store.write("alice", work)
-    assert store.dialect.is_transient(raised.value)
+        repository.write("alice", work)
+    assert repository.dialect.is_transient(raised.value)
     assert len(attempts) == MAX_TRANSIENT_ATTEMPTS
     assert backend.query("SELECT count(*) FROM tags")[0][0] == 0
 
@@ -373,7 +385,7 @@ def test_a_tag_created_by_another_writer_meanwhile_is_used_not_refused(
 ) -> None:
     """Writer A creates the tag and has not committed yet; writer B, creating a video with the
     same new tag, waits for A and then uses A's tag: one tag, linked to both videos."""
-    first, second = Catalog(backend.store()), Catalog(backend.store())
+    first, second = Catalog(backend.repository()), Catalog(backend.repository())
     outcome: list[object] = []
 
     def create_second() -> None:
@@ -382,9 +394,9 @@ def test_a_tag_created_by_another_writer_meanwhile_is_used_not_refused(
         except Exception as error:  # reported below
             outcome.append(error)
 
-    with first.store.transaction("a") as cursor:
-        numid = first.store.new_numid()
-        first.store.insert_row(cursor, VIDEOS, numid, None, {"title": "a", "url": "u"})
+    with first.repository.transaction("a") as cursor:
+        numid = first.repository.new_numid()
+        first.repository.insert_row(cursor, VIDEOS, numid, None, {"title": "a", "url": "u"})
         first._set_tags(cursor, numid, ["new"])
         other = threading.Thread(target=create_second)
         other.start()
@@ -397,7 +409,7 @@ def test_a_tag_created_by_another_writer_meanwhile_is_used_not_refused(
 
 
 def test_a_tag_named_as_another_entitys_pretty_id_is_still_refused(backend: Backend) -> None:
-    catalog = Catalog(backend.store())
+    catalog = Catalog(backend.repository())
     catalog.create_video({"title": "a", "url": "u", "prettyid": "taken"}, "a")
     with pytest.raises(backend.refused, match=backend.duplicate("prettyid")):
         catalog.create_video({"title": "b", "url": "u", "tags": ["taken"]}, "b")

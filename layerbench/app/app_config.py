@@ -10,7 +10,7 @@ from layerbench.app.cache import DEFAULT_MAX_BYTES
 from layerbench.errors import ConfigError
 
 DB_PATH_VARIABLE = "LAYERBENCH_DB_PATH"
-STORE_URL_VARIABLE = "LAYERBENCH_STORE_URL"
+DATABASE_URL_VARIABLE = "LAYERBENCH_DATABASE_URL"
 SECRET_VARIABLE = "LAYERBENCH_SECRET"
 CACHE_URL_VARIABLE = "LAYERBENCH_CACHE_URL"
 ORM_URL_VARIABLE = "LAYERBENCH_ORM_URL"
@@ -48,12 +48,12 @@ class ServiceUrls:
 
 
 @dataclass(frozen=True)
-class AppSettings:
+class AppConfig:
     # The ladder's rung data (a seeded SQLite file).
     db_path: Path
     # The demo site's database: a SQLite path or a postgres:// or mysql:// URL; without it,
     # only the ladder is served.
-    store_url: str | None = None
+    database_url: str | None = None
     # Signs the HTML form's CSRF tokens; every worker of one site must share it (a random one
     # serves a single process).
     # The cache: ``local`` (in-process), memcached://… or redis://…
@@ -67,7 +67,7 @@ class AppSettings:
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
 
     @classmethod
-    def from_env(cls) -> "AppSettings":
+    def from_env(cls) -> "AppConfig":
         value = os.environ.get(DB_PATH_VARIABLE)
         if not value:
             raise ConfigError(
@@ -80,7 +80,7 @@ class AppSettings:
         secret = os.environ.get(SECRET_VARIABLE)
         return cls(
             db_path=path,
-            store_url=os.environ.get(STORE_URL_VARIABLE) or None,
+            database_url=os.environ.get(DATABASE_URL_VARIABLE) or None,
             cache_url=os.environ.get(CACHE_URL_VARIABLE) or None,
             cache_max_bytes=cache_max_bytes_from_env(),
             orm_url=os.environ.get(ORM_URL_VARIABLE) or None,

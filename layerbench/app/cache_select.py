@@ -5,7 +5,7 @@ rung then uses the in-process cache); ``none`` caches no page (the rung's cache 
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from layerbench.app.api.page_cache import NoPages, PageCache, PageStore
+from layerbench.app.api.page_cache import KeyValuePageCache, NoPages, PageCache
 from layerbench.app.cache import DEFAULT_MAX_BYTES, CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
@@ -46,24 +46,24 @@ def cache_from_url(url: str | None, local_max_bytes: int = DEFAULT_MAX_BYTES) ->
     raise ConfigError(f"{url!r} is not a cache: {CHOICES}")
 
 
-def database_identity(store_url: str) -> str:
-    """The database a store URL names, without its credentials: a SQLite file's full path,
+def database_identity(database_url: str) -> str:
+    """The database a database URL names, without its credentials: a SQLite file's full path,
     else KIND://HOST:PORT/DATABASE."""
-    if is_sqlite(store_url):
-        return str(Path(store_url).resolve())
-    url = ServiceUrl.parse(store_url)
+    if is_sqlite(database_url):
+        return str(Path(database_url).resolve())
+    url = ServiceUrl.parse(database_url)
     return f"{url.kind}://{url.host}:{url.port}/{url.database or ''}"
 
 
-def pages_from_url(url: str | None, cache: CacheBackend, store_url: str = "") -> PageStore:
-    """Where the site keeps the pages of the database at ``store_url``: the directory of a
+def pages_from_url(url: str | None, cache: CacheBackend, database_url: str = "") -> PageCache:
+    """Where the site keeps the pages of the database at ``database_url``: the directory of a
     file:// URL, nowhere for ``none``, or else ``cache``."""
     if url == NONE:
         return NoPages()
     directory = page_directory_of(url) if url else None
     if directory is None:
-        return PageCache(cache)
+        return KeyValuePageCache(cache)
     try:
-        return PageDirectory(directory, database_identity(store_url))
+        return PageDirectory(directory, database_identity(database_url))
     except OSError as error:
         raise ConfigError(f"the page-cache directory {directory}: {error.strerror}") from None

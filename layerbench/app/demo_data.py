@@ -70,14 +70,14 @@ DEMO_VIDEOS = (
 )
 
 
-def put_demo_data(store_url: str) -> int:
+def put_demo_data(database_url: str) -> int:
     """Writes the demo videos, their tags and comments; returns how many videos."""
-    catalog = Catalog(open_repository(store_url))
+    catalog = Catalog(open_repository(database_url))
     try:
         for video in DEMO_VIDEOS:
             identifier = catalog.create_video(video.fields, DEMO_ACTOR)
             for name, body in video.comments:
                 catalog.create_comment(identifier, {"name": name, "body": body}, DEMO_ACTOR)
     finally:
-        catalog.store.connection.close()
+        catalog.repository.connection.close()
     return len(DEMO_VIDEOS)

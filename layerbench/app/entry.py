@@ -2,16 +2,16 @@
 environment (see ``layerbench.app.app_config``), or the user's own application when
 ``$LAYERBENCH_WSGI_APP`` names one (see ``layerbench.app.user_app``)."""
 
-from layerbench.app.app_config import AppSettings
+from layerbench.app.app_config import AppConfig
 from layerbench.app.cache_select import cache_from_url, pages_from_url
 from layerbench.app.user_app import WSGIApplication, from_environment
 from layerbench.app.wsgi import create_app
 
 
 def _reference() -> WSGIApplication:
-    settings = AppSettings.from_env()
+    settings = AppConfig.from_env()
     cache = cache_from_url(settings.cache_url, settings.cache_max_bytes)
-    pages = pages_from_url(settings.cache_url, cache, settings.store_url or "")
+    pages = pages_from_url(settings.cache_url, cache, settings.database_url or "")
     return create_app(settings, cache, pages)
 
 

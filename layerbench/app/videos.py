@@ -12,7 +12,7 @@ from typing import Any
 
 from layerbench.datalayer.changes import Change
 from layerbench.datalayer.entities import COMMENTS_V2, TAGS, VIDEOS_V3
-from layerbench.datalayer.repository import Store
+from layerbench.datalayer.repository import NotFoundError, Repository
 from layerbench.ids.codec import InvalidIdError, decode, encode
 
 Row = dict[str, Any]
@@ -23,10 +23,6 @@ REF_PATTERN = re.compile(r"[0-9a-z][0-9a-z-]{0,63}")
 # API field → column, for the fields stored as they are.
 VIDEO_COLUMNS = {"title": "title", "url": "url", "description": "description"}
 COMMENT_COLUMNS = {"name": "author", "url": "author_url", "email": "author_email", "body": "body"}
-
-
-class NotFoundError(Exception):
-    pass
 
 
 class ConflictError(Exception):
@@ -48,14 +44,14 @@ def short_id_number(ref: str) -> int | None:
 
 
 class Catalog:
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.p = store.dialect.placeholder
+    def __init__(self, repository: Repository) -> None:
+        self.repository = repository
+        self.p = repository.dialect.placeholder
 
     # -- reading ---------------------------------------------------------------------------
 
     def _query(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        cursor = self.store.connection.cursor()
+        cursor = self.repository.connection.cursor()
         try:
             cursor.execute(sql, parameters)
             return list(cursor.fetchall())
@@ -73,15 +69,15 @@ class Catalog:
         )
         if not rows:
             raise NotFoundError(f"no {table[:-1]} {ref}")
-        return self.store.dialect.from_stored(rows[0][0])
+        return self.repository.dialect.from_stored(rows[0][0])
 
     def video(self, ref: str) -> Row:
         return self._video_by_numid(self._find("videos", ref))
 
     def _video_by_numid(self, numid: int) -> Row:
-        cursor = self.store.connection.cursor()
+        cursor = self.repository.connection.cursor()
         try:
-            row = self.store.get_row(cursor, VIDEOS_V3, numid)
+            row = self.repository.get_row(cursor, VIDEOS_V3, numid)
         finally:
             cursor.close()
         if row is None:
@@ -89,7 +85,7 @@ class Catalog:
         return self._video_json(row, self._tags_of(numid))
 
     def _tags_of(self, numid: int) -> list[str]:
-        cursor = self.store.connection.cursor()
+        cursor = self.repository.connection.cursor()
         try:
             return self._tags_of_in(cursor, numid)
         finally:
@@ -113,7 +109,7 @@ class Catalog:
             where = (
                 f" WHERE v.numid IN (SELECT video_numid FROM video_tags WHERE tag_numid = {self.p})"
             )
-            args = (self.store.dialect.to_stored(tag_numid),)
+            args = (self.repository.dialect.to_stored(tag_numid),)
         total = self._query(f"SELECT count(*) FROM videos v{where}", args)[0][0]
         rows = self._query(
             f"SELECT {columns} FROM videos v{where} ORDER BY v.title, v.id"
@@ -124,13 +120,13 @@ class Catalog:
         items = []
         for values in rows:
             row = dict(zip(names, values, strict=True))
-            numid = self.store.dialect.from_stored(row["numid"])
+            numid = self.repository.dialect.from_stored(row["numid"])
             items.append(self._video_json(row, self._tags_of(numid)))
         return Page(items, int(total))
 
     def comments(self, video_ref: str, offset: int, limit: int) -> Page:
         video_numid = self._find("videos", video_ref)
-        stored = self.store.dialect.to_stored(video_numid)
+        stored = self.repository.dialect.to_stored(video_numid)
         columns = ", ".join(f"c.{c}" for c in ("id", "prettyid", *COMMENT_COLUMNS.values()))
         total = self._query(
             f"SELECT count(*) FROM comments c WHERE c.video_numid = {self.p}", (stored,)
@@ -159,11 +155,11 @@ class Catalog:
             "comments",
             comment_ref,
             f" AND video_numid = {self.p}",
-            (self.store.dialect.to_stored(video_numid),),
+            (self.repository.dialect.to_stored(video_numid),),
         )
-        cursor = self.store.connection.cursor()
+        cursor = self.repository.connection.cursor()
         try:
-            row = self.store.get_row(cursor, COMMENTS_V2, numid)
+            row = self.repository.get_row(cursor, COMMENTS_V2, numid)
         finally:
             cursor.close()
         if row is None:
@@ -187,19 +183,19 @@ class Catalog:
 
     def history(self, ref: str) -> list[Change]:
         numid = self._find("videos", ref)
-        return self.store.history("videos", encode(numid))
+        return self.repository.history("videos", encode(numid))
 
     # -- writing ---------------------------------------------------------------------------
 
     def create_video(self, fields: Row, actor: str) -> str:
         def work(cursor: Any) -> str:
-            numid = self.store.new_numid()
+            numid = self.repository.new_numid()
             values = {VIDEO_COLUMNS[k]: fields.get(k) for k in VIDEO_COLUMNS}
-            self.store.insert_row(cursor, VIDEOS_V3, numid, fields.get("prettyid"), values)
+            self.repository.insert_row(cursor, VIDEOS_V3, numid, fields.get("prettyid"), values)
             self._set_tags(cursor, numid, fields.get("tags", []))
             return encode(numid)
 
-        return self.store.write(actor, work)
+        return self.repository.write(actor, work)
 
     def put_video(self, identifier: str, fields: Row, actor: str) -> bool:
         """Creates the video under the client's id, or makes it ``fields``; returns whether
@@ -208,20 +204,20 @@ class Catalog:
 
         def work(cursor: Any) -> bool:
             values = {VIDEO_COLUMNS[k]: fields.get(k) for k in VIDEO_COLUMNS}
-            current = self.store.get_row(cursor, VIDEOS_V3, numid)
+            current = self.repository.get_row(cursor, VIDEOS_V3, numid)
             if current is None:
-                self.store.insert_row(cursor, VIDEOS_V3, numid, fields.get("prettyid"), values)
+                self.repository.insert_row(cursor, VIDEOS_V3, numid, fields.get("prettyid"), values)
                 self._set_tags(cursor, numid, fields.get("tags", []))
                 return True
             changed = {k: v for k, v in values.items() if current[k] != v}
             if "prettyid" in fields and fields["prettyid"] != current["prettyid"]:
                 changed["prettyid"] = fields["prettyid"]
             if changed:
-                self.store.update_row(cursor, VIDEOS_V3, numid, changed)
+                self.repository.update_row(cursor, VIDEOS_V3, numid, changed)
             self._set_tags(cursor, numid, fields.get("tags", []))
             return False
 
-        return self.store.write(actor, work)
+        return self.repository.write(actor, work)
 
     def update_video(self, ref: str, fields: Row, actor: str) -> str:
         numid = self._find("videos", ref)
@@ -231,22 +227,22 @@ class Catalog:
             if "prettyid" in fields:
                 values["prettyid"] = fields["prettyid"]
             if values:
-                self.store.update_row(cursor, VIDEOS_V3, numid, values)
+                self.repository.update_row(cursor, VIDEOS_V3, numid, values)
             if "tags" in fields:
                 self._set_tags(cursor, numid, fields["tags"])
 
-        self.store.write(actor, work)
+        self.repository.write(actor, work)
         return encode(numid)
 
     def delete_video(self, ref: str, actor: str) -> Row:
         video = self.video(ref)
-        self.store.delete("videos", video["id"], actor=actor)
+        self.repository.delete("videos", video["id"], actor=actor)
         return video
 
     def _set_tags(self, cursor: Any, video_numid: int, names: list[str]) -> None:
         """The video's tags become ``names``; unknown tags are created (their pretty id is
         their name)."""
-        p, stored = self.p, self.store.dialect.to_stored
+        p, stored = self.p, self.repository.dialect.to_stored
         wanted = sorted(set(names))
         if wanted == self._tags_of_in(cursor, video_numid):
             return
@@ -266,15 +262,15 @@ class Catalog:
         found = self._tag_by_name(cursor, name)
         if found is not None:
             return found
-        numid = self.store.new_numid()
+        numid = self.repository.new_numid()
         cursor.execute("SAVEPOINT new_tag")
         try:
-            self.store.insert_row(cursor, TAGS, numid, name, {"name": name})
+            self.repository.insert_row(cursor, TAGS, numid, name, {"name": name})
         except Exception as error:
-            if not self.store.dialect.is_unique_violation(error):
+            if not self.repository.dialect.is_unique_violation(error):
                 raise
             cursor.execute("ROLLBACK TO SAVEPOINT new_tag")
-            found = self._tag_by_name(cursor, name, self.store.dialect.locking_read)
+            found = self._tag_by_name(cursor, name, self.repository.dialect.locking_read)
             if found is None:
                 raise
             return found
@@ -284,13 +280,13 @@ class Catalog:
     def _tag_by_name(self, cursor: Any, name: str, locking: str = "") -> int | None:
         cursor.execute(f"SELECT numid FROM tags WHERE name = {self.p}{locking}", (name,))
         row = cursor.fetchone()
-        return None if row is None else self.store.dialect.from_stored(row[0])
+        return None if row is None else self.repository.dialect.from_stored(row[0])
 
     def _tags_of_in(self, cursor: Any, video_numid: int) -> list[str]:
         cursor.execute(
             "SELECT t.name FROM video_tags vt JOIN tags t ON t.numid = vt.tag_numid"
             f" WHERE vt.video_numid = {self.p} ORDER BY t.name",
-            (self.store.dialect.to_stored(video_numid),),
+            (self.repository.dialect.to_stored(video_numid),),
         )
         return [name for (name,) in cursor.fetchall()]
 
@@ -298,23 +294,23 @@ class Catalog:
         video_numid = self._find("videos", video_ref)
 
         def work(cursor: Any) -> str:
-            numid = self.store.new_numid()
+            numid = self.repository.new_numid()
             values: Row = {"video_numid": video_numid}
             values |= {COMMENT_COLUMNS[k]: fields.get(k) for k in COMMENT_COLUMNS}
-            self.store.insert_row(cursor, COMMENTS_V2, numid, None, values)
+            self.repository.insert_row(cursor, COMMENTS_V2, numid, None, values)
             return encode(numid)
 
-        identifier = self.store.write(actor, work)
+        identifier = self.repository.write(actor, work)
         return self.comment(encode(video_numid), identifier)
 
     def update_comment(self, video_ref: str, comment_ref: str, fields: Row, actor: str) -> Row:
         current = self.comment(video_ref, comment_ref)
         values = {COMMENT_COLUMNS[k]: v for k, v in fields.items() if k in COMMENT_COLUMNS}
         if values:
-            self.store.update("comments", current["id"], values, actor=actor)
+            self.repository.update("comments", current["id"], values, actor=actor)
         return self.comment(current["video_id"], current["id"])
 
     def delete_comment(self, video_ref: str, comment_ref: str, actor: str) -> Row:
         current = self.comment(video_ref, comment_ref)
-        self.store.delete("comments", current["id"], actor=actor)
+        self.repository.delete("comments", current["id"], actor=actor)
         return current

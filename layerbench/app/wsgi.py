@@ -1,5 +1,5 @@
 """The WSGI application: the ladder's rungs as bare WSGI (so that each rung costs only its own
-layer), and the demo site's API (Falcon) for every other path when a store is configured.
+layer), and the demo site's API (Falcon) for every other path when a database is configured.
 No exception escapes as a crash."""
 
 import traceback
@@ -12,10 +12,10 @@ from layerbench.app.api.application import Api
 from layerbench.app.api.page_cache import KeyValuePageCache, NoPages, PageCache
 from layerbench.app.app_config import AppConfig
 from layerbench.app.cache import CacheBackend, LocalCache
-from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID
 from layerbench.app.database import Database
 from layerbench.app.rung_handlers import TEXT, Handler, LadderRungs, Response
 from layerbench.app.service_rung_handlers import ServiceRungs
+from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID
 
 StartResponse = Callable[..., Any]
 WSGIApplication = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]

@@ -1,4 +1,4 @@
-"""What differs between the databases for the store: placeholders, how a write transaction
+"""What differs between the databases for the repository: placeholders, how a write transaction
 begins and names its actor, how numids are stored, what an id collision looks like, and which
 failures are the database giving a transaction up so that another may go on (worth running it
 again)."""

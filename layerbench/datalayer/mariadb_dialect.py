@@ -1,5 +1,5 @@
-"""MariaDB for the store (PyMySQL): numids as they are (BIGINT UNSIGNED), the actor as a session
-variable set for one transaction and cleared when it ends."""
+"""MariaDB for the repository (PyMySQL): numids as they are (BIGINT UNSIGNED), the actor as a
+session variable set for one transaction and cleared when it ends."""
 
 from datetime import UTC, datetime
 from typing import Any

@@ -1,5 +1,5 @@
 """The data layer on MariaDB (PyMySQL): its schema created in a database, connections as the
-store needs them, and the store on the MariaDB dialect."""
+repository needs them, and the repository on the MariaDB dialect."""
 
 from collections.abc import Callable
 
@@ -8,13 +8,13 @@ from pymysql.constants import CLIENT
 
 from layerbench.datalayer import migrate
 from layerbench.datalayer.mariadb_dialect import MariadbDialect
-from layerbench.datalayer.repository import Store
+from layerbench.datalayer.repository import Repository
 from layerbench.ids.generate import new_number
 from layerbench.services.urls import ServiceUrl
 
 
 def connect(url: str) -> pymysql.connections.Connection:
-    """A connection as the store needs it: autocommit (the store begins its transactions),
+    """A connection as the repository needs it: autocommit (the repository begins its transactions),
     strict SQL mode, UTC for the session, and an UPDATE's row count counting the rows it
     matched (MySQL's default counts only those it changed)."""
     parsed = ServiceUrl.parse(url)
@@ -37,7 +37,7 @@ def create_schema(url: str, audit: bool = True) -> None:
     migrate.upgrade(url, audit=audit)
 
 
-class MariadbStore(Store):
+class MariadbRepository(Repository):
     def __init__(
         self,
         connection: pymysql.connections.Connection,

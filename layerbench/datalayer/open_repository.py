@@ -1,4 +1,4 @@
-"""A store on whichever database a URL names: a SQLite file's path (the embedded default), or a
+"""A repository on whichever database a URL names: a SQLite file's path (the embedded default), or a
 ``postgres://`` / ``mysql://`` URL as ``layerbench services`` hands out.
 
 What a user names a database with (``database_location``) may also be a SQLAlchemy URL:
@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from layerbench.datalayer import mariadb_repository, migrate, postgres_repository, sqlite_repository
-from layerbench.datalayer.repository import Store
+from layerbench.datalayer.repository import Repository
 from layerbench.errors import ConfigError
 from layerbench.services.urls import ServiceUrl
 
@@ -53,14 +53,14 @@ def prepare(url: str) -> None:
         migrate.upgrade(url)
 
 
-def open_repository(url: str) -> Store:
-    """A new connection to ``url`` and a store on it (one per thread: connections are not
+def open_repository(url: str) -> Repository:
+    """A new connection to ``url`` and a repository on it (one per thread: connections are not
     shared)."""
     if is_sqlite(url):
-        return sqlite_repository.SqliteStore(sqlite_repository.connect(Path(url)))
+        return sqlite_repository.SqliteRepository(sqlite_repository.connect(Path(url)))
     kind = ServiceUrl.parse(url).kind
     if kind == "postgres":
-        return postgres_repository.PostgresStore(postgres_repository.connect(url))
+        return postgres_repository.PostgresRepository(postgres_repository.connect(url))
     if kind == "mariadb":
-        return mariadb_repository.MariadbStore(mariadb_repository.connect(url))
+        return mariadb_repository.MariadbRepository(mariadb_repository.connect(url))
     raise ValueError(f"{url!r} is not a database URL (postgres://, mysql:// or a SQLite path)")

@@ -1,4 +1,4 @@
-"""PostgreSQL for the store (psycopg 3): the actor as a transaction-local setting."""
+"""PostgreSQL for the repository (psycopg 3): the actor as a transaction-local setting."""
 
 from datetime import datetime
 from typing import Any

@@ -1,5 +1,5 @@
 """The data layer on PostgreSQL (psycopg 3): its schema created in a database, connections as the
-store needs them, and the store on the PostgreSQL dialect."""
+repository needs them, and the repository on the PostgreSQL dialect."""
 
 from collections.abc import Callable
 
@@ -7,7 +7,7 @@ import psycopg
 
 from layerbench.datalayer import migrate
 from layerbench.datalayer.postgres_dialect import PostgresDialect
-from layerbench.datalayer.repository import Store
+from layerbench.datalayer.repository import Repository
 from layerbench.ids.generate import new_number
 
 
@@ -17,11 +17,11 @@ def create_schema(url: str, audit: bool = True) -> None:
 
 
 def connect(url: str) -> psycopg.Connection[tuple[object, ...]]:
-    """A connection as the store needs it: autocommit (the store begins its transactions)."""
+    """A connection as the repository needs it: autocommit (it begins its own transactions)."""
     return psycopg.connect(url, autocommit=True)
 
 
-class PostgresStore(Store):
+class PostgresRepository(Repository):
     def __init__(
         self,
         connection: psycopg.Connection[tuple[object, ...]],

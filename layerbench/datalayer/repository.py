@@ -4,9 +4,9 @@ history. Every write is one transaction, run again from its start when a fresh i
 when the database gave it up for another (a deadlock, a serialization failure), a bounded
 number of times.
 
-The registry and the history are written by the database's triggers, not here: the store only
+The registry and the history are written by the database's triggers, not here: the repository only
 names the acting user of each write transaction and reads what the triggers recorded. The
-connection must be in autocommit mode; the store begins and ends its own transactions.
+connection must be in autocommit mode; the repository begins and ends its own transactions.
 """
 
 import random
@@ -39,10 +39,10 @@ class IdCollisionError(LayerbenchError):
 
 
 class NotFoundError(LayerbenchError):
-    pass
+    """No entity has the id (or, in the video domain, the pretty id) a caller named."""
 
 
-class Store:
+class Repository:
     def __init__(
         self, connection: Any, dialect: Dialect, new_numid: Callable[[], int] = new_number
     ) -> None:

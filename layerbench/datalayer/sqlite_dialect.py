@@ -1,4 +1,4 @@
-"""SQLite for the store: one write transaction at a time (so none is ever given up for
+"""SQLite for the repository: one write transaction at a time (so none is ever given up for
 another: a writer waits for the lock), the actor in ``audit_actor``."""
 
 import sqlite3

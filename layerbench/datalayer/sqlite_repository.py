@@ -1,16 +1,14 @@
-"""The data layer on SQLite: its schema created in a file, connections as the store needs them,
-and the store on the SQLite dialect."""
+"""The data layer on SQLite: its schema created in a file, connections as the repository needs them,
+and the repository on the SQLite dialect."""
 
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 from layerbench.datalayer import migrate
-from layerbench.datalayer.repository import IdCollisionError, NotFoundError, Store
+from layerbench.datalayer.repository import Repository
 from layerbench.datalayer.sqlite_dialect import SqliteDialect
 from layerbench.ids.generate import new_number
-
-__all__ = ["IdCollisionError", "NotFoundError", "SqliteStore", "connect", "create_schema"]
 
 BUSY_TIMEOUT_S = 30.0
 
@@ -26,7 +24,7 @@ def create_schema(path: Path, audit: bool = True) -> None:
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    """A connection as the store needs it: autocommit (the store begins its transactions),
+    """A connection as the repository needs it: autocommit (the repository begins its transactions),
     foreign keys on, waiting up to 30 s for a busy writer; usable from any thread, one at a
     time (a pool hands it from thread to thread)."""
     connection = sqlite3.connect(
@@ -36,7 +34,7 @@ def connect(path: Path) -> sqlite3.Connection:
     return connection
 
 
-class SqliteStore(Store):
+class SqliteRepository(Repository):
     def __init__(
         self, connection: sqlite3.Connection, new_numid: Callable[[], int] = new_number
     ) -> None:

@@ -1,4 +1,4 @@
-"""The Falcon application of the API, on a store URL and a cache backend."""
+"""The Falcon application of the API, on a database URL and a page cache."""
 
 import traceback
 from typing import Any
@@ -9,7 +9,7 @@ from jinja2 import Environment
 from layerbench.app.api import openapi, pages, resources
 from layerbench.app.api.csrf import CsrfGuard
 from layerbench.app.api.http import CatalogPerRequest, Context, answer
-from layerbench.app.api.page_cache import PageStore
+from layerbench.app.api.page_cache import PageCache
 from layerbench.app.api.security_headers import SecurityHeaders
 
 # What the triggers say when a write breaks a rule of the registry (all three databases).
@@ -30,9 +30,9 @@ class Api:
     """The Falcon application of the API and what its resources share."""
 
     def __init__(
-        self, store_url: str, page_store: PageStore, templates: Environment, secret: bytes
+        self, database_url: str, page_cache: PageCache, templates: Environment, secret: bytes
     ) -> None:
-        self.context = Context(store_url, page_store)
+        self.context = Context(database_url, page_cache)
         self.app = build_app(self.context, pages.Pages(self.context, templates, CsrfGuard(secret)))
 
 

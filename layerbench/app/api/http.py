@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import falcon
 
-from layerbench.app.api.page_cache import CachedPage, PageStore, etag_of
+from layerbench.app.api.page_cache import CachedPage, PageCache, etag_of
 from layerbench.app.api.schemas import Schema, problems
 from layerbench.app.videos import Catalog
 from layerbench.datalayer.open_repository import open_repository
@@ -172,8 +172,8 @@ class Context:
     """What the resources share: a pool of catalogs, each on its own connection (a request
     borrows one: connections are not shared between threads), and the page cache."""
 
-    def __init__(self, store_url: str, pages: PageStore) -> None:
-        self.store_url = store_url
+    def __init__(self, database_url: str, pages: PageCache) -> None:
+        self.database_url = database_url
         self.pages = pages
         self._idle: list[Catalog] = []
         self._all: list[Catalog] = []
@@ -183,7 +183,7 @@ class Context:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
-        catalog = Catalog(open_repository(self.store_url))
+        catalog = Catalog(open_repository(self.database_url))
         with self._lock:
             self._all.append(catalog)
         return catalog
@@ -196,7 +196,7 @@ class Context:
         """Closes every connection (the server is stopping)."""
         with self._lock:
             for catalog in self._all:
-                catalog.store.connection.close()
+                catalog.repository.connection.close()
             self._all.clear()
             self._idle.clear()
 

@@ -1,7 +1,8 @@
 """Page caching with sweepers (the seed's ``caches_page`` and ``cache_sweeper``).
 
-Two stores keep pages: :class:`PageCache` in a key/value cache (in-process, memcached, Redis),
-and :class:`layerbench.app.page_directory.PageDirectory` as files that a front server serves.
+Two page caches keep pages (:class:`PageCache`): :class:`KeyValuePageCache` in a key/value cache
+(in-process, memcached, Redis), and :class:`layerbench.app.page_directory.PageDirectory` as files
+that a front server serves.
 
 In the key/value cache, a GET's whole response (body, type, ETag) is kept under its path and
 canonical query (the parameters the resource knows, in their parsed form: ``?offset=07`` and
@@ -49,16 +50,16 @@ class CachedPage:
 
 @dataclass(frozen=True)
 class Lookup:
-    """A page looked up: what :meth:`PageStore.keep` needs to keep it, and the page if kept."""
+    """A page looked up: what :meth:`PageCache.keep` needs to keep it, and the page if kept."""
 
     family: str
     generation: str
-    # Where the page is kept (a cache key, a file); None when this store cannot keep it.
+    # Where the page is kept (a cache key, a file); None when this cache cannot keep it.
     place: str | None
     page: CachedPage | None
 
 
-class PageStore(Protocol):
+class PageCache(Protocol):
     def lookup(self, family: str, path: str, query: str | None, *, shareable: bool) -> Lookup:
         """The page of ``path?query`` in ``family`` (``query`` canonical; None for a request
         whose page is never kept). A page that is not ``shareable`` is finished per request (it
@@ -82,7 +83,7 @@ def video_family(ref: str) -> str:
     return f"video:{ref}"
 
 
-class PageCache:
+class KeyValuePageCache:
     """Pages in a key/value cache, each with the generation it was built under."""
 
     def __init__(self, backend: CacheBackend) -> None:

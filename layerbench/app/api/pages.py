@@ -23,7 +23,7 @@ from layerbench.app.api.http import (
 )
 from layerbench.app.api.page_cache import video_family
 from layerbench.app.api.resources import families_of
-from layerbench.app.videos import NotFoundError
+from layerbench.datalayer.repository import NotFoundError
 
 HTML = "text/html; charset=utf-8"
 FORM = "application/x-www-form-urlencoded"

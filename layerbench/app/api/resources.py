@@ -20,8 +20,9 @@ from layerbench.app.api.http import (
 )
 from layerbench.app.api.moments import parse_moment
 from layerbench.app.api.page_cache import video_family
-from layerbench.app.videos import Catalog, NotFoundError, Page, short_id_number
+from layerbench.app.videos import Catalog, Page, short_id_number
 from layerbench.datalayer.changes import Change
+from layerbench.datalayer.repository import NotFoundError
 
 
 def page_document(req: falcon.Request, page: Page, offset: int, limit: int) -> dict[str, Any]:
@@ -153,7 +154,7 @@ class VideoHistory(Base):
         if moment is None:
             raise invalid(["as_of: an ISO 8601 time, e.g. 2026-11-23T10:00:00+00:00"])
         video = self.found(catalog.video, ref)
-        state = catalog.store.as_of("videos", video["id"], moment)
+        state = catalog.repository.as_of("videos", video["id"], moment)
         if state is None:
             raise not_found(f"video {ref} did not exist at {as_of}")
         answer(resp, {"as_of": as_of, "video": state})
