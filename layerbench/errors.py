@@ -1,7 +1,8 @@
 """Errors a user can act on.
 
 Every error that reaches the command line is a ``LayerbenchError``: its message says what went
-wrong and what to do, in one line, and the CLI prints it without a traceback.
+wrong and what to do, in one line, and the CLI prints it without a traceback. Commands raise
+them and never print them: cli/main.py alone turns each into its message and exit status.
 
     LayerbenchError
      +-- MissingPackageError     something we run is not installed (says how to install it)
@@ -11,7 +12,11 @@ wrong and what to do, in one line, and the CLI prints it without a traceback.
      +-- ServerDiedError         a server exited while we were using it
      +-- VerificationError       a rung answered the wrong status or body
      +-- LoadGeneratorError      the load generator failed or printed something unreadable
-     +-- ConfigError             an option or setting is wrong
+     +-- ConfigError             an option or setting is wrong (a usage error)
+     +-- NothingMeasuredError    a smoke test measured nothing (any cause before its first
+     |                           trial): never a regression, so it fails a build as a usage error
+     +-- IncompleteRunError      a run ended and its results are kept and shown, but what it was
+     |                           for was not done (a mix not predicted): a finding, not a fault
      +-- ResultsDatabaseError    the results database cannot be read or written
      +-- OutputError             stdout cannot be written (a full disk; a closed pipe is not one)
 """
@@ -74,6 +79,18 @@ class LoadGeneratorError(LayerbenchError):
 
 
 class ConfigError(LayerbenchError):
+    pass
+
+
+class NothingMeasuredError(LayerbenchError):
+    """What stopped a smoke test before its first trial; its message is the cause's."""
+
+    def __init__(self, cause: LayerbenchError) -> None:
+        self.cause = cause
+        super().__init__(str(cause))
+
+
+class IncompleteRunError(LayerbenchError):
     pass
 
 

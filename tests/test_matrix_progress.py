@@ -4,7 +4,6 @@ log) is printed once, in the notes under the table."""
 import io
 
 from layerbench.cli.matrix_progress import MatrixProgress
-from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.matrix_options import Column, MatrixOptions
 from layerbench.results.matrix_result import Cell, CellStatus
 
@@ -14,6 +13,6 @@ SERVER_LOG = "apache2 did not start: no answer within 20 s\n[error] AH00526: Syn
 def test_a_failed_cell_is_one_line_of_progress() -> None:
     options = MatrixOptions(columns=(Column.parse("apache-static", {}),), concurrency=(1,))
     stream = io.StringIO()
-    progress = MatrixProgress(options, plan_cpu_layout(pin=False), stream)
+    progress = MatrixProgress(options, stream)
     progress.cell_finished(Cell("apache-static", 0, 1, CellStatus.ERROR, SERVER_LOG))
     assert stream.getvalue() == "  c=1      error: apache2 did not start: no answer within 20 s\n"

@@ -1,4 +1,4 @@
-"""What ``smoke`` prints: the median of an even number of repeats is the same, lab/spread.py's
+"""What ``smoke`` prints: the median of an even number of repeats is the same, stats/spread.py's
 (the mean of the middle two), in the line that saves a baseline and in the comparison with it."""
 
 from pathlib import Path

@@ -30,12 +30,12 @@ from layerbench.datalayer.open_repository import database_location, is_sqlite, p
 from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK, free_port
+from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.log_follower import LogFollower
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import APT_PACKAGE as NGINX_PACKAGE
 from layerbench.servers.nginx_front import NginxFront
-from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.services.urls import ServiceUrl
 
 DEFAULT_DB = "layerbench-site.sqlite3"
@@ -84,7 +84,7 @@ def add_parser(commands: Any) -> None:
         help="put a few videos with comments and tags on a new database (default: yes; "
         "a database that has its schema already is left as it is)",
     )
-    serve.set_defaults(handler=run_serve)
+    serve.set_defaults(handler=cmd_serve)
 
 
 def check(args: argparse.Namespace) -> None:
@@ -116,7 +116,7 @@ def check_cache(cache: str, workers: int) -> None:
         )
 
 
-def run_serve(args: argparse.Namespace) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     check(args)
     location = database_location(args.db)
     database = str(Path(location).resolve()) if is_sqlite(location) else location

@@ -27,16 +27,16 @@ def add_parser(commands: Any) -> None:
     actions = parser.add_subparsers(dest="ids_action", required=True, metavar="ACTION")
     encode_parser = actions.add_parser("encode", help="the id of a number (0 to 2**64-1)")
     encode_parser.add_argument("number", help="a decimal number")
-    encode_parser.set_defaults(handler=run_encode)
+    encode_parser.set_defaults(handler=cmd_encode)
     decode_parser = actions.add_parser("decode", help="the number behind an id")
     decode_parser.add_argument("id")
-    decode_parser.set_defaults(handler=run_decode)
+    decode_parser.set_defaults(handler=cmd_decode)
     gen_parser = actions.add_parser("gen", help="new random ids, one a line")
     gen_parser.add_argument("-n", "--count", default="1", help="how many (1)")
-    gen_parser.set_defaults(handler=run_gen)
+    gen_parser.set_defaults(handler=cmd_gen)
     check_parser = actions.add_parser("check", help="exit 0 when an id is well-formed")
     check_parser.add_argument("id")
-    check_parser.set_defaults(handler=run_check)
+    check_parser.set_defaults(handler=cmd_check)
 
 
 def parse_number(text: str, what: str) -> int:
@@ -46,7 +46,7 @@ def parse_number(text: str, what: str) -> int:
         raise ConfigError(f"{what} {text!r} is not a decimal number") from None
 
 
-def run_encode(args: argparse.Namespace) -> int:
+def cmd_encode(args: argparse.Namespace) -> int:
     number = parse_number(args.number, "number")
     try:
         identifier = encode(number)
@@ -56,7 +56,7 @@ def run_encode(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_decode(args: argparse.Namespace) -> int:
+def cmd_decode(args: argparse.Namespace) -> int:
     try:
         number = decode(args.id)
     except InvalidIdError as error:
@@ -65,7 +65,7 @@ def run_decode(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_gen(args: argparse.Namespace) -> int:
+def cmd_gen(args: argparse.Namespace) -> int:
     count = parse_number(args.count, "count")
     if not 1 <= count <= MAX_GENERATED:
         raise ConfigError(f"count must be 1 to {MAX_GENERATED:,}, not {count}")
@@ -76,7 +76,7 @@ def run_gen(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_check(args: argparse.Namespace) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     version = scheme_version(args.id)
     number = decode(args.id)
     print_out(f"{args.id}: well-formed, scheme version {version}, number {number}")

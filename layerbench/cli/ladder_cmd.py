@@ -2,23 +2,15 @@
 
 import argparse
 import sys
-from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from layerbench.cli.ladder_progress import LadderProgress
-from layerbench.lab.publish import ResultsFile, now, publish
-from layerbench.lab.conditions import collect_conditions
-from layerbench.lab.cpu_layout import plan_cpu_layout
-from layerbench.lab.ladder import Ladder
-from layerbench.lab.loadgen import find_load_generator
+from layerbench.lab.ladder_run import run_ladder
 from layerbench.lab.options import DEFAULT_SERVER, LadderOptions
-from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
-from layerbench.lab.server_check import check_server
-from layerbench.proc.work_dirs import work_directory
+from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.ladder_table import format_ladder_table
-from layerbench.results.ladder_result import LadderResult
+from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.server_settings import add_assignments
 
@@ -86,7 +78,7 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, default_json: Path) ->
     parser.add_argument("--label", help="a name for the run in the results database")
 
 
-def run_options(args: argparse.Namespace, **chosen: Any) -> LadderOptions:
+def ladder_options(args: argparse.Namespace, **chosen: Any) -> LadderOptions:
     """LadderOptions from the arguments of :func:`add_run_arguments`, and ``chosen``."""
     return LadderOptions(
         concurrency=args.concurrency,
@@ -107,50 +99,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     rungs = None
     if args.rungs is not None:
         rungs = tuple(name.strip() for name in args.rungs.split(",") if name.strip())
-    table = partial(format_ladder_table, wide=args.wide)
-    result = run_ladder(run_options(args, rungs=rungs), args.json, table=table, label=args.label)
+    options = ladder_options(args, rungs=rungs)
+    results = ResultsFile(args.json, args.label)
+    result = run_ladder(options, results, LadderProgress(options, sys.stderr))
+    publish(results, result.to_dict(), format_ladder_table(result, wide=args.wide))
     return EXIT_RUNG_FAILED if result.failed else 0
-
-
-def run_ladder(
-    options: LadderOptions,
-    json_path: Path,
-    conclude: Callable[[LadderResult], None] = lambda result: None,
-    table: Callable[[LadderResult], str] = format_ladder_table,
-    label: str | None = None,
-) -> LadderResult:
-    """Runs the ladder with progress on stderr, saving the results file after each rung;
-    ``conclude`` adds to the result before the last save (after an interruption too). Then
-    prints the table and stores the run in the results database. A wrong setting or a taken
-    --port is refused before anything starts."""
-    results = ResultsFile(json_path, label)
-    check_server(options.server, options.settings, options.port)
-    layout = plan_cpu_layout(pin=options.pin)
-    load_binary = find_load_generator()
-    result = LadderResult(
-        options=options.to_dict(),
-        conditions=collect_conditions(layout),
-        started_at=now(),
-    )
-    progress = LadderProgress(options, layout, sys.stderr)
-    progress.begin()
-    try:
-        with work_directory("layerbench-") as workdir:
-            Ladder(
-                options=options,
-                layout=layout,
-                load_binary=load_binary,
-                workdir=workdir,
-                result=result,
-                observer=progress,
-                checkpoint=lambda: results.save(result.to_dict()),
-            ).run()
-    except KeyboardInterrupt:
-        result.interrupted = True
-        raise
-    finally:
-        result.finished_at = now()
-        conclude(result)
-        results.save_last(result.to_dict())
-    publish(results, result.to_dict(), table(result))
-    return result

@@ -7,15 +7,14 @@ from typing import TextIO
 
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.options import LadderOptions
-from layerbench.rungs.definitions import Rung
 from layerbench.results.ladder_result import RungResult, RungStatus
+from layerbench.rungs.definitions import Rung
 from layerbench.words import counted
 
 
 class LadderProgress:
-    def __init__(self, options: LadderOptions, layout: CpuLayout, stream: TextIO) -> None:
+    def __init__(self, options: LadderOptions, stream: TextIO) -> None:
         self.options = options
-        self.layout = layout
         self.stream = stream
         self._rung_open = False
         self._total = len(options.ladder) * options.repeats
@@ -24,7 +23,7 @@ class LadderProgress:
         # A trial's warm-up and measurement, and about half a second around them.
         self._planned_s = options.warmup_s + options.duration_s + 0.5
 
-    def begin(self) -> None:
+    def begin(self, layout: CpuLayout) -> None:
         options = self.options
         keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
         self._say(
@@ -32,7 +31,7 @@ class LadderProgress:
             f"{counted(len(options.ladder), 'rung')}, "
             f"{options.server}, c={options.concurrency}, {keep_alive}, "
             f"{counted(options.repeats, 'pass', 'passes')} of {options.warmup_s:g} s warm-up + "
-            f"{options.duration_s:g} s measured per rung; {self.layout.describe()}"
+            f"{options.duration_s:g} s measured per rung; {layout.describe()}"
         )
 
     def pass_starting(self, number: int, passes: int) -> None:

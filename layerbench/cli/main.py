@@ -1,11 +1,15 @@
 """``layerbench``: parse the command line, run one subcommand, and turn errors into messages.
 
-This is the one place where an error becomes a message and an exit code:
+This is the one place where an error becomes a message and an exit code. A command returns its
+status (0, or 1 for a run whose rung, cell or URL failed or regressed) or raises one of
+errors.py's typed errors, never printing it:
 
     0    done
-    1    an error, or a rung failed
+    1    an error, or a rung failed; an IncompleteRunError (a mix not predicted) is said as a
+         finding, ``layerbench: MESSAGE``, every other error as ``layerbench: error: MESSAGE``
     2    a usage error, in every command: argparse's, or a ConfigError (a wrong option,
-         setting, name or file)
+         setting, name or file); a NothingMeasuredError (smoke measured nothing: not a
+         regression)
     130  interrupted (Ctrl-C or SIGTERM)
     141  stdout closed by its reader (`| head -1`): quietly, by cli/output.py's print_out
 """
@@ -29,12 +33,18 @@ from layerbench.cli import (
     services_cmd,
     smoke_cmd,
 )
-from layerbench.errors import ConfigError, LayerbenchError
+from layerbench.errors import (
+    ConfigError,
+    IncompleteRunError,
+    LayerbenchError,
+    NothingMeasuredError,
+)
 from layerbench.proc.work_dirs import sweep_abandoned
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+USAGE_ERRORS = (ConfigError, NothingMeasuredError)
 
 
 class Parser(argparse.ArgumentParser):
@@ -77,9 +87,15 @@ def run(argv: Sequence[str] | None = None) -> int:
         print("layerbench: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except LayerbenchError as error:
-        print(f"layerbench: error: {error}", file=sys.stderr)
-        return EXIT_USAGE if isinstance(error, ConfigError) else EXIT_ERROR
+        print(_message(error), file=sys.stderr)
+        return EXIT_USAGE if isinstance(error, USAGE_ERRORS) else EXIT_ERROR
     return exit_code
+
+
+def _message(error: LayerbenchError) -> str:
+    if isinstance(error, IncompleteRunError):
+        return f"layerbench: {error}"
+    return f"layerbench: error: {error}"
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:

@@ -7,16 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
-from layerbench.lab.publish import ResultsFile, now, publish
-from layerbench.lab.conditions import collect_conditions
-from layerbench.lab.cpu_layout import plan_cpu_layout
-from layerbench.lab.loadgen import find_load_generator
-from layerbench.lab.matrix import Matrix
 from layerbench.lab.matrix_options import Column, MatrixOptions, parse_concurrency
-from layerbench.rungs.definitions import RUNG_NAMES
-from layerbench.proc.work_dirs import work_directory
+from layerbench.lab.matrix_run import run_matrix
+from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.matrix_table import format_matrix_table
-from layerbench.results.matrix_result import MatrixResult
+from layerbench.rungs.definitions import RUNG_NAMES
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments
 
@@ -88,32 +83,6 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         settings=common,
     )
     results = ResultsFile(args.json, args.label)
-    layout = plan_cpu_layout(pin=options.pin)
-    load_binary = find_load_generator()
-    result = MatrixResult(
-        options=options.to_dict(), conditions=collect_conditions(layout), started_at=now()
-    )
-    progress = MatrixProgress(options, layout, sys.stderr)
-    try:
-        with work_directory("layerbench-matrix-") as workdir:
-            matrix = Matrix(
-                options=options,
-                layout=layout,
-                load_binary=load_binary,
-                workdir=workdir,
-                result=result,
-                observer=progress,
-                checkpoint=lambda: results.save(result.to_dict()),
-            )
-            planned = matrix.plan()  # refuses wrong settings before anything starts
-            progress.begin()
-            matrix.run(planned)
-    except KeyboardInterrupt:
-        result.interrupted = True
-        raise
-    finally:
-        result.finished_at = now()
-        if result.cells or result.interrupted:
-            results.save_last(result.to_dict())
+    result = run_matrix(options, results, MatrixProgress(options, sys.stderr))
     publish(results, result.to_dict(), format_matrix_table(result, wide=args.wide))
     return EXIT_CELL_FAILED if result.failed else 0

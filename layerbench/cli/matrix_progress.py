@@ -10,13 +10,12 @@ from layerbench.words import counted
 
 
 class MatrixProgress:
-    def __init__(self, options: MatrixOptions, layout: CpuLayout, stream: TextIO) -> None:
+    def __init__(self, options: MatrixOptions, stream: TextIO) -> None:
         self.options = options
-        self.layout = layout
         self.stream = stream
         self._cell_open = False
 
-    def begin(self) -> None:
+    def begin(self, layout: CpuLayout) -> None:
         options = self.options
         keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
         levels = ",".join(str(c) for c in options.concurrency)
@@ -24,7 +23,7 @@ class MatrixProgress:
             f"layerbench matrix: {counted(len(options.columns), 'server')} x c={levels}, rung "
             f"{options.rung}, {keep_alive}, {counted(options.repeats, 'pass', 'passes')} of "
             f"{options.warmup_s:g} s warm-up + {options.duration_s:g} s measured per cell; "
-            f"{self.layout.describe()}"
+            f"{layout.describe()}"
         )
 
     def pass_starting(self, number: int, passes: int) -> None:

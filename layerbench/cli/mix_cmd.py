@@ -6,17 +6,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from layerbench.cli.ladder_cmd import EXIT_RUNG_FAILED, add_run_arguments, run_ladder, run_options
-from layerbench.lab.mix import (
-    DEFAULT_HIT,
-    DEFAULT_MISS,
-    MixOptions,
-    MixOutcome,
-    format_mix,
-    mix_outcome,
-)
+from layerbench.cli.ladder_cmd import EXIT_RUNG_FAILED, add_run_arguments, ladder_options
+from layerbench.cli.ladder_progress import LadderProgress
+from layerbench.errors import IncompleteRunError
+from layerbench.lab.ladder_run import run_mix
+from layerbench.lab.mix import DEFAULT_HIT, DEFAULT_MISS, MixOptions, format_mix
+from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.ladder_table import format_ladder_table
-from layerbench.results.ladder_result import LadderResult
 
 
 def add_parser(commands: Any) -> None:
@@ -51,23 +47,13 @@ def add_parser(commands: Any) -> None:
 
 def cmd_mix(args: argparse.Namespace) -> int:
     mix = MixOptions(hit_ratio=args.hit, hit=args.hit_rung, miss=args.miss_rung)
-    options = run_options(args, mix=mix)
-
-    outcomes: list[MixOutcome] = []
-
-    def conclude(result: LadderResult) -> None:
-        outcome = mix_outcome(mix, result)
-        if outcome is not None:
-            outcomes.append(outcome)
-            result.mix = outcome.to_dict()
-
-    def table(result: LadderResult) -> str:
-        """The ladder's table, then the prediction against the measurement."""
-        rungs = format_ladder_table(result)
-        return rungs + "\n\n" + format_mix(outcomes[0]) if outcomes else rungs
-
-    result = run_ladder(options, args.json, conclude, table, label=args.label)
-    if not outcomes:
-        print("layerbench: the mix was not predicted: a rung was not measured", file=sys.stderr)
-        return EXIT_RUNG_FAILED
-    return EXIT_RUNG_FAILED if result.failed else 0
+    options = ladder_options(args, mix=mix)
+    results = ResultsFile(args.json, args.label)
+    run = run_mix(options, results, LadderProgress(options, sys.stderr))
+    table = format_ladder_table(run.ladder)
+    if run.outcome is not None:
+        table += "\n\n" + format_mix(run.outcome)  # the prediction against the measurement
+    publish(results, run.ladder.to_dict(), table)
+    if run.outcome is None:
+        raise IncompleteRunError("the mix was not predicted: a rung was not measured")
+    return EXIT_RUNG_FAILED if run.ladder.failed else 0

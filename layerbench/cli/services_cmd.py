@@ -28,13 +28,13 @@ def add_parser(commands: Any) -> None:
     actions = parser.add_subparsers(dest="services_action", required=True, metavar="ACTION")
     up = actions.add_parser("up", help="start services and keep them up until Ctrl-C")
     up.add_argument("names", nargs="+", metavar="NAME", help=", ".join(SERVICES))
-    up.set_defaults(handler=run_up)
+    up.set_defaults(handler=cmd_up)
     check = actions.add_parser("check", help="check that the server at a URL answers")
     check.add_argument("url", help="postgresql://…, mysql://…, memcached://…, redis://…")
-    check.set_defaults(handler=run_check)
+    check.set_defaults(handler=cmd_check)
 
 
-def run_up(args: argparse.Namespace) -> int:
+def cmd_up(args: argparse.Namespace) -> int:
     classes = [service_class(name) for name in args.names]
     if len(set(args.names)) != len(args.names):
         raise ConfigError("each service can be named once")
@@ -51,7 +51,7 @@ def run_up(args: argparse.Namespace) -> int:
             time.sleep(WATCH_INTERVAL_S)
 
 
-def run_check(args: argparse.Namespace) -> int:
+def cmd_check(args: argparse.Namespace) -> int:
     parsed = check_external(args.url)
     print(f"{parsed.kind} at {parsed.host}:{parsed.port} answers")
     return 0

@@ -11,34 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.app.import_check import check_importable
-from layerbench.errors import (
-    ConfigError,
-    LayerbenchError,
-    LoadGeneratorError,
-    MissingPackageError,
-    ServerStartError,
-    VerificationError,
-)
-from layerbench.lab.cpu_layout import plan_cpu_layout
-from layerbench.lab.loadgen import find_load_generator
-from layerbench.lab.smoke import (
-    SmokeOptions,
-    check_in_baseline,
-    judge,
-    measure,
-    prepare,
-    verify,
-)
-from layerbench.lab.smoke_baseline import Baseline, baseline_document, read_baseline
-from layerbench.lab.smoke_conditions import differences
-from layerbench.proc.work_dirs import work_directory
+from layerbench.errors import ConfigError
+from layerbench.lab.smoke import SmokeOptions, check_in_baseline, judge
+from layerbench.lab.smoke_baseline import baseline_document, read_baseline
+from layerbench.lab.smoke_run import BaselineToMeet, run_smoke
 from layerbench.report.smoke_table import saved_line, verdict_lines
 from layerbench.servers.server_settings import add_assignments
 
 EXIT_REGRESSED = 1
-EXIT_USAGE = 2
-# Raised before the first trial: nothing was measured, so nothing regressed.
-NOT_MEASURED = (ConfigError, MissingPackageError, ServerStartError, VerificationError)
 
 
 def add_parser(commands: Any) -> None:
@@ -78,72 +58,38 @@ def add_parser(commands: Any) -> None:
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
-    try:
-        options = SmokeOptions(
-            app=args.app,
-            urls=tuple(args.url or ["/"]),
-            server=args.server,
-            settings=add_assignments({}, args.set, default_section=args.server),
-            repeats=args.repeats,
-            duration_s=args.duration,
-            warmup_s=args.warmup,
-            concurrency=args.concurrency,
-            tolerance=args.tolerance,
-            app_path=tuple(args.app_path or ["."]),
+    options = SmokeOptions(
+        app=args.app,
+        urls=tuple(args.url or ["/"]),
+        server=args.server,
+        settings=add_assignments({}, args.set, default_section=args.server),
+        repeats=args.repeats,
+        duration_s=args.duration,
+        warmup_s=args.warmup,
+        concurrency=args.concurrency,
+        tolerance=args.tolerance,
+        app_path=tuple(args.app_path or ["."]),
+    )
+    check_importable(options.app, [str(Path(p).resolve()) for p in options.app_path])
+    against = None
+    if not args.save:
+        against = BaselineToMeet(
+            read_baseline(args.baseline), args.baseline, args.ignore_conditions
         )
-        check_importable(options.app, [str(Path(p).resolve()) for p in options.app_path])
-        baseline = None if args.save else read_baseline(args.baseline)
-        if baseline is not None:
-            check_in_baseline(baseline.rates, options.urls)
-        load_binary = find_load_generator()
-    except (ConfigError, LoadGeneratorError) as error:
-        return _not_measured(error)
-    if baseline is not None and baseline.note:
-        print(f"layerbench: note: {baseline.note}", file=sys.stderr)
-    with work_directory("layerbench-smoke-") as workdir:
+        check_in_baseline(against.baseline.rates, options.urls)
+    measured = run_smoke(options, against, _note)
+    if against is None:
+        document = baseline_document(options.app, measured.conditions, measured.rates)
         try:
-            setup = prepare(options, plan_cpu_layout(), load_binary, workdir)
-            if baseline is not None:
-                _check_conditions(args, baseline, setup.conditions)
-            with setup.deployment:
-                verify(setup)
-                rates = measure(setup)
-        except NOT_MEASURED as error:
-            return _not_measured(error)
-    if baseline is None:
-        try:
-            document = baseline_document(options.app, setup.conditions, rates)
             args.baseline.write_text(json.dumps(document, indent=2))
         except OSError as error:
-            return _not_measured(ConfigError(f"cannot write {args.baseline}: {error.strerror}"))
-        print(saved_line(args.baseline, rates))
+            raise ConfigError(f"cannot write {args.baseline}: {error.strerror}") from None
+        print(saved_line(args.baseline, measured.rates))
         return 0
-    try:
-        verdicts = judge(baseline.rates, rates, options.tolerance)
-    except ConfigError as error:
-        return _not_measured(error)
+    verdicts = judge(against.baseline.rates, measured.rates, options.tolerance)
     print("\n".join(verdict_lines(verdicts, options.tolerance)))
     return EXIT_REGRESSED if any(v.regressed for v in verdicts) else 0
 
 
-def _check_conditions(args: argparse.Namespace, baseline: Baseline, now: dict[str, Any]) -> None:
-    """Refuses a baseline measured under other conditions, unless told to compare anyway."""
-    found = differences(baseline.conditions, now)
-    if not found:
-        return
-    how = "; ".join(found)
-    if not args.ignore_conditions:
-        raise ConfigError(
-            f"{args.baseline} was measured under other conditions: {how}; measure a new "
-            "baseline with --save, or compare anyway with --ignore-conditions"
-        )
-    print(
-        f"layerbench: note: compared anyway with {args.baseline}, measured under other "
-        f"conditions: {how}",
-        file=sys.stderr,
-    )
-
-
-def _not_measured(error: LayerbenchError) -> int:
-    print(f"layerbench: error: {error}", file=sys.stderr)
-    return EXIT_USAGE
+def _note(text: str) -> None:
+    print(f"layerbench: note: {text}", file=sys.stderr)

@@ -1,0 +1,89 @@
+"""A ladder run, and a mix run, as one job each: options and an observer in, results out.
+
+A wrong setting or a taken --port is refused before anything starts; the run then works in a
+temporary directory of its own, saves the results file after every rung and once more at the
+end, however it ends (an interruption is recorded in the result, then raised on)."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from layerbench.lab.conditions import collect_conditions
+from layerbench.lab.cpu_layout import CpuLayout, plan_cpu_layout
+from layerbench.lab.ladder import Ladder, LadderObserver
+from layerbench.lab.loadgen import find_load_generator
+from layerbench.lab.mix import mix_outcome
+from layerbench.lab.options import LadderOptions
+from layerbench.lab.publish import ResultsFile, now
+from layerbench.lab.server_check import check_server
+from layerbench.proc.work_dirs import work_directory
+from layerbench.results.ladder_result import LadderResult
+from layerbench.stats.mix_prediction import MixOutcome
+
+
+class LadderRunObserver(LadderObserver, Protocol):
+    def begin(self, layout: CpuLayout) -> None:
+        """The run is about to start, its CPUs planned."""
+
+
+def run_ladder(
+    options: LadderOptions,
+    results: ResultsFile,
+    observer: LadderRunObserver,
+    conclude: Callable[[LadderResult], None] = lambda result: None,
+) -> LadderResult:
+    """Runs the ladder, telling ``observer`` as it goes. ``conclude`` adds to the result before
+    the last save (after an interruption too)."""
+    check_server(options.server, options.settings, options.port)
+    layout = plan_cpu_layout(pin=options.pin)
+    load_binary = find_load_generator()
+    result = LadderResult(
+        options=options.to_dict(),
+        conditions=collect_conditions(layout),
+        started_at=now(),
+    )
+    observer.begin(layout)
+    try:
+        with work_directory("layerbench-") as workdir:
+            Ladder(
+                options=options,
+                layout=layout,
+                load_binary=load_binary,
+                workdir=workdir,
+                result=result,
+                observer=observer,
+                checkpoint=lambda: results.save(result.to_dict()),
+            ).run()
+    except KeyboardInterrupt:
+        result.interrupted = True
+        raise
+    finally:
+        result.finished_at = now()
+        conclude(result)
+        results.save_last(result.to_dict())
+    return result
+
+
+@dataclass(frozen=True)
+class MixRun:
+    ladder: LadderResult
+    # The prediction against the measurement; None when a rung of the three was not measured.
+    outcome: MixOutcome | None
+
+
+def run_mix(options: LadderOptions, results: ResultsFile, observer: LadderRunObserver) -> MixRun:
+    """Runs ``options.mix``'s two rungs and their mix as a ladder; the outcome is in the
+    result (``mix``), and in every save from the last on."""
+    mix = options.mix
+    if mix is None:
+        raise ValueError("run_mix needs options with a mix")
+    outcomes: list[MixOutcome] = []
+
+    def conclude(result: LadderResult) -> None:
+        outcome = mix_outcome(mix, result)
+        if outcome is not None:
+            outcomes.append(outcome)
+            result.mix = outcome
+
+    ladder = run_ladder(options, results, observer, conclude)
+    return MixRun(ladder, outcomes[0] if outcomes else None)

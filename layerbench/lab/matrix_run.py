@@ -1,0 +1,55 @@
+"""A matrix run as one job: options and an observer in, results out.
+
+Every column's server is built first, in a temporary directory of the run's own (a wrong setting
+or name stops the run before anything starts); the results file is saved after every cell and
+once more at the end, however it ends (an interruption is recorded in the result, then raised
+on)."""
+
+from typing import Protocol
+
+from layerbench.lab.conditions import collect_conditions
+from layerbench.lab.cpu_layout import CpuLayout, plan_cpu_layout
+from layerbench.lab.loadgen import find_load_generator
+from layerbench.lab.matrix import Matrix, MatrixObserver
+from layerbench.lab.matrix_options import MatrixOptions
+from layerbench.lab.publish import ResultsFile, now
+from layerbench.proc.work_dirs import work_directory
+from layerbench.results.matrix_result import MatrixResult
+
+
+class MatrixRunObserver(MatrixObserver, Protocol):
+    def begin(self, layout: CpuLayout) -> None:
+        """The run is about to start: its CPUs planned, every column's server built."""
+
+
+def run_matrix(
+    options: MatrixOptions, results: ResultsFile, observer: MatrixRunObserver
+) -> MatrixResult:
+    """Runs the matrix, telling ``observer`` as it goes."""
+    layout = plan_cpu_layout(pin=options.pin)
+    load_binary = find_load_generator()
+    result = MatrixResult(
+        options=options.to_dict(), conditions=collect_conditions(layout), started_at=now()
+    )
+    try:
+        with work_directory("layerbench-matrix-") as workdir:
+            matrix = Matrix(
+                options=options,
+                layout=layout,
+                load_binary=load_binary,
+                workdir=workdir,
+                result=result,
+                observer=observer,
+                checkpoint=lambda: results.save(result.to_dict()),
+            )
+            planned = matrix.plan()  # refuses wrong settings before anything starts
+            observer.begin(layout)
+            matrix.run(planned)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        raise
+    finally:
+        result.finished_at = now()
+        if result.cells or result.interrupted:
+            results.save_last(result.to_dict())
+    return result
