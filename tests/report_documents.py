@@ -4,11 +4,11 @@ four service roles, three repeats), seed 000's matrix (mod_wsgi embedded against
 configurations with long labels, c = 100, 200, 500) and seed 002's (seven columns at c=1, one
 of them not installed, one failed)."""
 
-from layerbench.lab.loadgen import LoadResult
-from layerbench.rungs.definitions import FULL_RUNG_NAMES
-from layerbench.lab.sampler import ProcessUsage, RoleUsage, Usage
 from layerbench.results.ladder_result import LadderResult, RungResult, RungStatus, Trial
+from layerbench.results.load_result import LoadResult
 from layerbench.results.matrix_result import Cell, CellStatus, ColumnInfo, MatrixResult
+from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
+from layerbench.rungs.definitions import FULL_RUNG_NAMES
 
 MIB = 1024 * 1024
 INTERVAL_S = 3.0

@@ -9,14 +9,16 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.lab.loadgen import LoadResult
-from layerbench.lab.mix import MixOptions, mix_outcome, mixed_rung, predict_rate
+from layerbench.lab.mix import MixOptions, mix_outcome, mixed_rung
 from layerbench.lab.options import LadderOptions
-from layerbench.rungs.definitions import CACHED_PAGE, PAGE, STATIC, WRITE
-from layerbench.lab.sampler import Usage
 from layerbench.report.exports import to_markdown
 from layerbench.report.html_report import html_report
 from layerbench.results.ladder_result import LadderResult, RungResult, RungStatus, Trial
+from layerbench.results.load_result import LoadResult
+from layerbench.results.mix_result import mix_dict, read_mix
+from layerbench.results.usage import Usage
+from layerbench.rungs.definitions import CACHED_PAGE, PAGE, STATIC, WRITE
+from layerbench.stats.mix_prediction import predict_rate
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
 
@@ -65,10 +67,10 @@ def test_a_mix_runs_its_two_rungs_then_the_mix() -> None:
 
 def _trials(*rates: float, hit_share: int | None = None) -> tuple[Trial, ...]:
     def load(rate: float) -> LoadResult:
-        by_url = []
-        if hit_share is not None:
-            by_url = [{"requests_completed": hit_share}, {"requests_completed": 100 - hit_share}]
-        return LoadResult(100, 0, 0, 1.0, rate, {}, 0.1, {"version": 1, "by_url": by_url})
+        by_url = () if hit_share is None else (hit_share, 100 - hit_share)
+        return LoadResult(
+            100, 0, 0, 1.0, rate, {}, 0.1, {"version": 1}, requests_completed_by_url=by_url
+        )
 
     return tuple(Trial(load(rate), Usage({}, 1.0, 1, 0.0)) for rate in rates)
 
@@ -100,7 +102,8 @@ def test_the_outcome_compares_prediction_and_measurement_with_intervals() -> Non
     assert 0 < low <= outcome.error <= high
     assert outcome.significant
     assert outcome.measured_hit_share == pytest.approx(0.9)
-    assert outcome.to_dict()["predicted_requests_per_s"] == outcome.predicted_rate
+    assert mix_dict(outcome)["predicted_requests_per_s"] == outcome.predicted_rate
+    assert read_mix(mix_dict(outcome)).error_interval == outcome.error_interval
     # A mix that measures what was predicted: the error's interval holds 0.
     close = mix_outcome(options, _result((900, 1000, 1100), (90, 100, 110), (500, 526, 550)))
     assert close is not None and not close.significant

@@ -1,10 +1,10 @@
 """The ladder's derived figures and its table, on results built by hand."""
 
+from dataclasses import replace
 from typing import Any
 
-from layerbench.lab.loadgen import LoadResult
-from layerbench.lab.sampler import ProcessUsage, RoleUsage, Usage
 from layerbench.report.ladder_table import format_ladder_table
+from layerbench.report.noise_notes import noise_causes
 from layerbench.results.ladder_result import (
     LADDER_JSON_VERSION,
     LadderResult,
@@ -12,6 +12,9 @@ from layerbench.results.ladder_result import (
     RungStatus,
     Trial,
 )
+from layerbench.results.load_result import LoadResult
+from layerbench.results.matrix_result import Cell, CellStatus
+from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
 
 
 def load(requests_per_s: float) -> LoadResult:
@@ -133,7 +136,7 @@ def test_the_median_trial_is_shown_and_a_spread_over_3_percent_is_noisy() -> Non
     assert spread is not None and spread.n == 3 and spread.median == 1000.0
     assert rung.noisy
     # The client used 4 CPU-seconds in 8 s: 50 % of a core, not the bottleneck.
-    assert rung.noise_causes() == []
+    assert noise_causes(rung.diagnosis()) == []
     steady = RungResult("string", "gunicorn", RungStatus.OK, trials=trials[:1] * 3)
     assert not steady.noisy
     result = LadderResult(options={}, conditions={}, started_at="")
@@ -151,7 +154,7 @@ def test_a_cpu_that_changed_speed_is_named_with_the_rates_scaled_by_it() -> None
     rung = RungResult("string", "gunicorn", RungStatus.OK, trials=trials)
     assert rung.noisy
     assert rung.speed_scaled_cv == 0.0
-    [cause] = rung.noise_causes()
+    [cause] = noise_causes(rung.diagnosis())
     assert cause.startswith("the CPU's speed varied with it (14.8 % CV of a probe loop before")
     assert cause.endswith("req/s scaled by it vary by only 0.0 %)")
     # The probe moved, but not with req/s: said so, not claimed as the cause.
@@ -159,7 +162,9 @@ def test_a_cpu_that_changed_speed_is_named_with_the_rates_scaled_by_it() -> None
         Trial(load(rate), usage(), cpu_speed=s)
         for rate, s in zip((1000.0, 1200.0, 900.0), (120.0, 90.0, 100.0), strict=True)
     )
-    [cause] = RungResult("string", "gunicorn", RungStatus.OK, trials=unrelated).noise_causes()
+    [cause] = noise_causes(
+        RungResult("string", "gunicorn", RungStatus.OK, trials=unrelated).diagnosis()
+    )
     assert "though not in step with req/s" in cause
     # The speed held while req/s moved: the table says so rather than guess at the frequency.
     steady = tuple(Trial(load(rate), usage(), cpu_speed=100.0) for rate in (1000.0, 1200.0, 900.0))
@@ -169,3 +174,27 @@ def test_a_cpu_that_changed_speed_is_named_with_the_rates_scaled_by_it() -> None
     # Without a probe for every trial, no speed is claimed.
     partial = (*steady[:2], Trial(load(900.0), usage()))
     assert RungResult("s", "g", RungStatus.OK, trials=partial).cpu_speed_spread is None
+
+
+def test_client_bound_is_the_busiest_thread_for_the_ladder_and_the_matrix_alike() -> None:
+    """One definition: the load generator's busiest thread at 90 % of its wall time. A client
+    process over 90 % of a core with no thread saturated is not client-bound (the ladder said it
+    was, the matrix not, of the same run)."""
+
+    def trial(rate: float, busiest: float, client_cpu_s: float) -> Trial:
+        measured = replace(load(rate), client_busiest_thread_cpu_fraction=busiest)
+        client = (ProcessUsage(12, "layerbench-load", "client", client_cpu_s, MIB, MIB, MIB),)
+        return Trial(measured, Usage({"client": RoleUsage("client", client, 8.0)}, 8.0, 17, 0.2))
+
+    # Four threads half busy: 200 % of a core, no thread saturated.
+    spread_out = tuple(trial(rate, 0.5, 16.0) for rate in (1000.0, 1200.0, 900.0))
+    # One thread saturated, the process at 95 % of a core... and at 50 %.
+    saturated = tuple(trial(rate, 0.95, 4.0) for rate in (1000.0, 1200.0, 900.0))
+    for trials, bound in ((spread_out, False), (saturated, True)):
+        rung = RungResult("string", "gunicorn", RungStatus.OK, trials=trials)
+        cell = Cell("gunicorn", 0, 10, CellStatus.OK, trials=trials)
+        causes = noise_causes(rung.diagnosis())
+        assert rung.client_bound is cell.client_bound is bound
+        assert any("the client was the bottleneck" in cause for cause in causes) is bound
+    [cause] = noise_causes(RungResult("s", "g", RungStatus.OK, trials=saturated).diagnosis())
+    assert cause == "the client was the bottleneck (its busiest thread up to 95 % busy)"

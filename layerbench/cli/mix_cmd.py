@@ -10,9 +10,10 @@ from layerbench.cli.ladder_cmd import EXIT_RUNG_FAILED, add_run_arguments, ladde
 from layerbench.cli.ladder_progress import LadderProgress
 from layerbench.errors import IncompleteRunError
 from layerbench.lab.ladder_run import run_mix
-from layerbench.lab.mix import DEFAULT_HIT, DEFAULT_MISS, MixOptions, format_mix
+from layerbench.lab.mix import DEFAULT_HIT, DEFAULT_MISS, MixOptions
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.ladder_table import format_ladder_table
+from layerbench.report.mix_lines import format_mix
 
 
 def add_parser(commands: Any) -> None:

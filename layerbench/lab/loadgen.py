@@ -1,7 +1,6 @@
 """The load generator as the lab uses it: a pinned subprocess that hands back JSON.
 
-The JSON's contract is ``load/schema/load-result.schema.json`` (its ``version`` is checked
-here); this module reads the fields the lab needs and keeps the whole document with them.
+What it hands back is read by :mod:`layerbench.results.load_result`.
 """
 
 import json
@@ -12,14 +11,12 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from layerbench.errors import LoadGeneratorError
 from layerbench.proc.process import ManagedProcess
+from layerbench.results.load_result import BINARY, LoadResult
 
-BINARY = "layerbench-load"
 BINARY_VARIABLE = "LAYERBENCH_LOAD"
-SCHEMA_VERSION = 1
 EXIT_NO_RESPONSE = 1
 # Beyond the planned duration: start-up, connection set-up, the report, a slow last request.
 OVERRUN_ALLOWANCE_S = 30.0
@@ -75,67 +72,6 @@ class LoadSpec:
         if self.urls_file is not None:
             return [*argv, "--urls", str(self.urls_file)]
         return [*argv, url]
-
-
-@dataclass(frozen=True)
-class LoadResult:
-    requests_completed: int
-    requests_failed: int
-    non_2xx_responses: int
-    elapsed_s: float
-    requests_per_s: float
-    latency_us: dict[str, float]
-    client_cpu_s: float
-    document: dict[str, Any]
-
-    @property
-    def errors(self) -> int:
-        return self.requests_failed + self.non_2xx_responses
-
-    @classmethod
-    def from_document(cls, document: dict[str, Any]) -> "LoadResult":
-        if document.get("version") != SCHEMA_VERSION:
-            raise LoadGeneratorError(
-                f"{BINARY} wrote JSON version {document.get('version')!r}, this layerbench reads "
-                f"version {SCHEMA_VERSION}; rebuild both with: make demo"
-            )
-        try:
-            cpu = document["client_cpu_s"]
-            return cls(
-                requests_completed=document["requests_completed"],
-                requests_failed=document["requests_failed"],
-                non_2xx_responses=document["non_2xx_responses"],
-                elapsed_s=document["elapsed_s"],
-                requests_per_s=document["requests_per_s"],
-                latency_us=dict(document["latency_us"]),
-                client_cpu_s=cpu["user"] + cpu["system"],
-                document=document,
-            )
-        except (KeyError, TypeError) as error:
-            raise LoadGeneratorError(f"{BINARY} wrote JSON without {error}") from None
-
-
-class LoadFigures:
-    """The figures a result shows of its load, ``None`` when it was not measured: for the
-    frozen dataclasses that hold a ``load``."""
-
-    load: LoadResult | None
-
-    @property
-    def requests_per_s(self) -> float | None:
-        return self.load.requests_per_s if self.load else None
-
-    @property
-    def ms_per_request(self) -> float | None:
-        """ab's "time per request, mean across all concurrent requests": 1000 / (req/s)."""
-        rate = self.requests_per_s
-        return 1000.0 / rate if rate else None
-
-    def latency_ms(self, percentile: str) -> float | None:
-        """``percentile`` as the load's JSON names it (p50, p99, p99_9…), in milliseconds."""
-        if self.load is None or percentile not in self.load.latency_us:
-            return None
-        return self.load.latency_us[percentile] / 1000.0
 
 
 def run_load(

@@ -4,10 +4,12 @@ every process of the deployment and the client, from the end of the warm-up to t
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from layerbench.lab.loadgen import LoadResult, LoadSpec, run_load
-from layerbench.rungs.definitions import Rung
-from layerbench.lab.sampler import Sampler, Usage
+from layerbench.lab.loadgen import LoadSpec, run_load
+from layerbench.lab.sampler import Sampler
+from layerbench.results.load_result import LoadResult
+from layerbench.results.usage import Usage
 from layerbench.roles import CLIENT_ROLE
+from layerbench.rungs.definitions import Rung
 from layerbench.servers.deployment import Deployment
 
 

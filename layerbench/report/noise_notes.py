@@ -1,10 +1,45 @@
 """Under a table of things measured several times (a ladder's rungs, a matrix's cells): what
-its figures are, and for each noisy one its 95 % interval and what may have disturbed it."""
+its figures are, and for each noisy one its 95 % interval and what may have disturbed it (the
+judgement is :mod:`layerbench.stats.noise`'s; the sentences are these)."""
 
 from collections.abc import Sequence
 from typing import Any
 
-from layerbench.results.trials import NOISY_CV, Repeated
+from layerbench.results.trials import Repeated
+from layerbench.stats.noise import NOISY_CV, NoiseDiagnosis
+
+
+def noise_causes(diagnosis: NoiseDiagnosis) -> list[str]:
+    """Each cause seen, as a sentence."""
+    causes = []
+    if diagnosis.client_busiest_thread_fraction is not None:
+        busiest = 100 * diagnosis.client_busiest_thread_fraction
+        causes.append(
+            f"the client was the bottleneck (its busiest thread up to {busiest:.0f} % busy)"
+        )
+    if diagnosis.other_cpu_percent is not None:
+        causes.append(
+            f"other processes were busy (up to {diagnosis.other_cpu_percent:.0f} % of a core)"
+        )
+    if diagnosis.steal_percent is not None:
+        causes.append(
+            f"the hypervisor took CPU time away (steal up to {diagnosis.steal_percent:.0f} %)"
+        )
+    change = diagnosis.speed_change
+    if change is not None:
+        probe = f"{100 * change.probe_cv:.1f} % CV of a probe loop before each trial"
+        if change.in_step:
+            causes.append(
+                f"the CPU's speed varied with it ({probe}; req/s scaled by it vary by only "
+                f"{100 * change.scaled_cv:.1f} %)"
+            )
+        else:
+            causes.append(
+                f"the CPU's speed varied ({probe}), though not in step with req/s (scaled "
+                f"by it they vary by {100 * change.scaled_cv:.1f} %): it changes faster than a "
+                "trial"
+            )
+    return causes
 
 
 def noise_notes(
@@ -25,11 +60,12 @@ def noise_notes(
     for name, item, spread in repeated:
         if not item.noisy or spread is None:
             continue
-        causes = item.noise_causes()
-        if not causes and item.cpu_speed_spread is not None:
+        diagnosis = item.diagnosis()
+        causes = noise_causes(diagnosis)
+        if not causes and diagnosis.probe_cv is not None:
             causes = [
                 "no busy process seen, and the CPU's speed held "
-                f"({100 * item.cpu_speed_spread.cv:.1f} % CV of the probe)"
+                f"({100 * diagnosis.probe_cv:.1f} % CV of the probe)"
             ]
         elif not causes:
             causes = [

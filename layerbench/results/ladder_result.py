@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from layerbench.lab.sampler import RoleUsage, Usage
+from layerbench.results.mix_result import mix_dict
 from layerbench.results.trials import Repeated, Trial
+from layerbench.results.usage import RoleUsage, Usage
+from layerbench.stats.mix_prediction import MixOutcome
 from layerbench.stats.spread import Spread
 
 LADDER_JSON_VERSION = 3
@@ -54,8 +56,8 @@ class LadderResult:
     rungs: list[RungResult] = field(default_factory=list)
     finished_at: str | None = None
     interrupted: bool = False
-    # `layerbench mix`: the prediction against the measurement (lab.mix.MixOutcome.to_dict).
-    mix: dict[str, Any] | None = None
+    # `layerbench mix`: the prediction against the measurement.
+    mix: MixOutcome | None = None
 
     @property
     def failed(self) -> bool:
@@ -102,7 +104,7 @@ class LadderResult:
             ],
         }
         if self.mix is not None:
-            document["mix"] = self.mix
+            document["mix"] = mix_dict(self.mix)
         return document
 
 

@@ -20,8 +20,6 @@ from layerbench.results.ladder_result import roles_dict, spread_dict, trial_dict
 from layerbench.results.trials import Repeated, Trial
 
 MATRIX_JSON_VERSION = 2
-# The client's busiest thread this busy (of its wall time): it may be what limits the result.
-CLIENT_BOUND_FRACTION = 0.9
 
 
 class CellStatus(Enum):
@@ -48,20 +46,7 @@ class Cell(Repeated):
     @property
     def errors_by_kind(self) -> dict[str, int]:
         """Failed requests by how they failed, and non-2xx answers by status."""
-        if self.load is None:
-            return {}
-        kinds: dict[str, int] = dict(self.load.document.get("errors_by_kind", {}))
-        for status, count in self.load.document.get("status_counts", {}).items():
-            if not status.startswith("2"):
-                kinds[f"HTTP {status}"] = count
-        return {kind: count for kind, count in kinds.items() if count}
-
-    @property
-    def client_bound(self) -> bool:
-        if self.load is None:
-            return False
-        busiest = self.load.document.get("client_busiest_thread_cpu_fraction", 0.0)
-        return bool(busiest >= CLIENT_BOUND_FRACTION)
+        return self.load.errors_and_statuses if self.load else {}
 
 
 @dataclass

@@ -4,10 +4,21 @@ is significant: the interval leaves out 1. A rung measured once in either run ha
 and is never called significant; its verdict says why ("not significant (1 trial)")."""
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
-from layerbench.results.result_documents import RungTrials
 from layerbench.stats.spread import bootstrap
+
+
+class RungRates(Protocol):
+    """A rung of a run: its name and the req/s of each trial (none when not measured)."""
+
+    @property
+    def rung(self) -> str: ...
+
+    @property
+    def rates(self) -> tuple[float, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -42,7 +53,7 @@ class RungComparison:
         return self.significant and self.ratio < 1 - percent / 100
 
 
-def compare_rungs(a: tuple[RungTrials, ...], b: tuple[RungTrials, ...]) -> list[RungComparison]:
+def compare_rungs(a: Sequence[RungRates], b: Sequence[RungRates]) -> list[RungComparison]:
     """Every rung measured in both runs, in A's order (one with a trial of 0 req/s in A has no
     ratio)."""
     in_b = {rung.rung: rung for rung in b if rung.rates}

@@ -1,0 +1,107 @@
+"""What one run of the load generator measured, as the lab reads it: every figure the lab uses
+as a typed field, and the whole document beside them (saved as it came, the ladder's and the
+matrix's ``load``).
+
+The JSON's contract is ``load/schema/load-result.schema.json`` (its ``version`` is checked
+here). Version 1 has grown fields since its first release; one that a document of then lacks
+reads as nothing seen (no errors by kind, no statuses, an idle client, no URLs of its own).
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from layerbench.errors import LoadGeneratorError
+from layerbench.stats.noise import client_bound
+
+BINARY = "layerbench-load"
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    requests_completed: int
+    requests_failed: int
+    non_2xx_responses: int
+    elapsed_s: float
+    requests_per_s: float
+    latency_us: dict[str, float]
+    client_cpu_s: float
+    document: dict[str, Any]
+    # Failed requests by how they failed (ECONNRESET, timeout…), responses by status code.
+    errors_by_kind: dict[str, int] = field(default_factory=dict)
+    status_counts: dict[str, int] = field(default_factory=dict)
+    # The client's busiest thread: its CPU time over its wall time.
+    client_busiest_thread_cpu_fraction: float = 0.0
+    # With --urls, each URL's completed requests, in the order of the list (else empty).
+    requests_completed_by_url: tuple[int, ...] = ()
+
+    @property
+    def errors(self) -> int:
+        return self.requests_failed + self.non_2xx_responses
+
+    @property
+    def client_bound(self) -> bool:
+        """The client's busiest thread may have been what limited the result."""
+        return client_bound(self.client_busiest_thread_cpu_fraction)
+
+    @property
+    def errors_and_statuses(self) -> dict[str, int]:
+        """Failed requests by how they failed, and non-2xx answers by status (``HTTP 503``)."""
+        kinds = dict(self.errors_by_kind)
+        for status, count in self.status_counts.items():
+            if not status.startswith("2"):
+                kinds[f"HTTP {status}"] = count
+        return {kind: count for kind, count in kinds.items() if count}
+
+    @classmethod
+    def from_document(cls, document: dict[str, Any]) -> "LoadResult":
+        if document.get("version") != SCHEMA_VERSION:
+            raise LoadGeneratorError(
+                f"{BINARY} wrote JSON version {document.get('version')!r}, this layerbench reads "
+                f"version {SCHEMA_VERSION}; rebuild both with: make demo"
+            )
+        try:
+            cpu = document["client_cpu_s"]
+            return cls(
+                requests_completed=document["requests_completed"],
+                requests_failed=document["requests_failed"],
+                non_2xx_responses=document["non_2xx_responses"],
+                elapsed_s=document["elapsed_s"],
+                requests_per_s=document["requests_per_s"],
+                latency_us=dict(document["latency_us"]),
+                client_cpu_s=cpu["user"] + cpu["system"],
+                document=document,
+                errors_by_kind=dict(document.get("errors_by_kind") or {}),
+                status_counts=dict(document.get("status_counts") or {}),
+                client_busiest_thread_cpu_fraction=float(
+                    document.get("client_busiest_thread_cpu_fraction") or 0.0
+                ),
+                requests_completed_by_url=tuple(
+                    int(url["requests_completed"]) for url in document.get("by_url") or ()
+                ),
+            )
+        except (KeyError, TypeError) as error:
+            raise LoadGeneratorError(f"{BINARY} wrote JSON without {error}") from None
+
+
+class LoadFigures:
+    """The figures a result shows of its load, ``None`` when it was not measured: for the
+    frozen dataclasses that hold a ``load``."""
+
+    load: LoadResult | None
+
+    @property
+    def requests_per_s(self) -> float | None:
+        return self.load.requests_per_s if self.load else None
+
+    @property
+    def ms_per_request(self) -> float | None:
+        """ab's "time per request, mean across all concurrent requests": 1000 / (req/s)."""
+        rate = self.requests_per_s
+        return 1000.0 / rate if rate else None
+
+    def latency_ms(self, percentile: str) -> float | None:
+        """``percentile`` as the load's JSON names it (p50, p99, p99_9…), in milliseconds."""
+        if self.load is None or percentile not in self.load.latency_us:
+            return None
+        return self.load.latency_us[percentile] / 1000.0
