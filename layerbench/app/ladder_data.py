@@ -1,6 +1,6 @@
-"""What the application reads, put in place before its server starts: the rung data in a
-SQLite file (alone in its directory, which a server's unprivileged workers are given), and the
-demo site with its video and comments, for the page and write rungs.
+"""What the bare application reads on the ladder, put in place before its server starts: the
+rung data in a SQLite file (alone in its directory, which a server's unprivileged workers are
+given), and the demo site with its video and comments, for the page and write rungs.
 
 On the embedded defaults the site is a second SQLite file beside the first and its page cache
 is in-process; with the full ladder's services, the site and the ORM rungs are on PostgreSQL
@@ -17,10 +17,19 @@ from layerbench.app.app_config import (
     SECRET_VARIABLE,
     ServiceUrls,
 )
-from layerbench.rungs.seeding import seed_site
+from layerbench.app.videos import Catalog
+from layerbench.datalayer import migrate
+from layerbench.datalayer.open_repository import open_repository
+from layerbench.rungs.rung_data import (
+    PAGE_VIDEO_COMMENTS,
+    PAGE_VIDEO_PRETTYID,
+    PAGE_VIDEO_TITLE,
+    WRITE_VIDEO_PRETTYID,
+)
 from layerbench.rungs.sqlite_file import create_seeded_database
 
 SITE_FILE = "site.sqlite3"
+ACTOR = "layerbench-lab"
 
 
 @dataclass(frozen=True)
@@ -47,3 +56,37 @@ def prepare_app_data(directory: Path, services: ServiceUrls | None = None) -> Ap
     if services.memcached:
         environment[CACHE_URL_VARIABLE] = services.memcached
     return AppData(db_path, environment)
+
+
+def seed_site(database_url: str | Path) -> None:
+    """The demo site's schema, the video the page rungs show with its comments, and the one the
+    write rung comments on."""
+    migrate.upgrade(database_url)
+    catalog = Catalog(open_repository(str(database_url)))
+    try:
+        catalog.create_video(
+            {
+                "prettyid": PAGE_VIDEO_PRETTYID,
+                "title": PAGE_VIDEO_TITLE,
+                "url": "https://example.com/hello-world",
+                "description": "The video every page rung shows.",
+                "tags": ["hello", "layerbench"],
+            },
+            ACTOR,
+        )
+        catalog.create_video(
+            {
+                "prettyid": WRITE_VIDEO_PRETTYID,
+                "title": "Comments welcome",
+                "url": "https://example.com/w",
+            },
+            ACTOR,
+        )
+        for number in range(1, PAGE_VIDEO_COMMENTS + 1):
+            catalog.create_comment(
+                PAGE_VIDEO_PRETTYID,
+                {"name": f"viewer {number}", "body": f"Comment number {number}."},
+                ACTOR,
+            )
+    finally:
+        catalog.repository.connection.close()

@@ -1,4 +1,5 @@
-"""The ladder's endpoints, one per layer; each adds exactly one layer to the one above it.
+"""The bare application's embedded rungs, one per layer; each adds exactly one layer to the one
+above it.
 
 string    a Python string from a global                      (no I/O)
 cache     a lookup in the cache backend                       (+ cache)
@@ -12,21 +13,24 @@ from collections.abc import Callable
 from jinja2 import Environment
 
 from layerbench.app.cache import CacheBackend
-from layerbench.rungs.rung_data import HELLO_ID, HELLO_SELECT, HELLO_VALUE
 from layerbench.app.database import Database
 from layerbench.app.models import Hello
+from layerbench.rungs.definitions import CACHE, DB_RAW, ORM, STRING, TEMPLATE
+from layerbench.rungs.rung_data import (
+    HELLO_CACHE_KEY,
+    HELLO_ID,
+    HELLO_SELECT,
+    HELLO_VALUE,
+    MissingRungDataError,
+)
 
 Response = tuple[str, list[tuple[str, str]], bytes]
 Handler = Callable[[], Response]
 
 HELLO_BYTES = HELLO_VALUE.encode()
-CACHE_KEY = f"hello:{HELLO_ID}"
 TEXT = [("Content-Type", "text/plain; charset=utf-8")]
 HTML = [("Content-Type", "text/html; charset=utf-8")]
-
-
-class RowMissingError(Exception):
-    pass
+HELLO_ROW = f"row {HELLO_ID} of table hello"
 
 
 class LadderRungs:
@@ -37,21 +41,21 @@ class LadderRungs:
 
     def handlers(self) -> dict[str, Handler]:
         return {
-            "string": self.string,
-            "cache": self.cache,
-            "db-raw": self.db_raw,
-            "orm": self.orm,
-            "template": self.template,
+            STRING.name: self.string,
+            CACHE.name: self.cache,
+            DB_RAW.name: self.db_raw,
+            ORM.name: self.orm,
+            TEMPLATE.name: self.template,
         }
 
     def string(self) -> Response:
         return "200 OK", TEXT, HELLO_BYTES
 
     def cache(self) -> Response:
-        value = self._cache.get(CACHE_KEY)
+        value = self._cache.get(HELLO_CACHE_KEY)
         if value is None:
             value = self._read_raw()
-            self._cache.set(CACHE_KEY, value)
+            self._cache.set(HELLO_CACHE_KEY, value)
         return "200 OK", TEXT, value
 
     def db_raw(self) -> Response:
@@ -70,12 +74,12 @@ class LadderRungs:
     def _read_raw(self) -> bytes:
         row = self._database.connection().execute(HELLO_SELECT, (HELLO_ID,)).fetchone()
         if row is None:
-            raise RowMissingError(f"row {HELLO_ID} is missing from table hello")
+            raise MissingRungDataError(HELLO_ROW)
         value: str = row[0]
         return value.encode()
 
     @staticmethod
     def _read_orm(hello: Hello | None) -> str:
         if hello is None:
-            raise RowMissingError(f"row {HELLO_ID} is missing from table hello")
+            raise MissingRungDataError(HELLO_ROW)
         return hello.value

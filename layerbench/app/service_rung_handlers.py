@@ -1,5 +1,5 @@
-"""The full ladder's rungs on real services, each one round trip through the client library
-the seed used or its successor:
+"""The bare application's full-ladder rungs on real services, each one round trip through the
+client library the seed used or its successor:
 
 memcached    a get through pymemcache                          (+ memcached)
 redis        a GET through redis-py                            (+ Redis)
@@ -11,91 +11,53 @@ A rung exists only when its service's URL is configured; the rung data is the la
 (a missing row or key is an error, never a fast empty answer).
 """
 
-from typing import Any
-
-import MySQLdb
-import psycopg
-import redis
 from MySQLdb import _mysql
-from pymemcache.client.base import Client as MemcacheClient
 
 from layerbench.app.app_config import ServiceUrls
+from layerbench.app.per_thread import PerThread
+from layerbench.app.rung_handlers import TEXT, Handler, Response
+from layerbench.rungs.definitions import MARIADB, MARIADB_RAW, MEMCACHED, POSTGRES, REDIS
 from layerbench.rungs.rung_data import (
     HELLO_CACHE_KEY,
     HELLO_ID,
     HELLO_SELECT_FORMAT,
     HELLO_SELECT_LITERAL,
+    MissingRungDataError,
 )
-from layerbench.app.per_thread import PerThread
-from layerbench.app.rung_handlers import TEXT, Handler, Response
-from layerbench.services.urls import ServiceUrl
-
-TIMEOUT_S = 5.0
-
-
-class MissingRungDataError(Exception):
-    pass
-
-
-def _mysql_arguments(url: str) -> dict[str, Any]:
-    parsed = ServiceUrl.parse(url)
-    return {
-        "host": parsed.host,
-        "port": parsed.port,
-        "user": parsed.user or "root",
-        "password": parsed.password or "",
-        "database": parsed.database or "",
-        "connect_timeout": int(TIMEOUT_S),
-    }
+from layerbench.rungs.service_clients import (
+    mariadb_arguments,
+    mariadb_connection,
+    memcached_client,
+    postgres_connection,
+    redis_client,
+)
 
 
 def _found(value: bytes | None, where: str) -> bytes:
     if value is None:
-        raise MissingRungDataError(f"the rung data is missing from {where}")
+        raise MissingRungDataError(where)
     return value
 
 
 class ServiceRungs:
     def __init__(self, urls: ServiceUrls) -> None:
         self._handlers: dict[str, Handler] = {}
-        if urls.memcached:
-            memcached = ServiceUrl.parse(urls.memcached)
-            self._memcached = PerThread(
-                lambda: MemcacheClient(
-                    (memcached.host, memcached.port),
-                    connect_timeout=TIMEOUT_S,
-                    timeout=TIMEOUT_S,
-                    no_delay=True,
-                )
-            )
-            self._handlers["memcached"] = self.memcached
-        if urls.redis:
-            redis_url = ServiceUrl.parse(urls.redis)
+        if memcached_url := urls.memcached:
+            self._memcached = PerThread(lambda: memcached_client(memcached_url))
+            self._handlers[MEMCACHED.name] = self.memcached
+        if redis_url := urls.redis:
             # redis-py's client is a pool shared by threads; per thread, as the others.
-            self._redis = PerThread(
-                lambda: redis.Redis(
-                    host=redis_url.host,
-                    port=redis_url.port,
-                    db=redis_url.redis_db,
-                    password=redis_url.password,
-                    socket_timeout=TIMEOUT_S,
-                )
-            )
-            self._handlers["redis"] = self.redis
-        if urls.mariadb:
-            arguments = _mysql_arguments(urls.mariadb)
+            self._redis = PerThread(lambda: redis_client(redis_url))
+            self._handlers[REDIS.name] = self.redis
+        if mariadb_url := urls.mariadb:
+            arguments = mariadb_arguments(mariadb_url)
             self._mysql_raw = PerThread(lambda: _mysql.connect(**arguments))  # type: ignore[no-untyped-call]
-            self._mysql = PerThread(lambda: MySQLdb.connect(autocommit=True, **arguments))
-            self._handlers["mariadb-raw"] = self.mariadb_raw
-            self._handlers["mariadb"] = self.mariadb
-        if urls.postgres:
-            postgres_url = urls.postgres
-            self._postgres = PerThread(
-                lambda: psycopg.connect(
-                    postgres_url, autocommit=True, connect_timeout=int(TIMEOUT_S)
-                )
-            )
-            self._handlers["postgres"] = self.postgres
+            self._mysql = PerThread(lambda: mariadb_connection(mariadb_url))
+            self._handlers[MARIADB_RAW.name] = self.mariadb_raw
+            self._handlers[MARIADB.name] = self.mariadb
+        if postgres_url := urls.postgres:
+            self._postgres = PerThread(lambda: postgres_connection(postgres_url))
+            self._handlers[POSTGRES.name] = self.postgres
 
     def handlers(self) -> dict[str, Handler]:
         return dict(self._handlers)

@@ -13,18 +13,17 @@ from layerbench.app.api.page_cache import KeyValuePageCache, NoPages, PageCache
 from layerbench.app.app_config import AppConfig
 from layerbench.app.cache import CacheBackend, LocalCache
 from layerbench.app.database import Database
-from layerbench.app.rung_handlers import TEXT, Handler, LadderRungs, Response
-from layerbench.app.service_rung_handlers import ServiceRungs
-from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID
+from layerbench.app.rung_handlers import TEXT, Handler, Response
+from layerbench.app.rung_table import rung_handlers, rung_routes
+from layerbench.rungs.definitions import CACHED_PAGE, PAGE
 
 StartResponse = Callable[..., Any]
 WSGIApplication = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
-LADDER_PREFIX = "/ladder/"
 HEALTH_PATH = "/health"
 # The full page, built on every request: the demo site's video page with no page cache.
-PAGE_RUNG_PATH = LADDER_PREFIX + "page"
-PAGE_PATH = f"/v/{PAGE_VIDEO_PRETTYID}"
+PAGE_RUNG_PATH = PAGE.path
+PAGE_PATH = CACHED_PAGE.path
 
 
 def create_app(
@@ -35,9 +34,8 @@ def create_app(
         loader=PackageLoader("layerbench.app", "templates"), autoescape=select_autoescape()
     )
     cache = cache or LocalCache(settings.cache_max_bytes)
-    rungs = LadderRungs(Database(settings.db_path, settings.orm_url), cache, templates)
-    handlers = {**rungs.handlers(), **ServiceRungs(settings.services).handlers()}
-    routes: dict[str, Handler] = {LADDER_PREFIX + name: h for name, h in handlers.items()}
+    database = Database(settings.db_path, settings.orm_url)
+    routes = rung_routes(rung_handlers(database, cache, templates, settings.services))
     routes[HEALTH_PATH] = lambda: ("200 OK", TEXT, b"ok")
     if not settings.database_url:
         return Site(routes, None, None)

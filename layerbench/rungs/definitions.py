@@ -1,9 +1,12 @@
-"""The ladder's rungs: what each one asks for and the answer it must give.
+"""The ladder's rungs, in one ordered table: what each asks for, the answer it must give, the
+services it reads and the ladders it is on.
 
-The expected answers are written here from the rung data (:mod:`layerbench.rungs.rung_data`), not
-asked of the application: a rung that answers anything else is an error, never a fast result.
-The default ladder runs on the embedded defaults (SQLite, the in-process cache); the full
-ladder on real services, in the seed's order.
+The expected answers are written here from the rung data (:mod:`layerbench.rungs.rung_data`),
+not asked of the application: a rung that answers anything else is an error, never a fast
+result. The default ladder runs on the embedded defaults (SQLite, the in-process cache) and
+needs no service; the full ladder on real services, in the seed's order. Every rung not served
+by nginx is answered by the application under test, which names its handler for each by the
+rung's name (:mod:`layerbench.rungs.completeness`).
 """
 
 import json
@@ -53,20 +56,57 @@ class Rung:
         return self.expected_text is None or self.expected_text in body
 
 
+class Ladders(Enum):
+    """The ladders a rung is on."""
+
+    BOTH = "both"
+    DEFAULT = "default"
+    FULL = "full"
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One row of the table: the rung, its ladders, and what changes on the full ladder."""
+
+    rung: Rung
+    ladders: Ladders
+    # On the full ladder: the services (by kind) it reads there, and its layer's name if it
+    # differs. The default ladder's embedded SQLite and in-process cache need no service.
+    full_needs: tuple[str, ...] = ()
+    full_layer: str | None = None
+
+    def is_on(self, full: bool) -> bool:
+        return self.ladders is Ladders.BOTH or (self.ladders is Ladders.FULL) == full
+
+    def rung_on(self, full: bool) -> Rung:
+        if not full:
+            return self.rung
+        return replace(self.rung, layer=self.full_layer or self.rung.layer, needs=self.full_needs)
+
+
 STATIC_FILE = "hello.txt"
 STATIC_BODY = b"Hello World!\n"
 HELLO = HELLO_VALUE.encode()
 PAGE_TITLE = f'<h1 id="title">{PAGE_VIDEO_TITLE}</h1>'.encode()
 WRITE_BODY = json.dumps({"name": "layerbench", "body": HELLO_VALUE}).encode()
+# The site on PostgreSQL, its page cache in memcached (shared by every worker).
+SITE_SERVICES = ("postgres", "memcached")
 
 
-def _python(name: str, layer: str, *needs: str) -> Rung:
+def _python(name: str, layer: str) -> Rung:
     """A rung answering the row's value as plain text at /ladder/NAME."""
-    return Rung(name, Stack.PYTHON, f"/ladder/{name}", layer, HELLO, needs=needs)
+    return Rung(name, Stack.PYTHON, f"/ladder/{name}", layer, HELLO)
 
 
 STATIC = Rung("static", Stack.STATIC, "/" + STATIC_FILE, "a static file from nginx", STATIC_BODY)
 STRING = _python("string", "a Python string from a global")
+CACHE = _python("cache", "a lookup in the in-process cache")
+DB_RAW = _python("db-raw", "the row through sqlite3 (DB-API)")
+MEMCACHED = _python("memcached", "a get from memcached (pymemcache)")
+REDIS = _python("redis", "a GET from Redis (redis-py)")
+MARIADB_RAW = _python("mariadb-raw", "the row from MariaDB, raw C driver (MySQLdb._mysql)")
+MARIADB = _python("mariadb", "the row from MariaDB through DB-API (MySQLdb)")
+POSTGRES = _python("postgres", "the row from PostgreSQL (psycopg 3)")
 ORM = _python("orm", "the row through the SQLAlchemy ORM")
 TEMPLATE = Rung(
     "template",
@@ -101,38 +141,34 @@ WRITE = Rung(
     content_type="application/json",
 )
 
-LADDER: tuple[Rung, ...] = (
-    STATIC,
-    STRING,
-    _python("cache", "a lookup in the in-process cache"),
-    _python("db-raw", "the row through sqlite3 (DB-API)"),
-    ORM,
-    TEMPLATE,
-    PAGE,
-    CACHED_PAGE,
-    WRITE,
+# Each ladder runs these in this order, those that are on it.
+DEFINITIONS: tuple[Definition, ...] = (
+    Definition(STATIC, Ladders.BOTH),
+    Definition(STRING, Ladders.BOTH),
+    Definition(CACHE, Ladders.DEFAULT),
+    Definition(DB_RAW, Ladders.DEFAULT),
+    Definition(MEMCACHED, Ladders.FULL, ("memcached",)),
+    Definition(REDIS, Ladders.FULL, ("redis",)),
+    Definition(MARIADB_RAW, Ladders.FULL, ("mariadb",)),
+    Definition(MARIADB, Ladders.FULL, ("mariadb",)),
+    Definition(POSTGRES, Ladders.FULL, ("postgres",)),
+    Definition(ORM, Ladders.BOTH, ("postgres",), f"{ORM.layer} (PostgreSQL)"),
+    Definition(TEMPLATE, Ladders.BOTH, ("postgres",)),
+    Definition(PAGE, Ladders.BOTH, SITE_SERVICES),
+    Definition(CACHED_PAGE, Ladders.BOTH, SITE_SERVICES),
+    Definition(WRITE, Ladders.BOTH, SITE_SERVICES),
 )
-
-FULL_LADDER: tuple[Rung, ...] = (
-    STATIC,
-    STRING,
-    _python("memcached", "a get from memcached (pymemcache)", "memcached"),
-    _python("redis", "a GET from Redis (redis-py)", "redis"),
-    _python("mariadb-raw", "the row from MariaDB, raw C driver (MySQLdb._mysql)", "mariadb"),
-    _python("mariadb", "the row from MariaDB through DB-API (MySQLdb)", "mariadb"),
-    _python("postgres", "the row from PostgreSQL (psycopg 3)", "postgres"),
-    _python("orm", "the row through the SQLAlchemy ORM (PostgreSQL)", "postgres"),
-    replace(TEMPLATE, needs=("postgres",)),
-    # The site on PostgreSQL, its page cache in memcached (shared by every worker).
-    replace(PAGE, needs=("postgres", "memcached")),
-    replace(CACHED_PAGE, needs=("postgres", "memcached")),
-    replace(WRITE, needs=("postgres", "memcached")),
-)
-
-RUNG_NAMES = tuple(rung.name for rung in LADDER)
-FULL_RUNG_NAMES = tuple(rung.name for rung in FULL_LADDER)
-FULL_SERVICES = ("memcached", "redis", "mariadb", "postgres")
 
 
 def ladder_of(full: bool) -> tuple[Rung, ...]:
-    return FULL_LADDER if full else LADDER
+    return tuple(row.rung_on(full) for row in DEFINITIONS if row.is_on(full))
+
+
+LADDER = ladder_of(full=False)
+FULL_LADDER = ladder_of(full=True)
+RUNG_NAMES = tuple(rung.name for rung in LADDER)
+FULL_RUNG_NAMES = tuple(rung.name for rung in FULL_LADDER)
+# The full ladder's services, in the order it first reads them.
+FULL_SERVICES = tuple(dict.fromkeys(kind for rung in FULL_LADDER for kind in rung.needs))
+# The rungs an application answers: all but nginx's.
+APPLICATION_RUNGS = tuple(row.rung for row in DEFINITIONS if row.rung.stack is Stack.PYTHON)

@@ -25,3 +25,11 @@ PAGE_VIDEO_COMMENTS = 10
 # The video the write rung comments on: another one, so that the page rungs read the same page
 # however many times the write rung has run before them.
 WRITE_VIDEO_PRETTYID = "write-here"
+
+
+class MissingRungDataError(Exception):
+    """The data a rung reads is not where the seeding put it: an error, never a fast empty
+    answer."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(f"the rung data is missing from {where}")

@@ -1,0 +1,52 @@
+"""The client libraries' connections to the full ladder's services, the ones the seed used or
+their successors: the service rungs read the rung data through them, the seeding writes it."""
+
+from typing import Any
+
+import MySQLdb
+import psycopg
+import redis
+from pymemcache.client.base import Client as MemcacheClient
+
+from layerbench.services.urls import ServiceUrl
+
+TIMEOUT_S = 5.0
+
+
+def memcached_client(url: str) -> MemcacheClient:
+    parsed = ServiceUrl.parse(url)
+    return MemcacheClient(
+        (parsed.host, parsed.port), connect_timeout=TIMEOUT_S, timeout=TIMEOUT_S, no_delay=True
+    )
+
+
+def redis_client(url: str) -> redis.Redis:
+    parsed = ServiceUrl.parse(url)
+    return redis.Redis(
+        host=parsed.host,
+        port=parsed.port,
+        db=parsed.redis_db,
+        password=parsed.password,
+        socket_timeout=TIMEOUT_S,
+    )
+
+
+def mariadb_arguments(url: str) -> dict[str, Any]:
+    """The arguments of ``MySQLdb.connect`` and of the raw driver's ``_mysql.connect``."""
+    parsed = ServiceUrl.parse(url)
+    return {
+        "host": parsed.host,
+        "port": parsed.port,
+        "user": parsed.user or "root",
+        "password": parsed.password or "",
+        "database": parsed.database or "",
+        "connect_timeout": int(TIMEOUT_S),
+    }
+
+
+def mariadb_connection(url: str) -> MySQLdb.Connection:
+    return MySQLdb.connect(autocommit=True, **mariadb_arguments(url))
+
+
+def postgres_connection(url: str) -> psycopg.Connection[tuple[Any, ...]]:
+    return psycopg.connect(url, autocommit=True, connect_timeout=int(TIMEOUT_S))

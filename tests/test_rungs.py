@@ -1,0 +1,155 @@
+"""The rungs as one concept: one ordered table gives both ladders; the bare application answers
+every rung of the table by name, and no other; the rung data, seeded, is read back through the
+bare application's handlers on the real services, and its absence is one error."""
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from jinja2 import Environment, PackageLoader
+
+from layerbench.app.app_config import ServiceUrls
+from layerbench.app.cache import LocalCache
+from layerbench.app.database import Database
+from layerbench.app.per_thread import PerThread
+from layerbench.app.rung_handlers import HELLO_BYTES, LadderRungs
+from layerbench.app.rung_table import SITE_RUNGS, rung_handlers, rung_routes
+from layerbench.app.service_rung_handlers import ServiceRungs
+from layerbench.rungs.completeness import IncompleteApplicationError, check_answers_every_rung
+from layerbench.rungs.definitions import (
+    APPLICATION_RUNGS,
+    DEFINITIONS,
+    FULL_RUNG_NAMES,
+    FULL_SERVICES,
+    RUNG_NAMES,
+)
+from layerbench.rungs.rung_data import HELLO_CACHE_KEY, MissingRungDataError
+from layerbench.rungs.seeding import SEEDERS
+from layerbench.rungs.service_clients import (
+    mariadb_connection,
+    memcached_client,
+    postgres_connection,
+    redis_client,
+)
+from tests.conftest import start_service
+
+EVERY_SERVICE = ServiceUrls(
+    memcached="memcached://127.0.0.1:1",
+    redis="redis://127.0.0.1:1/0",
+    mariadb="mysql://root@127.0.0.1:1/layerbench",
+    postgres="postgresql://layerbench@127.0.0.1:1/layerbench",
+)
+
+
+def templates() -> Environment:
+    return Environment(loader=PackageLoader("layerbench.app", "templates"))
+
+
+def test_the_ladders_are_one_table_in_the_seeds_order() -> None:
+    assert RUNG_NAMES == (
+        "static", "string", "cache", "db-raw", "orm", "template", "page", "cached-page", "write"
+    )  # fmt: skip
+    assert FULL_RUNG_NAMES == (
+        "static", "string", "memcached", "redis", "mariadb-raw", "mariadb", "postgres", "orm",
+        "template", "page", "cached-page", "write",
+    )  # fmt: skip
+    assert FULL_SERVICES == ("memcached", "redis", "mariadb", "postgres")
+    names = [row.rung.name for row in DEFINITIONS]
+    paths = [row.rung.path for row in DEFINITIONS]
+    assert len(set(names)) == len(names) and len(set(paths)) == len(paths)
+
+
+def test_the_bare_application_answers_every_rung_and_no_other(seeded_db: Path) -> None:
+    # Every service configured (nothing connects until a rung is asked for).
+    handlers = rung_handlers(Database(seeded_db), LocalCache(), templates(), EVERY_SERVICE)
+    check_answers_every_rung("the bare WSGI application", [*handlers, *SITE_RUNGS])
+    assert not set(handlers) & set(SITE_RUNGS)
+    routes = rung_routes(handlers)
+    assert set(routes) == {rung.path for rung in APPLICATION_RUNGS if rung.name in handlers}
+
+
+@pytest.mark.parametrize(
+    ("answered", "message"),
+    [
+        (["string"], r"^an app: no handler for cache, db-raw, .*, write$"),
+        ([*RUNG_NAMES[1:], "json", "static"], r"^an app: .*handlers for no rung: json, static$"),
+    ],
+)
+def test_an_application_missing_a_rung_or_with_a_stray_handler_is_refused(
+    answered: list[str], message: str
+) -> None:
+    with pytest.raises(IncompleteApplicationError, match=message):
+        check_answers_every_rung("an app", answered)
+
+
+def test_a_missing_row_is_missing_rung_data(seeded_db: Path) -> None:
+    rungs = LadderRungs(Database(seeded_db), LocalCache(), templates())
+    assert rungs.db_raw()[2] == HELLO_BYTES
+    Database(seeded_db).connection().execute("DELETE FROM hello").connection.commit()
+    for handler in (rungs.db_raw, rungs.orm, rungs.template, rungs.cache):
+        with pytest.raises(MissingRungDataError, match="missing from row 1 of table hello"):
+            handler()
+
+
+def _forget_mariadb(url: str) -> None:
+    connection = mariadb_connection(url)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM hello")
+    finally:
+        connection.close()  # type: ignore[no-untyped-call]
+
+
+def _forget_postgres(url: str) -> None:
+    with postgres_connection(url) as connection:
+        connection.execute("DELETE FROM hello")
+
+
+def _forget_memcached(url: str) -> None:
+    client = memcached_client(url)
+    try:
+        client.delete(HELLO_CACHE_KEY, noreply=False)
+    finally:
+        client.close()
+
+
+def _forget_redis(url: str) -> None:
+    with redis_client(url) as client:
+        client.delete(HELLO_CACHE_KEY)
+
+
+FORGET: dict[str, Callable[[str], None]] = {
+    "mariadb": _forget_mariadb,
+    "postgres": _forget_postgres,
+    "memcached": _forget_memcached,
+    "redis": _forget_redis,
+}
+
+
+@pytest.mark.parametrize("kind", FULL_SERVICES)
+def test_each_service_seeded_answers_its_rungs_and_without_its_data_they_fail(kind: str) -> None:
+    service = start_service(kind)
+    try:
+        SEEDERS[kind](service.url)
+        rungs = ServiceRungs(ServiceUrls(**{kind: service.url}))
+        try:
+            handlers = rungs.handlers()
+            assert handlers, kind
+            for name, handler in handlers.items():
+                assert handler() == ("200 OK", [("Content-Type", "text/plain; charset=utf-8")],
+                                     HELLO_BYTES), name  # fmt: skip
+            FORGET[kind](service.url)
+            for handler in handlers.values():
+                with pytest.raises(MissingRungDataError, match="the rung data is missing from"):
+                    handler()
+        finally:
+            _close_connections(rungs)
+    finally:
+        service.stop()
+
+
+def _close_connections(rungs: ServiceRungs) -> None:
+    """The connections the handlers opened on this thread."""
+    for attribute in vars(rungs).values():
+        if isinstance(attribute, PerThread):
+            attribute.get().close()
