@@ -24,7 +24,8 @@ from layerbench.lab.loadgen import find_load_generator
 from layerbench.lab.matrix import Matrix
 from layerbench.lab.matrix_options import Column, MatrixOptions, parse_concurrency
 from layerbench.report.matrix_table import format_matrix_table
-from layerbench.results.matrix_result import Cell, CellStatus, ColumnInfo, MatrixResult
+from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
+from layerbench.results.status import Status
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments
 
@@ -90,7 +91,7 @@ def main() -> None:
             last = run_pass(options, Path(root) / f"pass-{repeat}")
             for cell in last.cells:
                 key = (cell.column, cell.concurrency)
-                if cell.status is CellStatus.OK and cell.load is not None:
+                if cell.status is Status.OK and cell.load is not None:
                     rates[key].append(cell.load.requests_per_s)
                     if cell.load.errors:
                         failures[key].append(f"{cell.load.errors} errors")

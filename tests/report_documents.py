@@ -4,9 +4,10 @@ four service roles, three repeats), seed 000's matrix (mod_wsgi embedded against
 configurations with long labels, c = 100, 200, 500) and seed 002's (seven columns at c=1, one
 of them not installed, one failed)."""
 
-from layerbench.results.ladder_result import LadderResult, RungResult, RungStatus, Trial
+from layerbench.results.ladder_result import LadderResult, RungResult, Trial
 from layerbench.results.load_result import LoadResult
-from layerbench.results.matrix_result import Cell, CellStatus, ColumnInfo, MatrixResult
+from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
+from layerbench.results.status import Status
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
 from layerbench.rungs.definitions import FULL_RUNG_NAMES
 
@@ -96,7 +97,7 @@ def full_ladder() -> LadderResult:
             Trial(load(rate * factor, p50_us=10_000_000 / rate), usage(roles))
             for factor in (1.0, 0.93, 1.04)  # a noisy rung: CV over 3 %
         )
-        result.rungs.append(RungResult(name, server, RungStatus.OK, trials=trials))
+        result.rungs.append(RungResult(name, server, Status.OK, trials=trials))
         rate *= 0.62 if i < 2 else 0.85
     return result
 
@@ -126,7 +127,7 @@ def _measured(column: str, row: int, level: int, rate: float, errors: int = 0) -
         column,
         row,
         level,
-        CellStatus.OK,
+        Status.OK,
         trials=(Trial(load(rate, errors=errors, p50_us=p50_us), usage(roles)),),
     )
 
@@ -146,9 +147,9 @@ def seed_002_matrix() -> MatrixResult:
     result = _matrix(SEED_002_COLUMNS, (1,))
     for k, label in enumerate(SEED_002_COLUMNS):
         if label == "mod_python":
-            result.cells.append(Cell(label, 0, 1, CellStatus.SKIPPED, NOT_INSTALLED))
+            result.cells.append(Cell(label, 0, 1, Status.SKIPPED, NOT_INSTALLED))
         elif label == "uwsgi-nginx":
-            result.cells.append(Cell(label, 0, 1, CellStatus.ERROR, DIED))
+            result.cells.append(Cell(label, 0, 1, Status.ERROR, DIED))
         else:
             result.cells.append(_measured(label, 0, 1, 1800.0 + 900 * k))
     return result

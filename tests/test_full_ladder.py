@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from layerbench.lab.options import LadderOptions
+from layerbench.results.ladder_result import LadderResult
+from layerbench.results.status import Status
 from layerbench.rungs.definitions import FULL_RUNG_NAMES
-from layerbench.results.ladder_result import LadderResult, RungStatus
 from tests.conftest import missing
 from tests.ladder_runs import run_ladder
 from tests.proc_scan import processes_mentioning
@@ -24,12 +25,12 @@ def test_full_ladder_measures_every_rung_with_each_service_in_its_role(
 ) -> None:
     result = run_full(workdir, load_binary, None)
     for rung in result.rungs:
-        if rung.status is RungStatus.SKIPPED:
+        if rung.status is Status.SKIPPED:
             missing(rung.message or rung.rung)
     assert [rung.rung for rung in result.rungs] == list(FULL_RUNG_NAMES)
     by_name = {rung.rung: rung for rung in result.rungs}
     for rung in result.rungs:
-        assert rung.status is RungStatus.OK, (rung.rung, rung.message)
+        assert rung.status is Status.OK, (rung.rung, rung.message)
         assert rung.load is not None and rung.load.errors == 0, rung.rung
     # Each service's processes were followed, in their role, while its rung ran: PostgreSQL's
     # backends (sessions of their own) included.
@@ -59,12 +60,12 @@ def test_a_missing_service_skips_its_rungs_naming_the_package(
     monkeypatch.setattr("layerbench.proc.binaries.SYSTEM_DIRS", ())
     result = run_full(workdir, load_binary, ("string", "memcached", "redis"))
     string, memcached, redis = result.rungs
-    assert string.status is RungStatus.OK
-    assert memcached.status is RungStatus.SKIPPED
+    assert string.status is Status.OK
+    assert memcached.status is Status.SKIPPED
     assert (
         memcached.message
         == "memcached is not installed; install it with: apt-get install memcached"
     )
-    assert redis.status is RungStatus.SKIPPED
+    assert redis.status is Status.SKIPPED
     assert "apt-get install redis-server" in (redis.message or "")
     assert not result.failed

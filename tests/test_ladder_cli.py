@@ -15,8 +15,9 @@ import pytest
 
 from layerbench.app import ladder_data
 from layerbench.lab.options import LadderOptions
+from layerbench.results.ladder_result import LadderResult
+from layerbench.results.status import Status
 from layerbench.rungs.definitions import Rung
-from layerbench.results.ladder_result import LadderResult, RungStatus
 from tests.ladder_runs import Recorder, run_ladder
 from tests.proc_scan import processes_mentioning
 
@@ -137,9 +138,9 @@ def test_a_rung_with_a_wrong_body_is_an_error_and_the_others_are_measured(
     result = run_short(workdir, load_binary, ("string", "db-raw", "orm"))
     statuses = {rung.rung: rung.status for rung in result.rungs}
     assert statuses == {
-        "string": RungStatus.OK,
-        "db-raw": RungStatus.ERROR,
-        "orm": RungStatus.ERROR,
+        "string": Status.OK,
+        "db-raw": Status.ERROR,
+        "orm": Status.ERROR,
     }
     message = result.rungs[1].message or ""
     assert "rung db-raw" in message and "b'Goodbye'" in message and "b'Hello world!'" in message
@@ -169,7 +170,7 @@ def test_a_server_that_dies_mid_run_fails_the_rest_and_leaves_nothing(
     result = run_ladder(workdir, load_binary, options, KillDuringCache())
     killer.join()
     statuses: dict[str, Any] = {rung.rung: rung.status for rung in result.rungs}
-    assert statuses == {"string": RungStatus.OK, "cache": RungStatus.ERROR, "orm": RungStatus.ERROR}
+    assert statuses == {"string": Status.OK, "cache": Status.ERROR, "orm": Status.ERROR}
     assert "gunicorn exited unexpectedly" in (result.rungs[1].message or "")
     assert processes_mentioning(str(workdir)) == []
 
@@ -181,9 +182,9 @@ def test_without_nginx_the_static_rung_is_skipped_naming_the_package(
     monkeypatch.setattr("layerbench.proc.binaries.SYSTEM_DIRS", ())
     result = run_short(workdir, load_binary, ("static", "string"))
     static, string = result.rungs
-    assert static.status is RungStatus.SKIPPED
+    assert static.status is Status.SKIPPED
     assert static.message == "nginx is not installed; install it with: apt-get install nginx"
-    assert string.status is RungStatus.OK
+    assert string.status is Status.OK
     assert not result.failed
 
 

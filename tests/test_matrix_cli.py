@@ -18,7 +18,8 @@ from layerbench.errors import MissingBinaryError
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.matrix import Matrix
 from layerbench.lab.matrix_options import Column, MatrixOptions
-from layerbench.results.matrix_result import Cell, CellStatus, ColumnInfo, MatrixResult
+from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
+from layerbench.results.status import Status
 from layerbench.servers import apache as apache_module
 from tests.proc_scan import processes_mentioning
 
@@ -185,12 +186,12 @@ def test_a_server_that_dies_ends_its_column_and_the_next_runs(
     killer.join()
     statuses = [(cell.column, cell.concurrency, cell.status) for cell in result.cells]
     assert statuses == [
-        ("gunicorn", 1, CellStatus.OK),
-        ("gunicorn", 2, CellStatus.ERROR),
-        ("gunicorn", 4, CellStatus.ERROR),
-        ("nginx-static", 1, CellStatus.OK),
-        ("nginx-static", 2, CellStatus.OK),
-        ("nginx-static", 4, CellStatus.OK),
+        ("gunicorn", 1, Status.OK),
+        ("gunicorn", 2, Status.ERROR),
+        ("gunicorn", 4, Status.ERROR),
+        ("nginx-static", 1, Status.OK),
+        ("nginx-static", 2, Status.OK),
+        ("nginx-static", 4, Status.OK),
     ]
     assert "gunicorn exited unexpectedly" in (result.cells[1].message or "")
     assert result.failed
@@ -210,9 +211,9 @@ def test_a_server_not_installed_is_skipped_naming_the_package(
     )  # fmt: skip
     result = run_matrix(workdir, load_binary, options, Recorder())
     skipped, measured = result.cells
-    assert skipped.status is CellStatus.SKIPPED
+    assert skipped.status is Status.SKIPPED
     assert "apt-get install apache2" in (skipped.message or "")
-    assert measured.status is CellStatus.OK
+    assert measured.status is Status.OK
     assert not result.failed
 
 

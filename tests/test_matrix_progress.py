@@ -5,7 +5,8 @@ import io
 
 from layerbench.cli.matrix_progress import MatrixProgress
 from layerbench.lab.matrix_options import Column, MatrixOptions
-from layerbench.results.matrix_result import Cell, CellStatus
+from layerbench.results.matrix_result import Cell
+from layerbench.results.status import Status
 
 SERVER_LOG = "apache2 did not start: no answer within 20 s\n[error] AH00526: Syntax error\nline 3"
 
@@ -14,5 +15,5 @@ def test_a_failed_cell_is_one_line_of_progress() -> None:
     options = MatrixOptions(columns=(Column.parse("apache-static", {}),), concurrency=(1,))
     stream = io.StringIO()
     progress = MatrixProgress(options, stream)
-    progress.cell_finished(Cell("apache-static", 0, 1, CellStatus.ERROR, SERVER_LOG))
+    progress.cell_finished(Cell("apache-static", 0, 1, Status.ERROR, SERVER_LOG))
     assert stream.getvalue() == "  c=1      error: apache2 did not start: no answer within 20 s\n"

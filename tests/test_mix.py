@@ -13,9 +13,10 @@ from layerbench.lab.mix import MixOptions, mix_outcome, mixed_rung
 from layerbench.lab.options import LadderOptions
 from layerbench.report.exports import to_markdown
 from layerbench.report.html_report import html_report
-from layerbench.results.ladder_result import LadderResult, RungResult, RungStatus, Trial
+from layerbench.results.ladder_result import LadderResult, RungResult, Trial
 from layerbench.results.load_result import LoadResult
 from layerbench.results.mix_result import mix_dict, read_mix
+from layerbench.results.status import Status
 from layerbench.results.usage import Usage
 from layerbench.rungs.definitions import CACHED_PAGE, PAGE, STATIC, WRITE
 from layerbench.stats.mix_prediction import predict_rate
@@ -79,7 +80,7 @@ def _result(
     hits: tuple[float, ...], misses: tuple[float, ...], mixes: tuple[float, ...]
 ) -> LadderResult:
     def rung(name: str, trials: tuple[Trial, ...]) -> RungResult:
-        return RungResult(name, "gunicorn", RungStatus.OK, trials=trials)
+        return RungResult(name, "gunicorn", Status.OK, trials=trials)
 
     result = LadderResult(options={}, conditions={}, started_at="")
     result.rungs = [

@@ -5,15 +5,10 @@ from typing import Any
 
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.report.noise_notes import noise_causes
-from layerbench.results.ladder_result import (
-    LADDER_JSON_VERSION,
-    LadderResult,
-    RungResult,
-    RungStatus,
-    Trial,
-)
+from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult, Trial
 from layerbench.results.load_result import LoadResult
-from layerbench.results.matrix_result import Cell, CellStatus
+from layerbench.results.matrix_result import Cell
+from layerbench.results.status import Status
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
 
 
@@ -56,11 +51,11 @@ def seed_table() -> LadderResult:
     """The seed's figures: hello.txt 9700, python string 7500, memcached 2100."""
     result = LadderResult(options={}, conditions={}, started_at="2026-11-22T00:00:00+00:00")
     result.rungs = [
-        RungResult("static", "nginx", RungStatus.OK, trials=(Trial(load(9700), unsampled()),)),
-        RungResult("string", "gunicorn", RungStatus.OK, trials=(Trial(load(7500), usage()),)),
-        RungResult("broken", "gunicorn", RungStatus.ERROR, message="rung broken: wrong body"),
-        RungResult("cache", "gunicorn", RungStatus.OK, trials=(Trial(load(2100), unsampled()),)),
-        RungResult("absent", "x", RungStatus.SKIPPED, message="x is not installed"),
+        RungResult("static", "nginx", Status.OK, trials=(Trial(load(9700), unsampled()),)),
+        RungResult("string", "gunicorn", Status.OK, trials=(Trial(load(7500), usage()),)),
+        RungResult("broken", "gunicorn", Status.ERROR, message="rung broken: wrong body"),
+        RungResult("cache", "gunicorn", Status.OK, trials=(Trial(load(2100), unsampled()),)),
+        RungResult("absent", "x", Status.SKIPPED, message="x is not installed"),
     ]
     return result
 
@@ -129,7 +124,7 @@ def test_table_shows_rates_changes_and_why_rungs_were_not_measured() -> None:
 
 def test_the_median_trial_is_shown_and_a_spread_over_3_percent_is_noisy() -> None:
     trials = tuple(Trial(load(rate), usage()) for rate in (1000.0, 1200.0, 900.0))
-    rung = RungResult("string", "gunicorn", RungStatus.OK, trials=trials)
+    rung = RungResult("string", "gunicorn", Status.OK, trials=trials)
     assert rung.requests_per_s == 1000.0
     assert rung.usage is trials[0].usage
     spread = rung.spread
@@ -137,7 +132,7 @@ def test_the_median_trial_is_shown_and_a_spread_over_3_percent_is_noisy() -> Non
     assert rung.noisy
     # The client used 4 CPU-seconds in 8 s: 50 % of a core, not the bottleneck.
     assert noise_causes(rung.diagnosis()) == []
-    steady = RungResult("string", "gunicorn", RungStatus.OK, trials=trials[:1] * 3)
+    steady = RungResult("string", "gunicorn", Status.OK, trials=trials[:1] * 3)
     assert not steady.noisy
     result = LadderResult(options={}, conditions={}, started_at="")
     result.rungs = [rung]
@@ -151,7 +146,7 @@ def test_a_cpu_that_changed_speed_is_named_with_the_rates_scaled_by_it() -> None
     # req/s moved with the probe's speed: the machine changed speed, not the server's cost.
     speeds = (100.0, 120.0, 90.0)
     trials = tuple(Trial(load(10.0 * s), usage(), cpu_speed=s) for s in speeds)
-    rung = RungResult("string", "gunicorn", RungStatus.OK, trials=trials)
+    rung = RungResult("string", "gunicorn", Status.OK, trials=trials)
     assert rung.noisy
     assert rung.speed_scaled_cv == 0.0
     [cause] = noise_causes(rung.diagnosis())
@@ -163,17 +158,17 @@ def test_a_cpu_that_changed_speed_is_named_with_the_rates_scaled_by_it() -> None
         for rate, s in zip((1000.0, 1200.0, 900.0), (120.0, 90.0, 100.0), strict=True)
     )
     [cause] = noise_causes(
-        RungResult("string", "gunicorn", RungStatus.OK, trials=unrelated).diagnosis()
+        RungResult("string", "gunicorn", Status.OK, trials=unrelated).diagnosis()
     )
     assert "though not in step with req/s" in cause
     # The speed held while req/s moved: the table says so rather than guess at the frequency.
     steady = tuple(Trial(load(rate), usage(), cpu_speed=100.0) for rate in (1000.0, 1200.0, 900.0))
     result = LadderResult(options={}, conditions={}, started_at="")
-    result.rungs = [RungResult("string", "gunicorn", RungStatus.OK, trials=steady)]
+    result.rungs = [RungResult("string", "gunicorn", Status.OK, trials=steady)]
     assert "no busy process seen, and the CPU's speed held (0.0 % CV" in format_ladder_table(result)
     # Without a probe for every trial, no speed is claimed.
     partial = (*steady[:2], Trial(load(900.0), usage()))
-    assert RungResult("s", "g", RungStatus.OK, trials=partial).cpu_speed_spread is None
+    assert RungResult("s", "g", Status.OK, trials=partial).cpu_speed_spread is None
 
 
 def test_client_bound_is_the_busiest_thread_for_the_ladder_and_the_matrix_alike() -> None:
@@ -191,10 +186,10 @@ def test_client_bound_is_the_busiest_thread_for_the_ladder_and_the_matrix_alike(
     # One thread saturated, the process at 95 % of a core... and at 50 %.
     saturated = tuple(trial(rate, 0.95, 4.0) for rate in (1000.0, 1200.0, 900.0))
     for trials, bound in ((spread_out, False), (saturated, True)):
-        rung = RungResult("string", "gunicorn", RungStatus.OK, trials=trials)
-        cell = Cell("gunicorn", 0, 10, CellStatus.OK, trials=trials)
+        rung = RungResult("string", "gunicorn", Status.OK, trials=trials)
+        cell = Cell("gunicorn", 0, 10, Status.OK, trials=trials)
         causes = noise_causes(rung.diagnosis())
         assert rung.client_bound is cell.client_bound is bound
         assert any("the client was the bottleneck" in cause for cause in causes) is bound
-    [cause] = noise_causes(RungResult("s", "g", RungStatus.OK, trials=saturated).diagnosis())
+    [cause] = noise_causes(RungResult("s", "g", Status.OK, trials=saturated).diagnosis())
     assert cause == "the client was the bottleneck (its busiest thread up to 95 % busy)"

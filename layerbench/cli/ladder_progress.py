@@ -7,7 +7,8 @@ from typing import TextIO
 
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.options import LadderOptions
-from layerbench.results.ladder_result import RungResult, RungStatus
+from layerbench.results.ladder_result import RungResult
+from layerbench.results.status import Status
 from layerbench.rungs.definitions import Rung
 from layerbench.words import counted
 
@@ -51,12 +52,12 @@ class LadderProgress:
         if not self._rung_open:
             self.stream.write(f"  {result.rung:<12} ")
         self._rung_open = False
-        if result.status is RungStatus.OK:
+        if result.status is Status.OK:
             self._done += 1
         else:
             # The rung runs no more: its trials still to come will not be.
             self._total -= self.options.repeats - len(result.trials)
-        if result.status is RungStatus.OK and result.trials:
+        if result.status is Status.OK and result.trials:
             self._say(f"{result.trials[-1].load.requests_per_s:,.0f} req/s")
         else:
             self._say(f"{result.status.value}: {result.message}")

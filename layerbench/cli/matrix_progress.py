@@ -5,7 +5,8 @@ from typing import TextIO
 
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.matrix_options import MatrixOptions
-from layerbench.results.matrix_result import Cell, CellStatus, ColumnInfo
+from layerbench.results.matrix_result import Cell, ColumnInfo
+from layerbench.results.status import Status
 from layerbench.words import counted
 
 
@@ -42,7 +43,7 @@ class MatrixProgress:
         if not self._cell_open:
             self.stream.write(f"  c={cell.concurrency:<6} ")
         self._cell_open = False
-        if cell.status is CellStatus.OK and cell.load is not None:
+        if cell.status is Status.OK and cell.load is not None:
             errors = f", {counted(cell.load.errors, 'error')}" if cell.load.errors else ""
             self._say(f"{cell.load.requests_per_s:,.0f} req/s{errors}")
         else:

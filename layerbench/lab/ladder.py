@@ -8,19 +8,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.app.ladder_data import prepare_app_data
+from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.cpu_speed import probe_cpu_speed
 from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.options import LadderOptions
-from layerbench.rungs.definitions import FULL_SERVICES, STATIC_BODY, STATIC_FILE, Rung, Stack
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.ports import free_port
-from layerbench.results.ladder_result import LadderResult, RungResult, RungStatus
+from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.results.status import Status
 from layerbench.results.trials import Trial
+from layerbench.rungs.definitions import FULL_SERVICES, STATIC_BODY, STATIC_FILE, Rung, Stack
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.nginx import NginxStatic
@@ -91,7 +92,7 @@ class Ladder:
                     runnable.append(rung)
                 else:
                     name = self._server_name(rung.stack)
-                    self._record(RungResult(rung.name, name, RungStatus.SKIPPED, message=why_not))
+                    self._record(RungResult(rung.name, name, Status.SKIPPED, message=why_not))
             servers: dict[Stack, Deployment] = {}
             for number in range(1, self.options.repeats + 1):
                 self.observer.pass_starting(number, self.options.repeats)
@@ -108,7 +109,7 @@ class Ladder:
 
     def _failed(self, rung: Rung) -> bool:
         result = self._results.get(rung.name)
-        return result is not None and result.status is not RungStatus.OK
+        return result is not None and result.status is not Status.OK
 
     def _server_name(self, stack: Stack) -> str:
         return "nginx" if stack is Stack.STATIC else self.options.server
@@ -121,17 +122,15 @@ class Ladder:
         try:
             server = up.enter_context(self._server(stack, services))
         except MissingPackageError as error:
-            self._fail_stack(stack, runnable, RungStatus.SKIPPED, str(error))
+            self._fail_stack(stack, runnable, Status.SKIPPED, str(error))
             return None
         except LayerbenchError as error:
-            self._fail_stack(stack, runnable, RungStatus.ERROR, str(error))
+            self._fail_stack(stack, runnable, Status.ERROR, str(error))
             return None
         self.result.conditions["server_versions"].update(server.versions())
         return server
 
-    def _fail_stack(
-        self, stack: Stack, runnable: list[Rung], status: RungStatus, message: str
-    ) -> None:
+    def _fail_stack(self, stack: Stack, runnable: list[Rung], status: Status, message: str) -> None:
         """The stack ends: a rung of it with no trial yet fails; one with trials keeps them,
         and says it has fewer than asked."""
         self._ended.add(stack)
@@ -169,7 +168,7 @@ class Ladder:
             load, usage = self.trials.run(server, url, spec, label, services.sessions)
         except LayerbenchError as error:
             if self._check_alive(server, rung.stack, runnable):
-                result = RungResult(rung.name, name, RungStatus.ERROR, url, str(error), trials)
+                result = RungResult(rung.name, name, Status.ERROR, url, str(error), trials)
                 self._record(result)
             return
         argv = spec.argv(self.load_binary, url, Path("-"))
@@ -177,14 +176,14 @@ class Ladder:
         # A server that died during the trial: the trial measured its death, not the rung.
         if self._check_alive(server, rung.stack, runnable):
             trial = Trial(load, usage, speed)
-            self._record(RungResult(rung.name, name, RungStatus.OK, url, None, (*trials, trial)))
+            self._record(RungResult(rung.name, name, Status.OK, url, None, (*trials, trial)))
 
     def _check_alive(self, server: Deployment, stack: Stack, runnable: list[Rung]) -> bool:
         """A server that died fails every rung of its stack left, saying how it died."""
         try:
             server.check_alive()
         except LayerbenchError as error:
-            self._fail_stack(stack, runnable, RungStatus.ERROR, str(error))
+            self._fail_stack(stack, runnable, Status.ERROR, str(error))
             return False
         return True
 

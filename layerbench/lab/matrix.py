@@ -11,17 +11,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
-from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.app.ladder_data import prepare_app_data
+from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.matrix_options import Column, MatrixOptions
-from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE, Rung
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.ports import free_port
-from layerbench.results.matrix_result import Cell, CellStatus, ColumnInfo, MatrixResult
+from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
+from layerbench.results.status import Status
 from layerbench.results.trials import Trial
+from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE, Rung
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.server_settings import check_sections
@@ -115,7 +116,7 @@ class Matrix:
         """One pass over the column's levels; False when the column ends."""
         self.observer.column_starting(column.info)
         if column.deployment is None:
-            self._end_column(index, column.info, CellStatus.SKIPPED, column.skipped)
+            self._end_column(index, column.info, Status.SKIPPED, column.skipped)
             return False
         deployment = column.deployment
         try:
@@ -128,13 +129,13 @@ class Matrix:
                     if not self._failed(index, row):
                         self._measure(index, column, deployment, row)
         except LayerbenchError as error:
-            self._end_column(index, column.info, CellStatus.ERROR, str(error))
+            self._end_column(index, column.info, Status.ERROR, str(error))
             return False
         return True
 
     def _failed(self, index: int, row: int) -> bool:
         cell = self._cells.get((index, row))
-        return cell is not None and cell.status is not CellStatus.OK
+        return cell is not None and cell.status is not Status.OK
 
     def _measure(self, index: int, column: PlannedColumn, deployment: Deployment, row: int) -> None:
         """A trial of the cell; a server that died meanwhile raises (it ends the column)."""
@@ -156,15 +157,15 @@ class Matrix:
             load, usage = self.trials.run(deployment, url, spec, label)
         except LayerbenchError as error:
             deployment.check_alive()  # a dead server ends the column
-            cell = Cell(info.label, row, concurrency, CellStatus.ERROR, str(error), trials)
+            cell = Cell(info.label, row, concurrency, Status.ERROR, str(error), trials)
             self._record(index, cell)
             return
         deployment.check_alive()
         measured = (*trials, Trial(load, usage))
-        self._record(index, Cell(info.label, row, concurrency, CellStatus.OK, None, measured))
+        self._record(index, Cell(info.label, row, concurrency, Status.OK, None, measured))
 
     def _end_column(
-        self, index: int, info: ColumnInfo, status: CellStatus, message: str | None
+        self, index: int, info: ColumnInfo, status: Status, message: str | None
     ) -> None:
         """The column runs no more: a cell of it with no trial yet fails; one with trials
         keeps them, and says it has fewer than asked."""

@@ -8,7 +8,8 @@ import textwrap
 
 from layerbench.report.noise_notes import noise_notes
 from layerbench.report.text_table import TERMINAL_WIDTH, Group, format_table
-from layerbench.results.ladder_result import LadderResult, RungResult, RungStatus
+from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.results.status import Status
 from layerbench.roles import CACHE_ROLE, CLIENT_ROLE, DATABASE_ROLE, FRONT_ROLE, SERVER_ROLE
 
 MIB = 1024 * 1024
@@ -52,13 +53,11 @@ def format_ladder_table(
         rows.append([cells[i] for i in shown] + cpu + (pss if wide else []))
     lines = format_table(rows, LEFT_ALIGNED, groups=groups, colour=colour)
     notes = [
-        f"  {rung.rung}: {rung.message}"
-        for rung in result.rungs
-        if rung.status is not RungStatus.OK
+        f"  {rung.rung}: {rung.message}" for rung in result.rungs if rung.status is not Status.OK
     ]
     if notes:
         lines += ["", "not measured:", *_wrapped(notes)]
-    measured = [(rung.rung, rung) for rung in result.rungs if rung.status is RungStatus.OK]
+    measured = [(rung.rung, rung) for rung in result.rungs if rung.status is Status.OK]
     lines += _wrapped(noise_notes(measured, result.conditions, "rung"))
     return "\n".join(lines)
 

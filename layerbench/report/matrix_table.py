@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 from layerbench.report.noise_notes import noise_notes
 from layerbench.report.text_table import TERMINAL_WIDTH, Group, format_table
-from layerbench.results.matrix_result import Cell, CellStatus, MatrixResult
+from layerbench.results.matrix_result import Cell, MatrixResult
+from layerbench.results.status import Status
 from layerbench.roles import CLIENT_ROLE, FRONT_ROLE, SERVER_ROLE
 
 MIB = 1024 * 1024
@@ -40,7 +41,7 @@ def format_matrix_table(
     measured = [
         (f"{cell.column} c={cell.concurrency}", cell)
         for cell in result.cells
-        if cell.status is CellStatus.OK
+        if cell.status is Status.OK
     ]
     noise = noise_notes(measured, result.conditions, "cell")
     lines += [line for note in noise for line in _wrap(note)]
@@ -160,7 +161,7 @@ def _figures(cell: Cell | None, flagged: bool) -> list[str]:
     blank = [""] * (len(FIGURES) + flagged)
     if cell is None:
         return blank
-    if cell.status is not CellStatus.OK or cell.load is None:
+    if cell.status is not Status.OK or cell.load is None:
         return [cell.status.value, *blank[1:]]
     figures = [
         f"{cell.load.requests_per_s:,.0f}",
@@ -221,7 +222,7 @@ def _costs_table(result: MatrixResult, wide: bool, colour: bool | None) -> list[
 def _notes(result: MatrixResult) -> list[str]:
     notes = []
     for cell in result.cells:
-        if cell.status is not CellStatus.OK:
+        if cell.status is not Status.OK:
             notes.append(
                 f"  {cell.column} c={cell.concurrency}: {cell.status.value}: {cell.message}"
             )

@@ -17,22 +17,16 @@ what changed here, whenever a field changes meaning or goes away.
 """
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from layerbench.results.mix_result import mix_dict
+from layerbench.results.status import Status
 from layerbench.results.trials import Repeated, Trial
 from layerbench.results.usage import RoleUsage, Usage
 from layerbench.stats.mix_prediction import MixOutcome
 from layerbench.stats.spread import Spread
 
 LADDER_JSON_VERSION = 3
-
-
-class RungStatus(Enum):
-    OK = "ok"
-    ERROR = "error"
-    SKIPPED = "skipped"
 
 
 @dataclass(frozen=True)
@@ -42,7 +36,7 @@ class RungResult(Repeated):
 
     rung: str
     server: str
-    status: RungStatus
+    status: Status
     url: str | None = None
     message: str | None = None
     trials: tuple[Trial, ...] = ()
@@ -61,7 +55,7 @@ class LadderResult:
 
     @property
     def failed(self) -> bool:
-        return any(rung.status is RungStatus.ERROR for rung in self.rungs)
+        return any(rung.status is Status.ERROR for rung in self.rungs)
 
     def change_vs_above(self) -> list[float | None]:
         """Per rung, its req/s relative to the nearest measured rung above it, as a signed

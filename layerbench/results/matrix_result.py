@@ -13,19 +13,13 @@ what changed here, whenever a field changes meaning or goes away.
 """
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from layerbench.results.ladder_result import roles_dict, spread_dict, trial_dicts
+from layerbench.results.status import Status
 from layerbench.results.trials import Repeated, Trial
 
 MATRIX_JSON_VERSION = 2
-
-
-class CellStatus(Enum):
-    OK = "ok"
-    ERROR = "error"
-    SKIPPED = "skipped"
 
 
 @dataclass(frozen=True)
@@ -39,7 +33,7 @@ class Cell(Repeated):
     # compare a server's first measurement after its start with the next).
     row: int
     concurrency: int
-    status: CellStatus
+    status: Status
     message: str | None = None
     trials: tuple[Trial, ...] = ()
 
@@ -75,7 +69,7 @@ class MatrixResult:
     def failed(self) -> bool:
         """A cell not measured, or measured with failed or non-2xx requests."""
         return any(
-            cell.status is CellStatus.ERROR or (cell.load is not None and cell.load.errors)
+            cell.status is Status.ERROR or (cell.load is not None and cell.load.errors)
             for cell in self.cells
         )
 
