@@ -8,6 +8,7 @@ mod client;
 mod error;
 mod http;
 mod input_file;
+mod json_float;
 mod plan;
 mod report;
 mod results;

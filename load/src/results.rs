@@ -1,7 +1,11 @@
 //! The results of a run: plain figures, each with its unit in its name, that every
-//! exporter (text, JSON) reads.
+//! exporter (text, JSON) reads. Their serde form is the JSON document's body, field for field
+//! and in order (the contract: `schema/load-result.schema.json`; `report/json.rs` adds the
+//! version and the options).
 
 use std::collections::BTreeMap;
+
+use serde::Serialize;
 
 use crate::client::RunOutput;
 use crate::client::pacing::LATE_THRESHOLD;
@@ -10,55 +14,76 @@ use crate::stats::phases::{PhaseSummary, summarize};
 use crate::stats::recorder::Failures;
 use crate::targets::Target;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Results {
     /// `Server` header of the first response.
     pub server_software: Option<String>,
     /// Body length of the first 2xx response.
     pub document_length_bytes: Option<u64>,
     /// The measured interval, after the warm-up.
+    #[serde(serialize_with = "crate::json_float::finite")]
     pub elapsed_s: f64,
     /// Responses received in full, any status (length failures included, as in ab).
     pub requests_completed: u64,
+    /// All failures, of every class.
+    pub requests_failed: u64,
     pub non_2xx_responses: u64,
     pub keep_alive_requests: u64,
     pub stale_connection_retries: u64,
     pub failures: Failures,
+    /// Responses by status code (JSON keys are strings: `"200"`).
     pub status_counts: BTreeMap<u16, u64>,
     /// Failures by kind: an errno name, `timeout`, `malformed_response`, ...
     pub errors_by_kind: BTreeMap<String, u64>,
     pub total_transferred_bytes: u64,
     pub html_transferred_bytes: u64,
+    /// Completed requests per second of the measured interval; 0 when nothing was measured.
+    #[serde(serialize_with = "crate::json_float::finite")]
+    pub requests_per_s: f64,
+    #[serde(serialize_with = "crate::json_float::finite")]
+    pub transfer_rate_bytes_per_s: f64,
     pub latency_us: LatencySummary,
-    pub client_cpu_user_s: f64,
-    pub client_cpu_system_s: f64,
-    /// Responses received, the warm-up's included: 0 means the server never answered.
-    pub responses_seen: u64,
-    /// A TCP connection was made at least once, the warm-up's included: false means the
-    /// server was never reached (refused, unreachable, or its connects timed out).
-    pub reached_the_server: bool,
-    /// The first failure, described for the user.
-    pub first_error: Option<String>,
+    pub client_cpu_s: CpuSeconds,
     /// ab's Connection Times of the completed responses, in microseconds.
     pub connection_times_us: ConnectionTimes,
     /// Bytes of requests written (heads and bodies): ab's "Total body sent".
     pub sent_bytes: u64,
     /// The highest ratio of an event-loop thread's CPU time to its wall time.
+    #[serde(serialize_with = "crate::json_float::finite")]
     pub client_busiest_thread_cpu_fraction: f64,
+    /// `epoll` or `io_uring`.
+    pub client_io_engine: &'static str,
     /// With `--rate`: how the open loop kept to its rate.
     pub rate: Option<RateResults>,
     /// With `--rate`: latency from the actual send (`latency_us` counts from the due time).
     pub latency_uncorrected_us: Option<LatencySummary>,
     /// With `https://`: what the handshakes agreed, and how many there were.
     pub tls: Option<TlsResults>,
-    /// `epoll` or `io_uring`.
-    pub client_io_engine: &'static str,
     /// `--urls`: each URL's figures, in the order of the list (empty for one URL).
     pub by_url: Vec<UrlResults>,
+    /// Responses received, the warm-up's included: 0 means the server never answered.
+    #[serde(skip)]
+    pub responses_seen: u64,
+    /// A TCP connection was made at least once, the warm-up's included: false means the
+    /// server was never reached (refused, unreachable, or its connects timed out).
+    #[serde(skip)]
+    pub reached_the_server: bool,
+    /// The first failure, described for the user.
+    #[serde(skip)]
+    pub first_error: Option<String>,
+}
+
+/// The client process's CPU time, user and system.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct CpuSeconds {
+    #[serde(serialize_with = "crate::json_float::finite")]
+    pub user: f64,
+    #[serde(serialize_with = "crate::json_float::finite")]
+    pub system: f64,
 }
 
 /// One URL of a `--urls` run.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct UrlResults {
     pub path: String,
     pub weight: u32,
@@ -71,7 +96,7 @@ pub struct UrlResults {
 }
 
 /// The TLS figures of an `https://` run.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TlsResults {
     /// `TLSv1.3`, from the first handshake (`None` if none completed).
     pub protocol: Option<String>,
@@ -82,10 +107,12 @@ pub struct TlsResults {
 }
 
 /// The open loop's figures.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RateResults {
+    #[serde(serialize_with = "crate::json_float::finite")]
     pub target_per_s: f64,
     /// Requests sent per second in the measured interval.
+    #[serde(serialize_with = "crate::json_float::finite")]
     pub achieved_per_s: f64,
     /// Requests due in the measured interval (within `-n`).
     pub scheduled_requests: u64,
@@ -107,7 +134,7 @@ impl RateResults {
 }
 
 /// ab's "Connection Times (ms)" table, in microseconds (see `stats::phases`).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct ConnectionTimes {
     pub connect: PhaseSummary,
     pub processing: PhaseSummary,
@@ -133,11 +160,7 @@ impl Results {
             .zip(output.pacing)
             .map(|(target_per_s, pacing)| RateResults {
                 target_per_s,
-                achieved_per_s: if elapsed_s > 0.0 {
-                    pacing.sent as f64 / elapsed_s
-                } else {
-                    0.0
-                },
+                achieved_per_s: per_second(pacing.sent, elapsed_s),
                 scheduled_requests: pacing.scheduled,
                 unsent_requests: pacing.unsent(),
                 late_starts: pacing.late_starts,
@@ -179,8 +202,11 @@ impl Results {
             tls,
             server_software: output.server_software,
             document_length_bytes: output.document_lengths_bytes.first().copied().flatten(),
-            elapsed_s: output.elapsed.as_secs_f64(),
+            elapsed_s,
             requests_completed: recorder.completed,
+            requests_failed: recorder.failures.total(),
+            requests_per_s: per_second(recorder.completed, elapsed_s),
+            transfer_rate_bytes_per_s: per_second(recorder.wire_bytes, elapsed_s),
             non_2xx_responses: recorder.non_2xx,
             keep_alive_requests: recorder.keep_alive,
             stale_connection_retries: recorder.stale_retries,
@@ -190,8 +216,10 @@ impl Results {
             total_transferred_bytes: recorder.wire_bytes,
             html_transferred_bytes: recorder.body_bytes,
             latency_us: LatencySummary::new(&recorder.moments, &recorder.histogram),
-            client_cpu_user_s: cpu_user_s,
-            client_cpu_system_s: cpu_system_s,
+            client_cpu_s: CpuSeconds {
+                user: cpu_user_s,
+                system: cpu_system_s,
+            },
             responses_seen: output.responses_seen,
             reached_the_server: output.reached_the_server,
             first_error: output.first_error,
@@ -209,29 +237,17 @@ impl Results {
         }
     }
 
-    pub fn requests_failed(&self) -> u64 {
-        self.failures.total()
-    }
-
-    /// Completed requests per second; 0 when nothing was measured.
-    pub fn requests_per_s(&self) -> f64 {
-        self.per_second(self.requests_completed)
-    }
-
-    pub fn transfer_rate_bytes_per_s(&self) -> f64 {
-        self.per_second(self.total_transferred_bytes)
-    }
-
     /// The client's threads were busy most of the time: the server may be faster than this.
     pub fn client_bound(&self) -> bool {
         self.client_busiest_thread_cpu_fraction >= CLIENT_BOUND_CPU_FRACTION
     }
+}
 
-    fn per_second(&self, count: u64) -> f64 {
-        if self.elapsed_s > 0.0 {
-            count as f64 / self.elapsed_s
-        } else {
-            0.0
-        }
+/// `count` per second of `elapsed_s`; 0 when nothing was measured.
+fn per_second(count: u64, elapsed_s: f64) -> f64 {
+    if elapsed_s > 0.0 {
+        count as f64 / elapsed_s
+    } else {
+        0.0
     }
 }

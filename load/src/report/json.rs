@@ -1,4 +1,6 @@
-//! The JSON document: the contract described by `schema/load-result.schema.json`.
+//! The JSON document: the contract described by `schema/load-result.schema.json`, written by
+//! serde from the results types themselves (`results.rs`, whose field names are the JSON's),
+//! after the version, the generator and the options. The tests take the keys from the schema.
 //!
 //! History of `version`: 1, the first; fields added since, without a version change:
 //! `connection_times_us`, `sent_bytes`, `client_busiest_thread_cpu_fraction`, `client_io_engine`, and in
@@ -8,7 +10,6 @@
 //! `options.tls_protocol` and `options.source_addresses`; `by_url` and `options.urls`
 //! (`--urls`; `by_url` is empty for a run of one URL); `options.batch_wait_us`.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Write};
 
@@ -16,119 +17,20 @@ use serde::Serialize;
 
 use crate::cli::{JsonTarget, Options};
 use crate::error::Error;
-use crate::results::{RateResults, Results, TlsResults, UrlResults};
-use crate::stats::latency::LatencySummary;
-use crate::stats::phases::PhaseSummary;
+use crate::results::Results;
 use crate::tls::Trust;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// The version, the generator and the options, then the results' own fields (`Results`'s
+/// serde form).
 #[derive(Debug, Serialize)]
 pub struct Document<'a> {
     pub version: u32,
     pub generator: Generator,
     pub options: OptionsDocument<'a>,
-    pub server_software: Option<&'a str>,
-    pub document_length_bytes: Option<u64>,
-    pub elapsed_s: f64,
-    pub requests_completed: u64,
-    pub requests_failed: u64,
-    pub non_2xx_responses: u64,
-    pub keep_alive_requests: u64,
-    pub stale_connection_retries: u64,
-    pub failures: FailuresDocument,
-    pub status_counts: BTreeMap<String, u64>,
-    pub errors_by_kind: &'a BTreeMap<String, u64>,
-    pub total_transferred_bytes: u64,
-    pub html_transferred_bytes: u64,
-    pub requests_per_s: f64,
-    pub transfer_rate_bytes_per_s: f64,
-    pub latency_us: LatencyDocument,
-    pub client_cpu_s: CpuDocument,
-    pub connection_times_us: ConnectionTimesDocument,
-    pub sent_bytes: u64,
-    pub client_busiest_thread_cpu_fraction: f64,
-    /// `epoll` or `io_uring`.
-    pub client_io_engine: &'static str,
-    pub rate: Option<RateDocument>,
-    pub latency_uncorrected_us: Option<LatencyDocument>,
-    pub tls: Option<&'a TlsResults>,
-    pub by_url: Vec<UrlDocument<'a>>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct UrlDocument<'a> {
-    pub path: &'a str,
-    pub weight: u32,
-    pub requests_completed: u64,
-    pub requests_failed: u64,
-    pub document_length_bytes: Option<u64>,
-    pub latency_us: LatencyDocument,
-}
-
-impl<'a> From<&'a UrlResults> for UrlDocument<'a> {
-    fn from(url: &'a UrlResults) -> UrlDocument<'a> {
-        UrlDocument {
-            path: &url.path,
-            weight: url.weight,
-            requests_completed: url.requests_completed,
-            requests_failed: url.requests_failed,
-            document_length_bytes: url.document_length_bytes,
-            latency_us: LatencyDocument::from(&url.latency_us),
-        }
-    }
-}
-
-/// One line of `--urls`.
-#[derive(Debug, Serialize)]
-pub struct WeightedUrlDocument<'a> {
-    pub weight: u32,
-    pub url: &'a str,
-}
-
-#[derive(Debug, Serialize)]
-pub struct RateDocument {
-    pub target_per_s: f64,
-    pub achieved_per_s: f64,
-    pub scheduled_requests: u64,
-    pub unsent_requests: u64,
-    pub late_starts: u64,
-    pub late_threshold_us: u64,
-    pub max_lateness_us: u64,
-}
-
-impl From<&RateResults> for RateDocument {
-    fn from(rate: &RateResults) -> RateDocument {
-        RateDocument {
-            target_per_s: finite(rate.target_per_s),
-            achieved_per_s: finite(rate.achieved_per_s),
-            scheduled_requests: rate.scheduled_requests,
-            unsent_requests: rate.unsent_requests,
-            late_starts: rate.late_starts,
-            late_threshold_us: rate.late_threshold_us,
-            max_lateness_us: rate.max_lateness_us,
-        }
-    }
-}
-
-impl From<&LatencySummary> for LatencyDocument {
-    fn from(l: &LatencySummary) -> LatencyDocument {
-        LatencyDocument {
-            min: l.min,
-            mean: finite(l.mean),
-            stdev: finite(l.stdev),
-            max: l.max,
-            p50: l.p50,
-            p66: l.p66,
-            p75: l.p75,
-            p80: l.p80,
-            p90: l.p90,
-            p95: l.p95,
-            p98: l.p98,
-            p99: l.p99,
-            p99_9: l.p99_9,
-        }
-    }
+    #[serde(flatten)]
+    pub results: &'a Results,
 }
 
 #[derive(Debug, Serialize)]
@@ -137,6 +39,7 @@ pub struct Generator {
     pub version: &'static str,
 }
 
+/// The run's options as given (threads: as used).
 #[derive(Debug, Serialize)]
 pub struct OptionsDocument<'a> {
     pub url: &'a str,
@@ -163,158 +66,60 @@ pub struct OptionsDocument<'a> {
     pub urls: Vec<WeightedUrlDocument<'a>>,
 }
 
+/// One line of `--urls`.
 #[derive(Debug, Serialize)]
-pub struct FailuresDocument {
-    pub connect: u64,
-    pub receive: u64,
-    pub length: u64,
-    pub exceptions: u64,
+pub struct WeightedUrlDocument<'a> {
+    pub weight: u32,
+    pub url: &'a str,
 }
 
-#[derive(Debug, Serialize)]
-pub struct LatencyDocument {
-    pub min: u64,
-    pub mean: f64,
-    pub stdev: f64,
-    pub max: u64,
-    pub p50: u64,
-    pub p66: u64,
-    pub p75: u64,
-    pub p80: u64,
-    pub p90: u64,
-    pub p95: u64,
-    pub p98: u64,
-    pub p99: u64,
-    pub p99_9: u64,
-}
-
-#[derive(Debug, Serialize)]
-pub struct ConnectionTimesDocument {
-    pub connect: PhaseDocument,
-    pub processing: PhaseDocument,
-    pub waiting: PhaseDocument,
-    pub total: PhaseDocument,
-}
-
-#[derive(Debug, Serialize)]
-pub struct PhaseDocument {
-    pub min: u64,
-    pub mean: f64,
-    pub stdev: f64,
-    pub median: u64,
-    pub max: u64,
-}
-
-impl From<&PhaseSummary> for PhaseDocument {
-    fn from(phase: &PhaseSummary) -> PhaseDocument {
-        PhaseDocument {
-            min: phase.min,
-            mean: finite(phase.mean),
-            stdev: finite(phase.stdev),
-            median: phase.median,
-            max: phase.max,
+impl<'a> OptionsDocument<'a> {
+    pub fn new(options: &'a Options) -> OptionsDocument<'a> {
+        OptionsDocument {
+            url: &options.url.text,
+            method: &options.method,
+            concurrency: options.concurrency,
+            threads: options.threads,
+            keep_alive: options.keep_alive,
+            requests: options.requests,
+            duration_s: options.duration.map(|d| d.as_secs_f64()),
+            warmup_s: options.warmup.as_secs_f64(),
+            timeout_s: options.timeout.as_secs_f64(),
+            headers: options.headers.iter().map(ToString::to_string).collect(),
+            body_bytes: options.body.as_ref().map_or(0, |body| body.bytes.len()),
+            content_type: options.body.as_ref().map(|body| body.content_type.as_str()),
+            variable_length: options.variable_length,
+            rate_per_s: options.rate_per_s,
+            batch_wait_us: options.batch_wait_us,
+            source_addresses: options
+                .source_addresses
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            tls_verify: options.tls.trust != Trust::Anything,
+            tls_protocol: options.tls.versions.name(),
+            urls: options
+                .urls
+                .iter()
+                .map(|weighted| WeightedUrlDocument {
+                    weight: weighted.weight,
+                    url: &weighted.url.text,
+                })
+                .collect(),
         }
     }
 }
 
-#[derive(Debug, Serialize)]
-pub struct CpuDocument {
-    pub user: f64,
-    pub system: f64,
-}
-
-/// JSON has no NaN or infinity.
-fn finite(value: f64) -> f64 {
-    if value.is_finite() { value } else { 0.0 }
-}
-
 impl<'a> Document<'a> {
     pub fn new(options: &'a Options, results: &'a Results) -> Document<'a> {
-        let l = &results.latency_us;
-        let f = &results.failures;
         Document {
             version: SCHEMA_VERSION,
             generator: Generator {
                 name: env!("CARGO_PKG_NAME"),
                 version: env!("CARGO_PKG_VERSION"),
             },
-            options: OptionsDocument {
-                url: &options.url.text,
-                method: &options.method,
-                concurrency: options.concurrency,
-                threads: options.threads,
-                keep_alive: options.keep_alive,
-                requests: options.requests,
-                duration_s: options.duration.map(|d| d.as_secs_f64()),
-                warmup_s: options.warmup.as_secs_f64(),
-                timeout_s: options.timeout.as_secs_f64(),
-                headers: options.headers.iter().map(ToString::to_string).collect(),
-                body_bytes: options.body.as_ref().map_or(0, |body| body.bytes.len()),
-                content_type: options.body.as_ref().map(|body| body.content_type.as_str()),
-                variable_length: options.variable_length,
-                rate_per_s: options.rate_per_s,
-                batch_wait_us: options.batch_wait_us,
-                source_addresses: options
-                    .source_addresses
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect(),
-                tls_verify: options.tls.trust != Trust::Anything,
-                tls_protocol: options.tls.versions.name(),
-                urls: options
-                    .urls
-                    .iter()
-                    .map(|weighted| WeightedUrlDocument {
-                        weight: weighted.weight,
-                        url: &weighted.url.text,
-                    })
-                    .collect(),
-            },
-            server_software: results.server_software.as_deref(),
-            document_length_bytes: results.document_length_bytes,
-            elapsed_s: finite(results.elapsed_s),
-            requests_completed: results.requests_completed,
-            requests_failed: results.requests_failed(),
-            non_2xx_responses: results.non_2xx_responses,
-            keep_alive_requests: results.keep_alive_requests,
-            stale_connection_retries: results.stale_connection_retries,
-            failures: FailuresDocument {
-                connect: f.connect,
-                receive: f.receive,
-                length: f.length,
-                exceptions: f.exceptions,
-            },
-            status_counts: results
-                .status_counts
-                .iter()
-                .map(|(status, count)| (status.to_string(), *count))
-                .collect(),
-            errors_by_kind: &results.errors_by_kind,
-            total_transferred_bytes: results.total_transferred_bytes,
-            html_transferred_bytes: results.html_transferred_bytes,
-            requests_per_s: finite(results.requests_per_s()),
-            transfer_rate_bytes_per_s: finite(results.transfer_rate_bytes_per_s()),
-            latency_us: LatencyDocument::from(l),
-            client_cpu_s: CpuDocument {
-                user: finite(results.client_cpu_user_s),
-                system: finite(results.client_cpu_system_s),
-            },
-            connection_times_us: ConnectionTimesDocument {
-                connect: (&results.connection_times_us.connect).into(),
-                processing: (&results.connection_times_us.processing).into(),
-                waiting: (&results.connection_times_us.waiting).into(),
-                total: (&results.connection_times_us.total).into(),
-            },
-            sent_bytes: results.sent_bytes,
-            client_busiest_thread_cpu_fraction: finite(results.client_busiest_thread_cpu_fraction),
-            client_io_engine: results.client_io_engine,
-            rate: results.rate.as_ref().map(RateDocument::from),
-            latency_uncorrected_us: results
-                .latency_uncorrected_us
-                .as_ref()
-                .map(LatencyDocument::from),
-            tls: results.tls.as_ref(),
-            by_url: results.by_url.iter().map(UrlDocument::from).collect(),
+            options: OptionsDocument::new(options),
+            results,
         }
     }
 }
@@ -346,64 +151,110 @@ pub fn write(target: &JsonTarget, options: &Options, results: &Results) -> Resul
 mod tests {
     use super::*;
     use crate::report::text::tests::sample;
+    use crate::results::{RateResults, TlsResults, UrlResults};
+    use serde_json::Value;
+
+    const SCHEMA: &str = include_str!("../../schema/load-result.schema.json");
+
+    /// The keys of every object in `value` are those its schema declares (and checks the
+    /// objects inside, through `properties` and `items`).
+    fn assert_keys_declared(value: &Value, schema: &Value, path: &str) {
+        if let (Some(object), Some(declared)) = (
+            value.as_object(),
+            schema.get("properties").and_then(Value::as_object),
+        ) {
+            let keys: Vec<&String> = object.keys().collect();
+            let declared: Vec<&String> = declared.keys().collect();
+            // serde_json's map is sorted (no preserve_order): compared as sets.
+            assert_eq!(keys, declared, "keys of {path}");
+            for (name, item) in object {
+                assert_keys_declared(item, &schema["properties"][name], &format!("{path}/{name}"));
+            }
+        }
+        for (index, item) in value.as_array().into_iter().flatten().enumerate() {
+            assert_keys_declared(item, &schema["items"], &format!("{path}/{index}"));
+        }
+    }
 
     #[test]
-    fn field_names_and_order() {
+    fn field_names_are_the_schemas() {
+        let schema: Value = serde_json::from_str(SCHEMA).unwrap();
+        let (options, mut results) = sample();
+        let value = serde_json::to_value(Document::new(&options, &results)).unwrap();
+        assert_keys_declared(&value, &schema, "");
+        // The optional parts too: the open loop's, TLS's and --urls' figures.
+        results.rate = Some(RateResults {
+            target_per_s: 1000.0,
+            achieved_per_s: 990.0,
+            scheduled_requests: 500,
+            unsent_requests: 5,
+            late_starts: 2,
+            late_threshold_us: 1000,
+            max_lateness_us: 3000,
+        });
+        results.latency_uncorrected_us = Some(results.latency_us);
+        results.tls = Some(TlsResults {
+            protocol: Some("TLSv1.3".to_string()),
+            cipher_suite: Some("TLS13_AES_256_GCM_SHA384".to_string()),
+            handshakes_full: 1,
+            handshakes_resumed: 9,
+        });
+        results.by_url = vec![UrlResults {
+            path: "/hello.txt".to_string(),
+            weight: 1,
+            requests_completed: 1000,
+            requests_failed: 1,
+            document_length_bytes: Some(13),
+            latency_us: results.latency_us,
+        }];
+        let value = serde_json::to_value(Document::new(&options, &results)).unwrap();
+        assert_keys_declared(&value, &schema, "");
+        for name in ["rate", "latency_uncorrected_us", "tls"] {
+            assert!(value[name].is_object(), "{name}");
+        }
+        assert_eq!(value["by_url"][0]["latency_us"]["p99"], 7_000);
+    }
+
+    #[test]
+    fn values() {
         let (options, results) = sample();
         let value = serde_json::to_value(Document::new(&options, &results)).unwrap();
-        let keys: Vec<&str> = value
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        // serde_json's map is sorted unless preserve_order: compare as sets.
-        let mut expected = vec![
-            "version",
-            "generator",
-            "options",
-            "server_software",
-            "document_length_bytes",
-            "elapsed_s",
-            "requests_completed",
-            "requests_failed",
-            "non_2xx_responses",
-            "keep_alive_requests",
-            "stale_connection_retries",
-            "failures",
-            "status_counts",
-            "errors_by_kind",
-            "total_transferred_bytes",
-            "html_transferred_bytes",
-            "requests_per_s",
-            "transfer_rate_bytes_per_s",
-            "latency_us",
-            "client_cpu_s",
-            "connection_times_us",
-            "sent_bytes",
-            "client_busiest_thread_cpu_fraction",
-            "client_io_engine",
-            "rate",
-            "latency_uncorrected_us",
-            "tls",
-            "by_url",
-        ];
-        expected.sort_unstable();
-        let mut keys = keys;
-        keys.sort_unstable();
-        assert_eq!(keys, expected);
         assert_eq!(value["version"], 1);
+        assert_eq!(value["generator"]["name"], "layerbench-load");
         assert_eq!(value["status_counts"]["500"], 2);
         assert_eq!(value["options"]["requests"], 1000);
-        assert_eq!(value["options"]["duration_s"], serde_json::Value::Null);
+        assert_eq!(value["options"]["duration_s"], Value::Null);
         assert_eq!(value["requests_per_s"], 2000.0);
         assert_eq!(value["latency_us"]["p99_9"], 9000);
         assert_eq!(value["requests_failed"], 1);
         assert_eq!(value["options"]["method"], "GET");
         assert_eq!(value["options"]["headers"], serde_json::json!([]));
-        assert_eq!(value["options"]["content_type"], serde_json::Value::Null);
+        assert_eq!(value["options"]["content_type"], Value::Null);
         assert_eq!(value["connection_times_us"]["processing"]["median"], 4_400);
         assert_eq!(value["connection_times_us"]["total"]["max"], 12_400);
         assert_eq!(value["sent_bytes"], 90_000);
+        assert_eq!(
+            value["client_cpu_s"],
+            serde_json::json!({"user": 0.1, "system": 0.2})
+        );
+        assert_eq!(value["client_io_engine"], "io_uring");
+        for skipped in ["responses_seen", "reached_the_server", "first_error"] {
+            assert!(
+                value.get(skipped).is_none(),
+                "{skipped} is not in the contract"
+            );
+        }
+    }
+
+    #[test]
+    fn json_has_no_nan_nor_infinity() {
+        let (options, mut results) = sample();
+        results.latency_us.mean = f64::NAN;
+        results.connection_times_us.waiting.stdev = f64::INFINITY;
+        results.client_busiest_thread_cpu_fraction = f64::NAN;
+        let value = serde_json::to_value(Document::new(&options, &results)).unwrap();
+        assert_eq!(value["latency_us"]["mean"], 0.0);
+        assert_eq!(value["connection_times_us"]["waiting"]["stdev"], 0.0);
+        assert_eq!(value["client_busiest_thread_cpu_fraction"], 0.0);
     }
 }

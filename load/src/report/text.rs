@@ -55,8 +55,8 @@ fn write_ab(out: &mut impl Write, options: &Options, r: &Results) -> io::Result<
         label("Complete requests"),
         r.requests_completed
     )?;
-    writeln!(out, "{}{}", label("Failed requests"), r.requests_failed())?;
-    if r.requests_failed() > 0 {
+    writeln!(out, "{}{}", label("Failed requests"), r.requests_failed)?;
+    if r.requests_failed > 0 {
         let f = &r.failures;
         writeln!(
             out,
@@ -302,8 +302,8 @@ fn write_additions(out: &mut impl Write, options: &Options, r: &Results) -> io::
         out,
         "{}{:.3} [s] user, {:.3} [s] system",
         label("Client CPU time"),
-        r.client_cpu_user_s,
-        r.client_cpu_system_s
+        r.client_cpu_s.user,
+        r.client_cpu_s.system
     )?;
     let busiest = r.client_busiest_thread_cpu_fraction * 100.0;
     writeln!(
@@ -427,7 +427,7 @@ fn counts<K: std::fmt::Display, V: std::fmt::Display>(
 pub(crate) mod tests {
     use super::*;
     use crate::cli::Cli;
-    use crate::results::ConnectionTimes;
+    use crate::results::{ConnectionTimes, CpuSeconds};
     use crate::stats::latency::LatencySummary;
     use crate::stats::recorder::Failures;
     use clap::Parser;
@@ -450,6 +450,9 @@ pub(crate) mod tests {
             document_length_bytes: Some(13),
             elapsed_s: 0.5,
             requests_completed: 1000,
+            requests_failed: 1,
+            requests_per_s: 2000.0,
+            transfer_rate_bytes_per_s: 500_000.0,
             non_2xx_responses: 2,
             keep_alive_requests: 1000,
             stale_connection_retries: 0,
@@ -476,8 +479,10 @@ pub(crate) mod tests {
                 p99: 7_000,
                 p99_9: 9_000,
             },
-            client_cpu_user_s: 0.1,
-            client_cpu_system_s: 0.2,
+            client_cpu_s: CpuSeconds {
+                user: 0.1,
+                system: 0.2,
+            },
             responses_seen: 1000,
             reached_the_server: true,
             first_error: None,

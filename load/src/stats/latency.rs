@@ -74,10 +74,12 @@ impl Moments {
 }
 
 /// The latency figures of a run, in microseconds; all 0 when nothing was recorded.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct LatencySummary {
     pub min: u64,
+    #[serde(serialize_with = "crate::json_float::finite")]
     pub mean: f64,
+    #[serde(serialize_with = "crate::json_float::finite")]
     pub stdev: f64,
     pub max: u64,
     pub p50: u64,

@@ -24,10 +24,12 @@ pub struct PhaseTimes {
 }
 
 /// min, mean[+/-sd], median, max of one phase, in microseconds; all 0 when empty.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
 pub struct PhaseSummary {
     pub min: u64,
+    #[serde(serialize_with = "crate::json_float::finite")]
     pub mean: f64,
+    #[serde(serialize_with = "crate::json_float::finite")]
     pub stdev: f64,
     pub median: u64,
     pub max: u64,

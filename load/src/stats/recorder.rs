@@ -39,7 +39,7 @@ impl FailureClass {
 }
 
 /// Failed requests by class.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Failures {
     pub connect: u64,
     pub receive: u64,
