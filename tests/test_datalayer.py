@@ -1,7 +1,7 @@
 """The data layer on SQLite, PostgreSQL and MariaDB (real, throwaway servers): the registry's
 trigger rules including the writes that must be refused, id collisions, idempotent PUT, and the
 audit history (attribution, rollbacks, "as of", concurrent writers mixing the application and raw
-SQL)."""
+SQL), and what the observers of committed writes are told."""
 
 import threading
 import time
@@ -9,14 +9,23 @@ from collections.abc import Iterator
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+import psycopg
+import pymysql
 import pytest
 
 from layerbench.app.videos import Catalog
 from layerbench.datalayer.changes import decode_values
 from layerbench.datalayer.entities import TAGS, VIDEOS
 from layerbench.datalayer.numids import from_signed, to_signed
-from layerbench.datalayer.repository import MAX_TRANSIENT_ATTEMPTS, IdCollisionError, Repository
+from layerbench.datalayer.repository import (
+    MAX_TRANSIENT_ATTEMPTS,
+    IdCollisionError,
+    NotFoundError,
+    Repository,
+)
+from layerbench.datalayer.written import Written
 from layerbench.ids.codec import decode, encode
 from layerbench.ids.generate import new_number
 from tests.datalayer_backends import (
@@ -414,3 +423,80 @@ def test_a_tag_named_as_another_entitys_pretty_id_is_still_refused(backend: Back
     with pytest.raises(backend.refused, match=backend.duplicate("prettyid")):
         catalog.create_video({"title": "b", "url": "u", "tags": ["taken"]}, "b")
     assert backend.query("SELECT count(*) FROM videos")[0][0] == 1
+
+
+def test_observers_are_told_what_each_committed_write_changed(
+    repository: Repository, backend: Backend
+) -> None:
+    """Every entity written, and the video a comment belongs to, by its names; nothing for a
+    write that changed nothing or was rolled back."""
+    told: list[frozenset[Written]] = []
+    repository.observe(told.append)
+    video = repository.create("videos", {"title": "t"}, actor=None, prettyid="clip")
+    assert told == [{Written("videos", video, "clip")}]
+    values = {"video_numid": decode(video), "author": "fan", "body": "first"}
+    comment = repository.create("comments", values, actor=None)
+    repository.update("comments", comment, {"body": "second"}, actor=None)
+    with_video = {Written("comments", comment, None), Written("videos", video, "clip")}
+    assert told[1:] == [with_video, with_video]
+    with pytest.raises(NotFoundError):
+        repository.update("comments", encode(1), {"body": "none"}, actor=None)
+    p = repository.dialect.placeholder
+    with pytest.raises(RuntimeError), repository.transaction("mallory") as cursor:
+        repository.update_row(cursor, VIDEOS, decode(video), {"title": "evil"})
+        raise RuntimeError("changed my mind")
+    assert len(told) == 3
+    repository.delete("videos", video, actor=None)
+    assert told[3:] == [{Written("videos", video, "clip")}]
+    assert backend.query(f"SELECT count(*) FROM comments WHERE id = {p}", (comment,)) == [(0,)]
+
+
+def test_a_video_s_tags_written_tell_the_video_and_every_tag(repository: Repository) -> None:
+    told: list[frozenset[Written]] = []
+    repository.observe(told.append)
+    catalog = Catalog(repository)
+    video = catalog.create_video({"title": "t", "tags": ["pop"]}, actor="alice")
+    pop = told[0] - {Written("videos", video, None)}
+    assert [(tag.table, tag.prettyid) for tag in pop] == [("tags", "pop")]
+    catalog.update_video(video, {"tags": ["rock"]}, actor="alice")
+    assert {(w.table, w.prettyid) for w in told[1]} == {
+        ("videos", None),
+        ("tags", "pop"),
+        ("tags", "rock"),
+    }
+
+
+def test_a_transaction_run_again_tells_once_what_it_wrote_last(backend: Backend) -> None:
+    """The first attempt's video is rolled back with its colliding tag: never told."""
+    draws = iter([500, 600, 500, 700, 800])
+    repository = backend.repository(new_numid=lambda: next(draws))
+    repository.create("tags", {"name": "taken"}, actor=None)
+    told: list[frozenset[Written]] = []
+    repository.observe(told.append)
+
+    def work(cursor: Any) -> None:
+        repository.insert_row(cursor, VIDEOS, repository.new_numid(), None, {"title": "t"})
+        repository.insert_row(cursor, TAGS, repository.new_numid(), None, {"name": "n"})
+
+    repository.write("alice", work)
+    assert told == [{Written("videos", encode(700), None), Written("tags", encode(800), None)}]
+
+
+@pytest.mark.parametrize("backend", ["postgres", "mariadb"], indirect=True)
+def test_an_observers_error_after_the_commit_is_raised_never_run_again(backend: Backend) -> None:
+    """An observer failing as a transaction given up would (here: the database says so) must not
+    make the committed write run a second time."""
+    repository = backend.repository()
+
+    def observer(written: frozenset[Written]) -> None:
+        cursor = repository.connection.cursor()
+        try:
+            cursor.execute(GIVE_UP[backend.name])
+        finally:
+            cursor.close()
+
+    repository.observe(observer)
+    with pytest.raises((psycopg.Error, pymysql.err.MySQLError)) as raised:
+        repository.create("tags", {"name": "once"}, actor="alice")
+    assert repository.dialect.is_transient(raised.value)
+    assert backend.query("SELECT name FROM tags") == [("once",)]

@@ -1,6 +1,7 @@
 """The demo site's domain on the data layer: videos with their tags, comments on a video, and
-tags with their videos. Every write is one transaction named after its actor; the ids, the
-registry and the history are the data layer's (its triggers).
+tags with their videos. Every write is one transaction named after its actor, made of the
+repository's primitives (so that its observers learn what it changed); the ids, the registry
+and the history are the data layer's (its triggers).
 
 Resources are found by their short id or, failing that, their pretty id (a tag's pretty id is
 its name). Representations are plain dicts in the API's field names.
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from layerbench.datalayer.changes import Change
-from layerbench.datalayer.entities import COMMENTS_V2, TAGS, VIDEOS_V3
+from layerbench.datalayer.entities import COMMENTS_V2, TAGS, VIDEO_TAGS, VIDEOS_V3
 from layerbench.datalayer.repository import NotFoundError, Repository
 from layerbench.ids.codec import InvalidIdError, decode, encode
 
@@ -242,16 +243,13 @@ class Catalog:
     def _set_tags(self, cursor: Any, video_numid: int, names: list[str]) -> None:
         """The video's tags become ``names``; unknown tags are created (their pretty id is
         their name)."""
-        p, stored = self.p, self.repository.dialect.to_stored
         wanted = sorted(set(names))
         if wanted == self._tags_of_in(cursor, video_numid):
             return
-        cursor.execute(f"DELETE FROM video_tags WHERE video_numid = {p}", (stored(video_numid),))
+        self.repository.delete_links(cursor, VIDEO_TAGS, "video_numid", video_numid)
         for name in wanted:
-            cursor.execute(
-                f"INSERT INTO video_tags (video_numid, tag_numid) VALUES ({p}, {p})",
-                (stored(video_numid), stored(self._tag_numid(cursor, name))),
-            )
+            link = {"video_numid": video_numid, "tag_numid": self._tag_numid(cursor, name)}
+            self.repository.insert_link(cursor, VIDEO_TAGS, link)
 
     def _tag_numid(self, cursor: Any, name: str) -> int:
         """The tag named ``name``, created if there is none. Writers creating the same new tag

@@ -4,9 +4,14 @@ history. Every write is one transaction, run again from its start when a fresh i
 when the database gave it up for another (a deadlock, a serialization failure), a bounded
 number of times.
 
-The registry and the history are written by the database's triggers, not here: the repository only
-names the acting user of each write transaction and reads what the triggers recorded. The
+The registry and the history are written by the database's triggers, not here: the repository
+only names the acting user of each write transaction and reads what the triggers recorded. The
 connection must be in autocommit mode; the repository begins and ends its own transactions.
+
+Every row is written through the repository's primitives (``insert_row``, ``update_row``,
+``delete_row``, ``insert_link``, ``delete_links``), which declare what they wrote; once a
+transaction has committed, its observers are told which entities it changed (see ``written``):
+a rolled-back attempt tells nothing, a transaction run again tells once.
 """
 
 import random
@@ -19,6 +24,7 @@ from typing import Any, TypeVar
 from layerbench.datalayer.changes import Change, Row, decode_values, state_at
 from layerbench.datalayer.dialect import Dialect
 from layerbench.datalayer.entities import TABLES_BY_NAME, ColumnType, Table
+from layerbench.datalayer.written import WriteLog, WriteObserver
 from layerbench.errors import LayerbenchError
 from layerbench.ids.codec import decode, encode
 from layerbench.ids.generate import new_number
@@ -49,27 +55,23 @@ class Repository:
         self.connection = connection
         self.dialect = dialect
         self.new_numid = new_numid
+        self.observers: list[WriteObserver] = []
+        # What the open transaction has written (None outside a transaction).
+        self._log: WriteLog | None = None
+
+    def observe(self, observer: WriteObserver) -> None:
+        """``observer`` is told, after each write transaction commits, what it changed."""
+        self.observers.append(observer)
 
     @contextmanager
     def transaction(self, actor: str | None) -> Iterator[Any]:
         """One write transaction, attributed to ``actor``; rolled back (its history with it)
-        if the block raises. Yields a cursor."""
-        cursor = self.connection.cursor()
-        self.dialect.begin(cursor)
-        try:
-            if actor is not None:
-                self.dialect.set_actor(cursor, actor)
+        if the block raises. Yields a cursor. Once it has committed, the observers are told
+        what its primitives wrote."""
+        log = WriteLog()
+        with self._committed(actor, log) as cursor:
             yield cursor
-            if actor is not None:
-                self.dialect.clear_actor(cursor)
-            cursor.execute("COMMIT")
-        except BaseException:
-            cursor.execute("ROLLBACK")
-            if actor is not None:
-                self.dialect.forget_actor(cursor)
-            raise
-        finally:
-            cursor.close()
+        self._tell(log)
 
     def write(self, actor: str | None, work: Callable[[Any], T]) -> T:
         """``work(cursor)`` in one write transaction (see ``transaction``), and its result.
@@ -77,12 +79,14 @@ class Repository:
         The whole transaction is run again, ``work`` from its start, when a fresh id collided
         with an existing one (up to MAX_ID_ATTEMPTS in all) or when the database gave it up
         for another transaction (up to MAX_TRANSIENT_ATTEMPTS, after a short random pause);
-        past those bounds, or on any other error, the error is raised."""
+        past those bounds, or on any other error, the error is raised. The observers are told
+        once, of the attempt that committed (an observer's error is raised, never retried)."""
         collisions = transient = 0
         while True:
+            log = WriteLog()
             try:
-                with self.transaction(actor) as cursor:
-                    return work(cursor)
+                with self._committed(actor, log) as cursor:
+                    result = work(cursor)
             except Exception as error:
                 if self.dialect.is_id_collision(error):
                     collisions += 1
@@ -97,6 +101,40 @@ class Repository:
                     time.sleep(retry_pause_s(transient))
                 else:
                     raise
+            else:
+                self._tell(log)
+                return result
+
+    @contextmanager
+    def _committed(self, actor: str | None, log: WriteLog) -> Iterator[Any]:
+        """The transaction itself: committed when the block returns, after the names of what
+        it wrote are read into ``log``; rolled back if it raises."""
+        cursor = self.connection.cursor()
+        self.dialect.begin(cursor)
+        self._log = log
+        try:
+            if actor is not None:
+                self.dialect.set_actor(cursor, actor)
+            yield cursor
+            log.read_names(lambda table, numid: self.get_row(cursor, table, numid))
+            if actor is not None:
+                self.dialect.clear_actor(cursor)
+            cursor.execute("COMMIT")
+        except BaseException:
+            cursor.execute("ROLLBACK")
+            if actor is not None:
+                self.dialect.forget_actor(cursor)
+            raise
+        finally:
+            self._log = None
+            cursor.close()
+
+    def _tell(self, log: WriteLog) -> None:
+        """After a commit: the observers learn what the transaction changed, if anything."""
+        written = log.written()
+        if written:
+            for observer in self.observers:
+                observer(written)
 
     def create(
         self, table_name: str, values: Row, *, actor: str | None, prettyid: str | None = None
@@ -146,14 +184,9 @@ class Repository:
 
     def delete(self, table_name: str, identifier: str, *, actor: str | None) -> None:
         table = entity_table(table_name)
-        p = self.dialect.placeholder
 
         def work(cursor: Any) -> None:
-            cursor.execute(
-                f"DELETE FROM {table.name} WHERE numid = {p}",
-                (self.dialect.to_stored(decode(identifier)),),
-            )
-            if cursor.rowcount != 1:
+            if not self.delete_row(cursor, table, decode(identifier)):
                 raise NotFoundError(f"{table_name}: no {identifier}")
 
         self.write(actor, work)
@@ -205,6 +238,7 @@ class Repository:
         cursor.execute(
             f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({placeholders})", stored
         )
+        self._wrote(table, numid, {"prettyid": prettyid, **values})
 
     def update_row(self, cursor: Any, table: Table, numid: int, values: Row) -> bool:
         p = self.dialect.placeholder
@@ -213,7 +247,50 @@ class Repository:
             f"UPDATE {table.name} SET {assignments} WHERE numid = {p}",
             [*self._stored(table, values), self.dialect.to_stored(numid)],
         )
-        return bool(cursor.rowcount == 1)
+        if cursor.rowcount != 1:
+            return False
+        self._wrote(table, numid, None)
+        return True
+
+    def delete_row(self, cursor: Any, table: Table, numid: int) -> bool:
+        """Deletes the entity (the rows that depend on it cascade); whether there was one."""
+        row = self.get_row(cursor, table, numid)
+        if row is None:
+            return False
+        cursor.execute(
+            f"DELETE FROM {table.name} WHERE numid = {self.dialect.placeholder}",
+            (self.dialect.to_stored(numid),),
+        )
+        if cursor.rowcount != 1:
+            return False
+        self._wrote(table, numid, row)
+        return True
+
+    def insert_link(self, cursor: Any, table: Table, values: Row) -> None:
+        """A row of a link table (no id of its own), e.g. a video's tag."""
+        placeholders = ", ".join(self.dialect.placeholder for _ in values)
+        cursor.execute(
+            f"INSERT INTO {table.name} ({', '.join(values)}) VALUES ({placeholders})",
+            self._stored(table, values),
+        )
+        self._wrote(table, None, values)
+
+    def delete_links(self, cursor: Any, table: Table, column: str, numid: int) -> None:
+        """Deletes the link rows whose ``column`` is ``numid``, e.g. every tag of a video."""
+        p = self.dialect.placeholder
+        cursor.execute(
+            f"SELECT {', '.join(table.all_columns)} FROM {table.name} WHERE {column} = {p}",
+            (self.dialect.to_stored(numid),),
+        )
+        links = [
+            self._from_stored(table, dict(zip(table.all_columns, row, strict=True)))
+            for row in cursor.fetchall()
+        ]
+        cursor.execute(
+            f"DELETE FROM {table.name} WHERE {column} = {p}", (self.dialect.to_stored(numid),)
+        )
+        for link in links:
+            self._wrote(table, None, link)
 
     def get_row(self, cursor: Any, table: Table, numid: int) -> Row | None:
         columns = table.all_columns
@@ -225,12 +302,21 @@ class Repository:
         row = cursor.fetchone()
         if row is None:
             return None
-        result = dict(zip(columns, row, strict=True))
+        result = self._from_stored(table, dict(zip(columns, row, strict=True)))
         result["numid"] = self.dialect.from_stored(result["numid"])
-        for column in table.columns:
-            if column.type is ColumnType.NUMID:
-                result[column.name] = self.dialect.from_stored(result[column.name])
         return result
+
+    def _from_stored(self, table: Table, row: Row) -> Row:
+        """``row``'s references back to their numids."""
+        for column in table.columns:
+            if column.type is ColumnType.NUMID and row[column.name] is not None:
+                row[column.name] = self.dialect.from_stored(row[column.name])
+        return row
+
+    def _wrote(self, table: Table, numid: int | None, row: Row | None) -> None:
+        if self._log is None:
+            raise RuntimeError("rows are written in a transaction (Repository.transaction)")
+        self._log.wrote(table, numid, row)
 
     def _stored(self, table: Table, values: Row) -> list[Any]:
         types = {column.name: column.type for column in table.columns}

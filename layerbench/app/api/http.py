@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 import falcon
 
 from layerbench.app.api.page_cache import CachedPage, PageCache, etag_of
+from layerbench.app.api.page_sweeper import PageSweeper
 from layerbench.app.api.schemas import Schema, problems
 from layerbench.app.videos import Catalog
 from layerbench.datalayer.open_repository import open_repository
@@ -170,7 +171,8 @@ def next_url(req: falcon.Request, offset: int, limit: int, total: int) -> str | 
 
 class Context:
     """What the resources share: a pool of catalogs, each on its own connection (a request
-    borrows one: connections are not shared between threads), and the page cache."""
+    borrows one: connections are not shared between threads) and observed by the page cache's
+    sweeper, and the page cache."""
 
     def __init__(self, database_url: str, pages: PageCache) -> None:
         self.database_url = database_url
@@ -183,7 +185,9 @@ class Context:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
-        catalog = Catalog(open_repository(self.database_url))
+        repository = open_repository(self.database_url)
+        repository.observe(PageSweeper(self.pages))
+        catalog = Catalog(repository)
         with self._lock:
             self._all.append(catalog)
         return catalog

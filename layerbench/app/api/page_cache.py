@@ -10,7 +10,8 @@ canonical query (the parameters the resource knows, in their parsed form: ``?off
 can make pages without end), in a *family*: ``videos`` (the index pages), ``video:REF`` (a
 video's pages: itself, its comments, under each name it has), ``tags``. Each family has a
 generation, and each page carries the generation it was built under. A write replaces the
-generation of every family whose pages it changes, after its transaction commits; a page is
+generation of every family whose pages it changes, after its transaction commits (the
+repository's observer, :mod:`layerbench.app.api.page_sweeper`, does it); a page is
 served only if it carries its family's current generation. One round trip reads both
 (``get_many``).
 

@@ -1,6 +1,6 @@
 """The demo site's HTML pages (Jinja2, every value escaped): the video list, a video with its
 comments and a form to post one (CSRF-protected). Pages go through the same page cache as the
-API's JSON, swept by the same writes; the form's token is filled in per browser after the
+API's JSON, swept by the same sweeper; the form's token is filled in per browser after the
 cache."""
 
 from typing import Any
@@ -22,7 +22,6 @@ from layerbench.app.api.http import (
     read_body,
 )
 from layerbench.app.api.page_cache import video_family
-from layerbench.app.api.resources import families_of
 from layerbench.datalayer.repository import NotFoundError
 
 HTML = "text/html; charset=utf-8"
@@ -157,7 +156,6 @@ class CommentForm:
         except NotFoundError as error:
             self.pages.problem(resp, falcon.HTTP_404, "not found", [str(error)])
             return
-        self.pages.context.pages.sweep(families_of(video))
         resp.status = falcon.HTTP_303
         resp.location = f"/v/{video['id']}#c-{comment['id']}"
 

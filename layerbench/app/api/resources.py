@@ -1,5 +1,5 @@
-"""The API's resources: each GET through the page cache, each write a transaction followed by
-the sweep of the pages it changed."""
+"""The API's resources: each GET through the page cache, each write a transaction of the
+catalog (whose repository's sweeper expires the pages it changed once it has committed)."""
 
 from typing import Any
 
@@ -20,7 +20,7 @@ from layerbench.app.api.http import (
 )
 from layerbench.app.api.moments import parse_moment
 from layerbench.app.api.page_cache import video_family
-from layerbench.app.videos import Catalog, Page, short_id_number
+from layerbench.app.videos import Page, short_id_number
 from layerbench.datalayer.changes import Change
 from layerbench.datalayer.repository import NotFoundError
 
@@ -33,13 +33,6 @@ def page_document(req: falcon.Request, page: Page, offset: int, limit: int) -> d
         "limit": limit,
         "next": next_url(req, offset, limit, page.total),
     }
-
-
-def families_of(video: dict[str, Any]) -> set[str]:
-    """The page families a video's write changes: the index, the tag pages, its own pages
-    under each of its names."""
-    names = {video["id"], video.get("prettyid")} - {None}
-    return {"videos", "tags", *(video_family(name) for name in names)}
 
 
 class Base:
@@ -77,7 +70,6 @@ class Videos(Base):
         catalog = req.context.catalog
         identifier = catalog.create_video(fields, actor(req))
         video = catalog.video(identifier)
-        self.context.pages.sweep(families_of(video))
         resp.location = f"/videos/{identifier}"
         answer(resp, video, falcon.HTTP_201)
 
@@ -94,10 +86,8 @@ class Video(Base):
             raise invalid([f"{ref}: PUT takes a short id (13 characters of 0-9 a-z)"])
         fields = read_json(req, schemas.VIDEO_INPUT)
         catalog = req.context.catalog
-        before = self._current(catalog, ref)
         created = catalog.put_video(ref, fields, actor(req))
         video = catalog.video(ref)
-        self.context.pages.sweep(families_of(video) | (families_of(before) if before else set()))
         if created:
             resp.location = f"/videos/{ref}"
         answer(resp, video, falcon.HTTP_201 if created else falcon.HTTP_200)
@@ -107,26 +97,13 @@ class Video(Base):
         if "title" in fields and fields["title"] is None:
             raise invalid(["body.title: required, not null"])
         catalog = req.context.catalog
-        before = self.found(catalog.video, ref)
         identifier = self.found(catalog.update_video, ref, fields, actor(req))
-        video = catalog.video(identifier)
-        self.context.pages.sweep(families_of(before) | families_of(video))
-        answer(resp, video)
+        answer(resp, catalog.video(identifier))
 
     def on_delete(self, req: falcon.Request, resp: falcon.Response, ref: str) -> None:
         require_json_if_any_body(req)
-        catalog = req.context.catalog
-        video = self.found(catalog.delete_video, ref, actor(req))
-        self.context.pages.sweep(families_of(video))
+        self.found(req.context.catalog.delete_video, ref, actor(req))
         resp.status = falcon.HTTP_204
-
-    @staticmethod
-    def _current(catalog: Catalog, ref: str) -> dict[str, Any] | None:
-        try:
-            video: dict[str, Any] = catalog.video(ref)
-        except NotFoundError:
-            return None
-        return video
 
 
 def change_document(change: Change) -> dict[str, Any]:
@@ -183,7 +160,6 @@ class Comments(Base):
         catalog = req.context.catalog
         video = self.found(catalog.video, ref)
         comment = self.found(catalog.create_comment, video["id"], fields, actor(req))
-        self.context.pages.sweep(families_of(video))
         resp.location = f"/videos/{video['id']}/comments/{comment['id']}"
         answer(resp, comment, falcon.HTTP_201)
 
@@ -202,18 +178,12 @@ class Comment(Base):
         for name in ("name", "body"):
             if name in fields and fields[name] is None:
                 raise invalid([f"body.{name}: required, not null"])
-        catalog = req.context.catalog
-        video = self.found(catalog.video, ref)
-        comment = self.found(catalog.update_comment, ref, cref, fields, actor(req))
-        self.context.pages.sweep(families_of(video))
+        comment = self.found(req.context.catalog.update_comment, ref, cref, fields, actor(req))
         answer(resp, comment)
 
     def on_delete(self, req: falcon.Request, resp: falcon.Response, ref: str, cref: str) -> None:
         require_json_if_any_body(req)
-        catalog = req.context.catalog
-        video = self.found(catalog.video, ref)
-        self.found(catalog.delete_comment, ref, cref, actor(req))
-        self.context.pages.sweep(families_of(video))
+        self.found(req.context.catalog.delete_comment, ref, cref, actor(req))
         resp.status = falcon.HTTP_204
 
 
