@@ -25,7 +25,7 @@ SERVICE_URL_VARIABLES = {
 
 @dataclass(frozen=True)
 class ServiceUrls:
-    """The full ladder's services, each with its rungs when given (see ``service_rung_handlers``)."""
+    """The full ladder's services, each with its rungs if given (see ``service_rung_handlers``)."""
 
     memcached: str | None = None
     redis: str | None = None
