@@ -1,5 +1,5 @@
-"""The data layer's three databases, as the tests see them: a fresh database per test, stores on
-it, and raw SQL behind the application's back."""
+"""The data layer's three databases, as the tests see them: a fresh database per test,
+repositories on it, and raw SQL behind the application's back."""
 
 import secrets
 import sqlite3

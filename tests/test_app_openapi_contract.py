@@ -16,8 +16,8 @@ from layerbench.app.app_config import DATABASE_URL_VARIABLE
 from layerbench.datalayer.open_repository import prepare
 from layerbench.ids.codec import ALPHABET, MAX_NUMBER, encode
 from layerbench.proc.ports import free_port
-from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 
 MAX_EXAMPLES = 60
 SEED = 20261123

@@ -21,8 +21,8 @@ from layerbench.app.cache_redis import RedisCache
 from layerbench.app.page_directory import PageDirectory
 from layerbench.datalayer.open_repository import prepare
 from layerbench.proc.ports import free_port
-from layerbench.servers.nginx_front import NginxFront
 from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench.servers.nginx_front import NginxFront
 from tests.app_server import Client, serve
 
 pytestmark = pytest.mark.services

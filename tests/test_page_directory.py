@@ -15,8 +15,8 @@ from layerbench.datalayer.open_repository import prepare
 from layerbench.errors import ConfigError
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
-from layerbench.servers.nginx_front import NginxFront
 from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench.servers.nginx_front import NginxFront
 from tests.app_server import Client, serve
 
 JSON = "application/json"
@@ -37,36 +37,36 @@ def test_paths_name_files_and_odd_paths_name_none() -> None:
 
 
 def test_a_kept_page_is_a_file_readable_by_all(tmp_path: Path) -> None:
-    store = PageDirectory(tmp_path / "pages", DATABASE)
-    lookup = store.lookup("video:abc", "/videos/abc", "", shareable=True)
+    directory = PageDirectory(tmp_path / "pages", DATABASE)
+    lookup = directory.lookup("video:abc", "/videos/abc", "", shareable=True)
     assert lookup.page is None
-    store.keep(lookup, page(b'{"id":"abc"}'))
+    directory.keep(lookup, page(b'{"id":"abc"}'))
     kept = tmp_path / "pages" / "videos" / "abc.json"
     assert kept.read_bytes() == b'{"id":"abc"}'
     assert stat.S_IMODE(kept.stat().st_mode) == 0o644
     assert stat.S_IMODE(kept.parent.stat().st_mode) == 0o755
-    again = store.lookup("video:abc", "/videos/abc", "", shareable=True)
+    again = directory.lookup("video:abc", "/videos/abc", "", shareable=True)
     assert again.page == page(b'{"id":"abc"}')
-    store.keep(store.lookup("videos", "/", "", shareable=True), page(b"<p>", HTML))
+    directory.keep(directory.lookup("videos", "/", "", shareable=True), page(b"<p>", HTML))
     assert (tmp_path / "pages" / "index.html").read_bytes() == b"<p>"
-    assert store.lookup("videos", "/", "", shareable=True).page == page(b"<p>", HTML)
+    assert directory.lookup("videos", "/", "", shareable=True).page == page(b"<p>", HTML)
 
 
 def test_pages_with_a_query_or_a_token_are_not_files(tmp_path: Path) -> None:
-    store = PageDirectory(tmp_path / "pages", DATABASE)
+    directory = PageDirectory(tmp_path / "pages", DATABASE)
     for query, shareable in (("limit=5", True), ("", False)):
-        lookup = store.lookup("videos", "/videos", query, shareable=shareable)
+        lookup = directory.lookup("videos", "/videos", query, shareable=shareable)
         assert lookup.place is None
-        store.keep(lookup, page(b"[]"))
+        directory.keep(lookup, page(b"[]"))
     assert not (tmp_path / "pages" / "videos.json").exists()
 
 
 def test_a_sweep_removes_the_familys_files_and_only_them(tmp_path: Path) -> None:
-    store = PageDirectory(tmp_path / "pages", DATABASE)
+    directory = PageDirectory(tmp_path / "pages", DATABASE)
     for family, path in (("video:abc", "/videos/abc"), ("video:abc", "/videos/abc/comments")):
-        store.keep(store.lookup(family, path, "", shareable=True), page(b"{}"))
-    store.keep(store.lookup("video:xyz", "/videos/xyz", "", shareable=True), page(b"{}"))
-    store.sweep({"video:abc"})
+        directory.keep(directory.lookup(family, path, "", shareable=True), page(b"{}"))
+    directory.keep(directory.lookup("video:xyz", "/videos/xyz", "", shareable=True), page(b"{}"))
+    directory.sweep({"video:abc"})
     root = tmp_path / "pages"
     assert not (root / "videos" / "abc.json").exists()
     assert not (root / "videos" / "abc" / "comments.json").exists()
@@ -74,13 +74,13 @@ def test_a_sweep_removes_the_familys_files_and_only_them(tmp_path: Path) -> None
 
 
 def test_a_page_built_before_a_sweep_is_not_kept_after_it(tmp_path: Path) -> None:
-    store = PageDirectory(tmp_path / "pages", DATABASE)
-    before = store.lookup("video:abc", "/videos/abc", "", shareable=True)
-    store.sweep({"video:abc"})  # a write committed while the page was being built
-    store.keep(before, page(b'{"title":"old"}'))
+    directory = PageDirectory(tmp_path / "pages", DATABASE)
+    before = directory.lookup("video:abc", "/videos/abc", "", shareable=True)
+    directory.sweep({"video:abc"})  # a write committed while the page was being built
+    directory.keep(before, page(b'{"title":"old"}'))
     assert not (tmp_path / "pages" / "videos" / "abc.json").exists()
-    after = store.lookup("video:abc", "/videos/abc", "", shareable=True)
-    store.keep(after, page(b'{"title":"new"}'))
+    after = directory.lookup("video:abc", "/videos/abc", "", shareable=True)
+    directory.keep(after, page(b'{"title":"new"}'))
     assert (tmp_path / "pages" / "videos" / "abc.json").read_bytes() == b'{"title":"new"}'
 
 
