@@ -1,12 +1,28 @@
 """What ``layerbench smoke`` prints: the baseline it saved, and its verdicts against one. A
-median is the same in both: lab/spread.py's (for an even number of repeats, the mean of the
+median is the same in both: stats/spread.py's (for an even number of repeats, the mean of the
 middle two)."""
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
-from layerbench.lab.smoke import Verdict
-from layerbench.lab.spread import Spread
 from layerbench.report.text_table import format_table
+from layerbench.stats.comparison import RungComparison
+from layerbench.stats.spread import Spread
+
+
+class Verdict(Protocol):
+    """A URL judged against its baseline (lab/smoke.py's ``judge`` makes them; the report reads
+    them without importing the lab, which is above it)."""
+
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def comparison(self) -> RungComparison: ...
+
+    @property
+    def regressed(self) -> bool: ...
 
 
 def saved_line(path: Path, rates: dict[str, list[float]]) -> str:
@@ -15,7 +31,7 @@ def saved_line(path: Path, rates: dict[str, list[float]]) -> str:
     )
 
 
-def verdict_lines(verdicts: list[Verdict], tolerance: float) -> list[str]:
+def verdict_lines(verdicts: Sequence[Verdict], tolerance: float) -> list[str]:
     """A table of every URL, then one line for each that regressed."""
     rows = [["url", "baseline req/s", "now req/s", "now/baseline", "95 % interval", ""]]
     for verdict in verdicts:
