@@ -11,7 +11,7 @@ from layerbench.stats.comparison import RungComparison
 from layerbench.stats.spread import Spread
 
 
-class Verdict(Protocol):
+class JudgedUrl(Protocol):
     """A URL judged against its baseline (lab/smoke.py's ``judge`` makes them; the report reads
     them without importing the lab, which is above it)."""
 
@@ -31,7 +31,7 @@ def saved_line(path: Path, rates: dict[str, list[float]]) -> str:
     )
 
 
-def verdict_lines(verdicts: Sequence[Verdict], tolerance: float) -> list[str]:
+def verdict_lines(verdicts: Sequence[JudgedUrl], tolerance: float) -> list[str]:
     """A table of every URL, then one line for each that regressed."""
     rows = [["url", "baseline req/s", "now req/s", "now/baseline", "95 % interval", ""]]
     for verdict in verdicts:
