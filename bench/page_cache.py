@@ -27,18 +27,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from layerbench.app.app_config import CACHE_URL_VARIABLE, DATABASE_URL_VARIABLE, SECRET_VARIABLE
-from layerbench.rungs.rung_data import HELLO_VALUE
 from layerbench.app.videos import Catalog
 from layerbench.datalayer.open_repository import open_repository, prepare
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import LOOPBACK, free_port
+from layerbench.rungs.rung_data import HELLO_VALUE
+from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.nginx import NginxStatic
 from layerbench.servers.nginx_front import NginxFront
 from layerbench.services.memcached import MemcachedService
 from layerbench.services.redis import RedisService
-from layerbench.rungs.sqlite_file import create_seeded_database
 
 STATIC_BODY = b"Hello World!\n"
 STATIC = "static"

@@ -4,9 +4,9 @@ database and the static rung's file."""
 from pathlib import Path
 
 from layerbench.proc.ports import free_port
+from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.adapters import ServerPlan
 from layerbench.servers.server_settings import SettingsBook
-from layerbench.rungs.sqlite_file import create_seeded_database
 
 STATIC_FILE = "hello.txt"
 STATIC_BODY = b"Hello World!\n"

@@ -16,9 +16,9 @@ from selenium.webdriver.chrome.service import Service
 from layerbench.errors import LayerbenchError, MissingBinaryError
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.proc.binaries import find_program
+from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.services.registry import SERVICES
 from layerbench.services.service import ManagedService
-from layerbench.rungs.sqlite_file import create_seeded_database
 
 REQUIRE_SERVICES = os.environ.get("LAYERBENCH_REQUIRE_SERVICES") == "1"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from layerbench.app.app_config import DATABASE_URL_VARIABLE
 from layerbench.datalayer.open_repository import prepare
 from layerbench.proc.ports import free_port
-from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from tests.app_server import Client
 from tests.proc_scan import gunicorn_workers
 

@@ -6,8 +6,8 @@ from pathlib import Path
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.ladder import Ladder, LadderObserver
 from layerbench.lab.options import LadderOptions
-from layerbench.rungs.definitions import Rung
 from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.rungs.definitions import Rung
 
 
 class Recorder:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.rungs.rung_data import HELLO_VALUE
 from layerbench.errors import MissingPackageError
 from layerbench.proc.http_probe import http_get
+from layerbench.rungs.rung_data import HELLO_VALUE
 from layerbench.servers.adapters import ADAPTERS, ServerPlan, Serves
 from layerbench.servers.deployment import Deployment
 from tests.adapter_plan import STATIC_BODY, STATIC_FILE, plan_for

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.rungs.rung_data import HELLO_VALUE
 from layerbench.proc.http_probe import http_get
+from layerbench.rungs.rung_data import HELLO_VALUE
 from layerbench.servers.adapters import ADAPTERS, Serves
 from tests.adapter_plan import STATIC_BODY, STATIC_FILE, plan_for
 from tests.test_adapters import build

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.proc.ports import free_port
+from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.servers.certificates import self_signed
 from layerbench.servers.nginx import NginxStatic, TlsListener
 

@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.errors import MissingBinaryError, PortInUseError, ServerStartError
 from layerbench.app.ladder_data import prepare_app_data
-from layerbench.rungs.definitions import LADDER, STATIC_BODY, STATIC_FILE, Stack
+from layerbench.errors import MissingBinaryError, PortInUseError, ServerStartError
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.binaries import find_program
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import LOOPBACK, free_port
+from layerbench.rungs.definitions import LADDER, STATIC_BODY, STATIC_FILE, Stack
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import NginxStatic

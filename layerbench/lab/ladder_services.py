@@ -8,8 +8,8 @@ from types import TracebackType
 
 from layerbench.app.app_config import ServiceUrls
 from layerbench.errors import MissingPackageError
-from layerbench.rungs.seeding import SEEDERS
 from layerbench.roles import CACHE_ROLE, DATABASE_ROLE
+from layerbench.rungs.seeding import SEEDERS
 from layerbench.services.registry import service_class
 
 ROLE_OF = {"mariadb": DATABASE_ROLE, "postgres": DATABASE_ROLE}

@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.errors import ConfigError
-from layerbench.rungs.definitions import LADDER, RUNG_NAMES, Rung, Stack
 from layerbench.results.trials import MAX_REPEATS
+from layerbench.rungs.definitions import LADDER, RUNG_NAMES, Rung, Stack
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook, add_assignments
 

@@ -5,8 +5,8 @@ from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.lab.mix import MixOptions, mixed_rung
-from layerbench.rungs.definitions import Rung, ladder_of
 from layerbench.results.trials import MAX_REPEATS
+from layerbench.rungs.definitions import Rung, ladder_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook
 

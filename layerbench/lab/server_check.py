@@ -6,8 +6,8 @@ import tempfile
 from pathlib import Path
 
 from layerbench.errors import ConfigError, MissingPackageError, PortInUseError
-from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.proc.ports import LOOPBACK, ensure_port_free
+from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.server_settings import SettingsBook, check_sections
 

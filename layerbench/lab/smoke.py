@@ -19,11 +19,11 @@ from layerbench.lab.smoke_conditions import smoke_conditions
 from layerbench.lab.trial import TrialRunner
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
+from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.server_settings import SettingsBook, check_sections
-from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.stats.comparison import RungComparison, compare_rates
 
 

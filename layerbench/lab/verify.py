@@ -3,8 +3,8 @@
 import http.client
 
 from layerbench.errors import VerificationError
-from layerbench.rungs.definitions import Rung
 from layerbench.proc.http_probe import http_request
+from layerbench.rungs.definitions import Rung
 
 SHOWN_BYTES = 120
 
