@@ -32,7 +32,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("error", "status", "message"), CASES, ids=lambda c: type(c).__name__)
+@pytest.mark.parametrize(
+    ("error", "status", "message"), CASES, ids=[type(case[0]).__name__ for case in CASES]
+)
 def test_a_raised_error_is_one_line_and_its_status(
     error: LayerbenchError,
     status: int,
