@@ -4,10 +4,11 @@ four service roles, three repeats), seed 000's matrix (mod_wsgi embedded against
 configurations with long labels, c = 100, 200, 500) and seed 002's (seven columns at c=1, one
 of them not installed, one failed)."""
 
-from layerbench.results.ladder_result import LadderResult, RungResult, Trial
+from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
+from layerbench.results.trials import Trial
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
 from layerbench.rungs.definitions import FULL_RUNG_NAMES
 
@@ -56,7 +57,18 @@ def load(rate: float, *, errors: int = 0, p50_us: float = 1000.0) -> LoadResult:
         requests_per_s=rate,
         latency_us=latency,
         client_cpu_s=0.4,
-        document={"version": 1, "latency_us": latency, "errors_by_kind": kinds},
+        document={
+            "version": 1,
+            "requests_completed": int(rate * INTERVAL_S),
+            "requests_failed": errors,
+            "non_2xx_responses": 0,
+            "elapsed_s": INTERVAL_S,
+            "requests_per_s": rate,
+            "latency_us": latency,
+            "client_cpu_s": {"user": 0.3, "system": 0.1},
+            "errors_by_kind": kinds,
+        },
+        errors_by_kind=kinds,
     )
 
 

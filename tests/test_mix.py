@@ -13,10 +13,12 @@ from layerbench.lab.mix import MixOptions, mix_outcome, mixed_rung
 from layerbench.lab.options import LadderOptions
 from layerbench.report.exports import to_markdown
 from layerbench.report.html_report import html_report
-from layerbench.results.ladder_result import LadderResult, RungResult, Trial
+from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.mix_result import mix_dict, read_mix
+from layerbench.results.result_documents import read_result
 from layerbench.results.status import Status
+from layerbench.results.trials import Trial
 from layerbench.results.usage import Usage
 from layerbench.rungs.definitions import CACHED_PAGE, PAGE, STATIC, WRITE
 from layerbench.stats.mix_prediction import predict_rate
@@ -146,9 +148,9 @@ def test_layerbench_mix_measures_the_mix_and_prints_the_error(
     assert "--urls" in document["conditions"]["load_commands"]["mix-90"]
     # The reports show the prediction against the measurement.
     predicted = f"{mix['predicted_requests_per_s']:,.0f} req/s"
-    page = html_report(document)
+    page = html_report(read_result(document))
     assert "<h2>Mixed load</h2>" in page and f'<td class="n">{predicted}</td>' in page
-    markdown = to_markdown(document).splitlines()
+    markdown = to_markdown(read_result(document)).splitlines()
     assert markdown[-5].startswith("| 90 % cached-page, 10 % page | value | 95 % interval |")
     assert markdown[-1].startswith("| error (predicted over measured; ")
     # Stored as a mix, and shown with its prediction.

@@ -17,6 +17,7 @@ from selenium.webdriver.common.by import By
 
 from layerbench.report.exports import to_csv, to_markdown
 from layerbench.report.html_report import html_report
+from layerbench.results.result_documents import read_result
 from tests.conftest import artifacts
 
 pytestmark = pytest.mark.services
@@ -39,7 +40,7 @@ def ladder_document(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def test_the_html_is_self_contained(ladder_document: dict[str, Any]) -> None:
-    page = html_report(ladder_document)
+    page = html_report(read_result(ladder_document))
     assert "<script" not in page
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
     assert page.count("<svg") == 4
@@ -77,11 +78,11 @@ def test_the_charts_are_drawn_in_chromium(
 
 
 def test_markdown_and_csv_carry_every_rung(ladder_document: dict[str, Any]) -> None:
-    rows = list(csv.DictReader(io.StringIO(to_csv(ladder_document))))
+    rows = list(csv.DictReader(io.StringIO(to_csv(read_result(ladder_document)))))
     assert [row["rung"] for row in rows] == ["string", "db-raw", "template"]
     assert all(float(row["requests_per_s"]) > 0 for row in rows)
     assert all(float(row["server_pss_mib"]) > 0 for row in rows)
-    markdown = to_markdown(ladder_document).splitlines()
+    markdown = to_markdown(read_result(ladder_document)).splitlines()
     assert len(markdown) == 2 + 3
     assert markdown[2].startswith("| string | gunicorn | ok |")
 

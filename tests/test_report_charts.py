@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 
-from layerbench.rungs.definitions import FULL_RUNG_NAMES
 from layerbench.report.html_report import html_report
+from layerbench.results.result_documents import read_result
+from layerbench.rungs.definitions import FULL_RUNG_NAMES
 from tests.conftest import artifacts
 from tests.report_documents import (
     DIED,
@@ -58,7 +59,7 @@ return Array.from(arguments[0].querySelectorAll('g.line')).map(g => {
 def _open(browser: Any, document: dict[str, Any], name: str, directory: Path) -> list[list[str]]:
     """The report in the browser, its screenshot kept (the whole page); each chart's texts."""
     page = directory / f"{name}.html"
-    page.write_text(html_report(document))
+    page.write_text(html_report(read_result(document)))
     browser.get(page.as_uri())
     height = browser.execute_script("return document.documentElement.scrollHeight")
     browser.set_window_size(1000, height + 150)

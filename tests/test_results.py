@@ -5,10 +5,11 @@ from typing import Any
 
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.report.noise_notes import noise_causes
-from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult, Trial
+from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.matrix_result import Cell
 from layerbench.results.status import Status
+from layerbench.results.trials import Trial
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
 
 

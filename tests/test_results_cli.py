@@ -233,16 +233,20 @@ def test_a_report_of_a_document_with_a_wrong_field_is_one_line(
     tmp_path: Path, results_database: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     document = ladder_v3({"string": [8000.0]})
-    document["rungs"][0]["roles"] = "edited"
     stored(document)
+    # Imported whole, then edited by hand in the database (an import refuses it).
+    document["rungs"][0]["roles"] = "edited"
+    with sqlite3.connect(results_database) as connection:
+        connection.execute("UPDATE runs SET document = ? WHERE id = 1", (json.dumps(document),))
+    connection.close()
     output = str(tmp_path / "out.html")
     assert run(["report", "1", "-o", output]) == 1
     assert capsys.readouterr().err == (
-        "layerbench: error: run 1's stored document: a field is not what a layerbench result "
-        "has (edited by hand?): AttributeError(\"'str' object has no attribute 'get'\")\n"
+        "layerbench: error: run 1's stored document: a layerbench document with a wrong field: "
+        "'str' object has no attribute 'values'\n"
     )
     path = tmp_path / "edited.json"
     path.write_text(json.dumps(document))
     assert run(["report", str(path), "-o", output]) == 2
-    assert capsys.readouterr().err.startswith(f"layerbench: error: {path}: a field is not what")
+    assert capsys.readouterr().err.startswith(f"layerbench: error: {path}: a layerbench document")
     assert not Path(output).exists()

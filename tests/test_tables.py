@@ -18,6 +18,8 @@ from layerbench.report.colour import colour_wanted
 from layerbench.report.exports import to_markdown
 from layerbench.report.ladder_table import LOAD_COLUMNS, format_ladder_table
 from layerbench.report.matrix_table import format_matrix_table
+from layerbench.results.matrix_result import MatrixResult
+from layerbench.results.result_documents import read_result
 from tests.report_documents import (
     SEED_000_COLUMNS,
     SEED_002_COLUMNS,
@@ -152,7 +154,7 @@ def _on_terminal(argv: list[str], environment: dict[str, str]) -> str:
 
 
 def test_markdown_has_human_headers_and_the_terminals_percentages() -> None:
-    lines = to_markdown(full_ladder().to_dict()).splitlines()
+    lines = to_markdown(read_result(full_ladder().to_dict())).splitlines()
     header = [cell.strip() for cell in lines[0].strip("|").split("|")]
     assert header[:12] == [
         "rung", "server", "status", "req/s", "vs above", "vs top", "ms/req", "p50 ms", "p99 ms",
@@ -167,6 +169,6 @@ def test_markdown_has_human_headers_and_the_terminals_percentages() -> None:
 
 @pytest.mark.parametrize("document", [seed_000_matrix(), seed_002_matrix()])
 def test_matrix_markdown_has_human_headers(document: object) -> None:
-    assert hasattr(document, "to_dict")
-    header = to_markdown(document.to_dict()).splitlines()[0]  # type: ignore[attr-defined]
+    assert isinstance(document, MatrixResult)
+    header = to_markdown(read_result(document.to_dict())).splitlines()[0]
     assert header.startswith("| server | c | status | req/s | ms/req | p99 ms | errors |")

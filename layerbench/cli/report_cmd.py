@@ -12,9 +12,12 @@ from layerbench.cli.output import print_out
 from layerbench.errors import ConfigError, ResultsDatabaseError
 from layerbench.report.exports import to_csv, to_json, to_markdown
 from layerbench.report.html_report import html_report
+from layerbench.results.ladder_result import LadderResult
+from layerbench.results.matrix_result import MatrixResult
+from layerbench.results.result_documents import read_result
 from layerbench.store.results_db import ResultsDatabase, default_path
 
-WRITERS: dict[str, Callable[[dict[str, Any]], str]] = {
+WRITERS: dict[str, Callable[[LadderResult | MatrixResult], str]] = {
     ".html": html_report,
     ".md": to_markdown,
     ".csv": to_csv,
@@ -42,13 +45,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise ConfigError(f"{args.output}: the output ends in one of {', '.join(WRITERS)}")
     document = _load(args.source)
     try:
-        text = writer(document)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        text = writer(read_result(document))
+    except ConfigError as error:
         # A document edited by hand: its fields are not those its version has.
-        problem = f"a field is not what a layerbench result has (edited by hand?): {error!r}"
         if _stored(args.source):
-            raise ResultsDatabaseError(f"run {args.source}'s stored document: {problem}") from None
-        raise ConfigError(f"{args.source}: {problem}") from None
+            raise ResultsDatabaseError(f"run {args.source}'s stored document: {error}") from None
+        raise ConfigError(f"{args.source}: {error}") from None
     try:
         args.output.write_text(text)
     except OSError as error:

@@ -1,5 +1,5 @@
 """The same results as plain data: a Markdown table and CSV (one row per rung or matrix cell),
-and the JSON document itself. CSV's columns are named for programs, with their units
+and the JSON document. CSV's columns are named for programs, with their units
 (``requests_per_s``, ``change_vs_above`` as a fraction); Markdown's for people, with its
 figures as the terminal shows them (``req/s``, ``vs above`` ``-23 %``, ``CV %``)."""
 
@@ -10,6 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from layerbench.report.mix_lines import mix_rows
+from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.results.matrix_result import Cell, MatrixResult
+from layerbench.results.trials import Repeated
 
 # Per column: its CSV name, its Markdown header, and how Markdown writes its value.
 Column = tuple[str, str, Callable[[Any], str]]
@@ -64,41 +67,80 @@ MATRIX_COLUMNS: tuple[Column, ...] = (
 )
 
 
-def _columns(document: dict[str, Any]) -> tuple[list[Column], list[dict[str, Any]]]:
+def _columns(result: LadderResult | MatrixResult) -> tuple[list[Column], list[dict[str, Any]]]:
     """Every column above, then each role's CPU % and PSS in MiB; and the items (rungs or
     cells) with those values."""
-    matrix = "cells" in document
-    items = list(document.get("cells" if matrix else "rungs") or [])
+    matrix = isinstance(result, MatrixResult)
+    items: list[Repeated] = (
+        list(result.cells) if isinstance(result, MatrixResult) else list(result.rungs)
+    )
     roles: list[str] = []
     for item in items:
-        roles += [role for role in (item.get("roles") or {}) if role not in roles]
+        roles += [role for role in (item.usage.roles if item.usage else {}) if role not in roles]
     columns = list(MATRIX_COLUMNS if matrix else LADDER_COLUMNS)
     columns += [(f"{role}_cpu_percent", f"{role} CPU %", _whole) for role in roles]
     columns += [(f"{role}_pss_mib", f"{role} PSS MiB", _one_decimal) for role in roles]
-    values = []
-    for item in items:
-        cv = (item.get("spread") or {}).get("cv")
-        flat = {**item, "cv_percent": None if cv is None else round(100 * cv, 2)}
-        if matrix:
-            flat["server"] = item.get("column")
+    if isinstance(result, MatrixResult):
+        values = [_cell_values(cell) for cell in result.cells]
+    else:
+        values = [
+            _rung_values(rung, change, top)
+            for rung, change, top in zip(
+                result.rungs, result.change_vs_above(), result.change_vs_top(), strict=True
+            )
+        ]
+    for item, flat in zip(items, values, strict=True):
         for role in roles:
-            usage = (item.get("roles") or {}).get(role) or {}
-            flat[f"{role}_cpu_percent"] = usage.get("cpu_percent")
-            flat[f"{role}_pss_mib"] = _mib(usage.get("pss_bytes"))
-        values.append(flat)
+            usage = item.usage.roles.get(role) if item.usage else None
+            flat[f"{role}_cpu_percent"] = usage.cpu_percent if usage else None
+            flat[f"{role}_pss_mib"] = _mib(usage.pss_bytes if usage else None)
     return columns, values
 
 
-def rows_of(document: dict[str, Any]) -> tuple[list[str], list[list[Any]]]:
+def _figures(item: Repeated) -> dict[str, Any]:
+    """The figures ladders and matrices share."""
+    spread = item.spread
+    return {
+        "requests_per_s": item.requests_per_s,
+        "ms_per_request": item.ms_per_request,
+        "latency_p50_ms": item.latency_ms("p50"),
+        "latency_p99_ms": item.latency_ms("p99"),
+        "latency_p99_9_ms": item.latency_ms("p99_9"),
+        "errors": item.load.errors if item.load else None,
+        "cv_percent": None if spread is None else round(100 * spread.cv, 2),
+    }
+
+
+def _rung_values(rung: RungResult, change: float | None, top: float | None) -> dict[str, Any]:
+    return {
+        "rung": rung.rung,
+        "server": rung.server,
+        "status": rung.status.value,
+        "change_vs_above": change,
+        "change_vs_top": top,
+        **_figures(rung),
+    }
+
+
+def _cell_values(cell: Cell) -> dict[str, Any]:
+    return {
+        "server": cell.column,
+        "concurrency": cell.concurrency,
+        "status": cell.status.value,
+        **_figures(cell),
+    }
+
+
+def rows_of(result: LadderResult | MatrixResult) -> tuple[list[str], list[list[Any]]]:
     """CSV's column names and rows of raw values."""
-    columns, items = _columns(document)
+    columns, items = _columns(result)
     return [name for name, _, _ in columns], [
         [item.get(name) for name, _, _ in columns] for item in items
     ]
 
 
-def to_csv(document: dict[str, Any]) -> str:
-    header, rows = rows_of(document)
+def to_csv(result: LadderResult | MatrixResult) -> str:
+    header, rows = rows_of(result)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
@@ -106,13 +148,13 @@ def to_csv(document: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def to_markdown(document: dict[str, Any]) -> str:
-    columns, items = _columns(document)
+def to_markdown(result: LadderResult | MatrixResult) -> str:
+    columns, items = _columns(result)
     header = [human for _, human, _ in columns]
     rows = [[write(item.get(name)) for name, _, write in columns] for item in items]
     lines = _markdown_table(header, rows)
-    if document.get("mix"):
-        mix_header, *mix = mix_rows(document["mix"])
+    if isinstance(result, LadderResult) and result.mix is not None:
+        mix_header, *mix = mix_rows(result.mix)
         lines += ["", *_markdown_table(mix_header, mix)]
     return "\n".join(lines) + "\n"
 
@@ -122,8 +164,10 @@ def _markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
-def to_json(document: dict[str, Any]) -> str:
-    return json.dumps(document, indent=2) + "\n"
+def to_json(result: LadderResult | MatrixResult) -> str:
+    """The result as this layerbench writes it (a document of an older version comes out in
+    the current one)."""
+    return json.dumps(result.to_dict(), indent=2) + "\n"
 
 
 def _mib(value: int | None) -> float | None:

@@ -1,4 +1,4 @@
-"""One self-contained HTML file for a ladder or matrix run (its JSON document): tables and
+"""One self-contained HTML file for a ladder or matrix run (its result): tables and
 inline SVG charts, styles inline, no script, nothing fetched from the network.
 
 Ladder: req/s per rung with its 95 % interval, latency percentile curves (HdrHistogram's
@@ -8,13 +8,17 @@ Matrix: req/s and p99 against concurrency per server configuration, CPU per 1,00
 role in every cell."""
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
 
 from layerbench.report.mix_lines import mix_rows
 from layerbench.report.svg_bars import Bar, bar_chart, stacked_bar_chart
 from layerbench.report.svg_lines import Series, line_chart
+from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.results.matrix_result import Cell, MatrixResult
+from layerbench.results.status import Status
+from layerbench.results.trials import Repeated
 
 MIB = 1024 * 1024
 PERCENTILES = (
@@ -37,70 +41,68 @@ svg.chart text.failure, td.failure { fill: #a33; color: #a33 }
 """
 
 
-def html_report(document: dict[str, Any]) -> str:
-    if "cells" in document:
-        return _page("layerbench matrix", _matrix_sections(document), document)
-    return _page("layerbench ladder", _ladder_sections(document), document)
+def html_report(result: LadderResult | MatrixResult) -> str:
+    if isinstance(result, MatrixResult):
+        return _page("layerbench matrix", _matrix_sections(result), result)
+    return _page("layerbench ladder", _ladder_sections(result), result)
 
 
-def _measured(document: dict[str, Any]) -> list[dict[str, Any]]:
-    return [rung for rung in document.get("rungs", []) if rung.get("requests_per_s")]
-
-
-def _ladder_sections(document: dict[str, Any]) -> list[str]:
-    rungs = _measured(document)
-    sections = [_ladder_table(document.get("rungs", []))]
-    if document.get("mix"):
-        header, *rows = mix_rows(document["mix"])
+def _ladder_sections(result: LadderResult) -> list[str]:
+    rungs = [rung for rung in result.rungs if rung.requests_per_s]
+    sections = [_ladder_table(result.rungs)]
+    if result.mix is not None:
+        header, *rows = mix_rows(result.mix)
         sections.append("<h2>Mixed load</h2>" + _table(header, rows, numeric=(1, 2)))
     bars = []
-    for rung in document.get("rungs", []):
-        if not rung.get("requests_per_s"):
-            bars.append(Bar(rung["rung"], 0.0, failure=_failure(rung)))
+    for rung in result.rungs:
+        if not rung.requests_per_s:
+            bars.append(Bar(rung.rung, 0.0, failure=_failure(rung.status, rung.message)))
             continue
-        spread = rung.get("spread") or {}
+        spread = rung.spread
+        repeated = spread is not None and spread.n > 1
         bars.append(
             Bar(
-                rung["rung"],
-                rung["requests_per_s"],
-                spread.get("ci95_low_requests_per_s") if spread.get("n", 1) > 1 else None,
-                spread.get("ci95_high_requests_per_s") if spread.get("n", 1) > 1 else None,
-                "(noisy)" if rung.get("noisy") else "",
+                rung.rung,
+                rung.requests_per_s,
+                spread.ci_low if spread is not None and repeated else None,
+                spread.ci_high if spread is not None and repeated else None,
+                "(noisy)" if rung.noisy else "",
             )
         )
     sections.append(
         _figure(bar_chart("requests per second (median, 95 % interval)", bars, "req/s"))
     )
-    curves = [_latency_series(rung["rung"], rung) for rung in rungs]
+    curves = [_latency_series(rung.rung, rung) for rung in rungs]
     sections.append(_figure(_latency_chart([c for c in curves if c.points])))
-    sections.append(_figure(_cpu_chart([(rung["rung"], rung) for rung in rungs])))
+    sections.append(_figure(_cpu_chart([(rung.rung, rung) for rung in rungs])))
     sections.append(_figure(_memory_chart(rungs)))
     return sections
 
 
-def _ladder_table(rungs: list[dict[str, Any]]) -> str:
+def _ladder_table(rungs: list[RungResult]) -> str:
     header = ["rung", "server", "req/s", "CV %", "p50 ms", "p99 ms", "p99.9 ms", "errors", ""]
     rows = []
     for rung in rungs:
-        cv = (rung.get("spread") or {}).get("cv")
+        spread = rung.spread
+        errors = rung.load.errors if rung.load else None
         rows.append(
             [
-                rung["rung"],
-                rung.get("server", ""),
-                _number(rung.get("requests_per_s"), ",.0f"),
-                _number(100 * cv if cv is not None else None, ".1f"),
-                _number(rung.get("latency_p50_ms"), ".3f"),
-                _number(rung.get("latency_p99_ms"), ".3f"),
-                _number(rung.get("latency_p99_9_ms"), ".3f"),
-                _number(rung.get("errors"), "d") if rung.get("status") == "ok" else rung["status"],
-                rung.get("message") or "",
+                rung.rung,
+                rung.server,
+                _number(rung.requests_per_s, ",.0f"),
+                _number(100 * spread.cv if spread is not None else None, ".1f"),
+                _number(rung.latency_ms("p50"), ".3f"),
+                _number(rung.latency_ms("p99"), ".3f"),
+                _number(rung.latency_ms("p99_9"), ".3f"),
+                _number(errors, "d") if rung.status is Status.OK else rung.status.value,
+                rung.message or "",
             ]
         )
     return _table(header, rows, numeric=range(2, 8))
 
 
-def _latency_series(name: str, item: dict[str, Any]) -> Series:
-    latency = ((item.get("load") or {}).get("latency_us")) or {}
+def _latency_series(name: str, item: Repeated) -> Series:
+    latency = item.load.latency_us if item.load else {}
     points = tuple(
         (_tail_position(fraction), latency[key] / 1000)
         for key, fraction in PERCENTILES
@@ -126,108 +128,118 @@ def _latency_chart(series: list[Series]) -> str:
     )
 
 
-def _cpu_chart(items: list[tuple[str, dict[str, Any]]]) -> str:
+def _cpu_chart(items: list[tuple[str, Repeated]]) -> str:
     roles: list[str] = []
     for _, item in items:
-        roles += [role for role in (item.get("roles") or {}) if role not in roles]
-    stacks = {
-        role: [
-            ((item.get("roles") or {}).get(role) or {}).get("cpu_s_per_1000_requests") or 0.0
-            for _, item in items
-        ]
-        for role in roles
-    }
+        roles += [role for role in (item.usage.roles if item.usage else {}) if role not in roles]
+
+    def per_1000(item: Repeated, role: str) -> float:
+        usage = item.usage.roles.get(role) if item.usage else None
+        requests = item.load.requests_completed if item.load else 0
+        return (usage.cpu_s_per_1000(requests) if usage else None) or 0.0
+
+    stacks = {role: [per_1000(item, role) for _, item in items] for role in roles}
     return stacked_bar_chart(
         "CPU seconds per 1,000 requests, by role", [label for label, _ in items], stacks, "s"
     )
 
 
-def _memory_chart(rungs: list[dict[str, Any]]) -> str:
+def _memory_chart(rungs: list[RungResult]) -> str:
     """Every process of the last measured rung that has them: PSS, by role and name (the
     processes of one name numbered in the order they started)."""
     bars: list[Bar] = []
     for rung in reversed(rungs):
-        for role, usage in (rung.get("roles") or {}).items():
-            processes = sorted(usage.get("processes", []), key=lambda process: process["pid"])
-            names = [process["name"] for process in processes]
+        for role, usage in (rung.usage.roles if rung.usage else {}).items():
+            processes = sorted(usage.processes, key=lambda process: process.pid)
+            names = [process.name for process in processes]
             for process in processes:
-                label = f"{role}: {process['name']}"
-                same = [p for p in processes if p["name"] == process["name"]]
-                if names.count(process["name"]) > 1:
+                label = f"{role}: {process.name}"
+                same = [p for p in processes if p.name == process.name]
+                if names.count(process.name) > 1:
                     label += f", process {same.index(process) + 1} of {len(same)}"
-                bars.append(Bar(label, process["pss_bytes"] / MIB))
+                bars.append(Bar(label, process.pss_bytes / MIB))
         if bars:
-            title = f"memory per process (PSS, MiB) during the {rung['rung']} rung"
+            title = f"memory per process (PSS, MiB) during the {rung.rung} rung"
             return bar_chart(title, bars, "MiB")
     return bar_chart("memory per process (PSS, MiB)", [], "MiB")
 
 
-def _matrix_sections(document: dict[str, Any]) -> list[str]:
-    every = document.get("cells", [])
-    cells = [cell for cell in every if cell.get("requests_per_s")]
+def _matrix_sections(result: MatrixResult) -> list[str]:
+    every = result.cells
+    cells = [cell for cell in every if cell.requests_per_s]
     rows = [
         [
-            cell["column"],
-            str(cell["concurrency"]),
-            _number(cell.get("requests_per_s"), ",.0f"),
-            _number(cell.get("latency_p99_ms"), ".1f"),
-            _number(cell.get("errors"), ",d") if cell.get("status") == "ok" else cell["status"],
-            cell.get("message") or _error_kinds(cell),
+            cell.column,
+            str(cell.concurrency),
+            _number(cell.requests_per_s, ",.0f"),
+            _number(cell.latency_ms("p99"), ".1f"),
+            _number(cell.load.errors if cell.load else None, ",d")
+            if cell.status is Status.OK
+            else cell.status.value,
+            cell.message or _error_kinds(cell),
         ]
         for cell in every
     ]
-    levels = sorted({cell["concurrency"] for cell in every})
-    charts = _level_bars(document) if len(levels) == 1 else _level_lines(document)
+    levels = sorted({cell.concurrency for cell in every})
+    charts = _level_bars(result) if len(levels) == 1 else _level_lines(result)
     return [
         _table(["server", "c", "req/s", "p99 ms", "errors", ""], rows, numeric=range(1, 5)),
         *charts,
-        _figure(_cpu_chart([(f"{c['column']} c={c['concurrency']}", c) for c in cells])),
+        _figure(_cpu_chart([(f"{c.column} c={c.concurrency}", c) for c in cells])),
     ]
 
 
-def _level_bars(document: dict[str, Any]) -> list[str]:
+def _rate(cell: Cell) -> float | None:
+    return cell.requests_per_s
+
+
+def _p99(cell: Cell) -> float | None:
+    return cell.latency_ms("p99")
+
+
+def _level_bars(result: MatrixResult) -> list[str]:
     """One concurrency level: a bar per column, a failed one with its reason."""
 
-    def bars(figure: str) -> list[Bar]:
+    def bars(figure: Callable[[Cell], float | None]) -> list[Bar]:
         return [
-            Bar(cell["column"], cell[figure])
-            if cell.get(figure)
-            else Bar(cell["column"], 0.0, failure=_failure(cell))
-            for cell in document.get("cells", [])
+            Bar(cell.column, value)
+            if (value := figure(cell))
+            else Bar(cell.column, 0.0, failure=_failure(cell.status, cell.message))
+            for cell in result.cells
         ]
 
-    level = document["cells"][0]["concurrency"]
+    level = result.cells[0].concurrency
     return [
-        _figure(bar_chart(f"requests per second at c={level}", bars("requests_per_s"), "req/s")),
-        _figure(bar_chart(f"p99 latency at c={level} (ms)", bars("latency_p99_ms"), "ms")),
+        _figure(bar_chart(f"requests per second at c={level}", bars(_rate), "req/s")),
+        _figure(bar_chart(f"p99 latency at c={level} (ms)", bars(_p99), "ms")),
     ]
 
 
-def _level_lines(document: dict[str, Any]) -> list[str]:
+def _level_lines(result: MatrixResult) -> list[str]:
     """Several concurrency levels: a line per column; the cells not measured said below."""
-    cells = [cell for cell in document.get("cells", []) if cell.get("requests_per_s")]
-    columns = [column["label"] for column in document.get("columns", [])]
-    levels = sorted({cell["concurrency"] for cell in document.get("cells", [])})
+    cells = [cell for cell in result.cells if cell.requests_per_s]
+    columns = [column.label for column in result.columns]
+    levels = sorted({cell.concurrency for cell in result.cells})
     position = {level: i for i, level in enumerate(levels)}
     ticks = [(float(i), str(level)) for i, level in enumerate(levels)]
 
-    def series(figure: str) -> list[Series]:
+    def series(figure: Callable[[Cell], float | None]) -> list[Series]:
         return [
             Series(
                 label,
                 tuple(
-                    (float(position[cell["concurrency"]]), cell[figure])
+                    (float(position[cell.concurrency]), value)
                     for cell in cells
-                    if cell["column"] == label and cell.get(figure)
+                    if cell.column == label and (value := figure(cell))
                 ),
             )
             for label in columns
         ]
 
     failures = [
-        f"{cell['column']} c={cell['concurrency']}: {_failure(cell)}"
-        for cell in document.get("cells", [])
-        if not cell.get("requests_per_s")
+        f"{cell.column} c={cell.concurrency}: {_failure(cell.status, cell.message)}"
+        for cell in result.cells
+        if not cell.requests_per_s
     ]
     caption = (
         "<figcaption>not measured: " + "; ".join(escape(f) for f in failures) + "</figcaption>"
@@ -236,14 +248,14 @@ def _level_lines(document: dict[str, Any]) -> list[str]:
     )
     rates = line_chart(
         "requests per second against concurrency",
-        series("requests_per_s"),
+        series(_rate),
         x_label="concurrency",
         y_label="req/s",
         x_ticks=ticks,
     )
     p99 = line_chart(
         "p99 latency against concurrency (ms, log scale)",
-        series("latency_p99_ms"),
+        series(_p99),
         x_label="concurrency",
         y_label="ms",
         x_ticks=ticks,
@@ -252,31 +264,29 @@ def _level_lines(document: dict[str, Any]) -> list[str]:
     return [_figure(rates, caption), _figure(p99, caption)]
 
 
-def _failure(item: dict[str, Any]) -> str:
+def _failure(status: Status, message: str | None) -> str:
     """Why a rung or cell has no figures: its status and message."""
-    message = item.get("message")
-    return f"{item.get('status', 'error')}: {message}" if message else item.get("status", "error")
+    return f"{status.value}: {message}" if message else status.value
 
 
-def _error_kinds(cell: dict[str, Any]) -> str:
-    kinds = cell.get("errors_by_kind") or {}
-    return ", ".join(f"{kind} {count:,}" for kind, count in kinds.items())
+def _error_kinds(cell: Cell) -> str:
+    return ", ".join(f"{kind} {count:,}" for kind, count in cell.errors_by_kind.items())
 
 
-def _page(title: str, sections: list[str], document: dict[str, Any]) -> str:
-    conditions = document.get("conditions") or {}
+def _page(title: str, sections: list[str], result: LadderResult | MatrixResult) -> str:
+    conditions = result.conditions
     machine = conditions.get("machine") or {}
     facts = [[key, _known(value)] for key, value in machine.items()]
     facts += [
         [name, _known(version)]
         for name, version in (conditions.get("server_versions") or {}).items()
     ]
-    when = f"{document.get('started_at', '')} to {document.get('finished_at', '')}"
+    when = f"{result.started_at} to {result.finished_at}"
     return (
         "<!doctype html>\n<html lang=en><meta charset=utf-8>"
         f"<title>{escape(title)}</title><style>{STYLE}</style>"
         f"<h1>{escape(title)}</h1><p>{escape(when)}"
-        + (" (interrupted)" if document.get("interrupted") else "")
+        + (" (interrupted)" if result.interrupted else "")
         + "</p>"
         + "".join(sections)
         + "<h2>Conditions</h2>"

@@ -13,7 +13,9 @@ what changed here, whenever a field changes meaning or goes away.
        machine's CPU), ``spread`` (median, CV, bootstrap 95 % interval of req/s) and ``noisy``;
        the rung's own figures are its median trial's. Added since, without a version
        change: per trial ``cpu_speed`` (the CPU speed probe, null when not measured); ``mix``
-       (``layerbench mix``'s prediction and measurement)
+       (``layerbench mix``'s prediction and measurement); per rung and per trial
+       ``usage_interval_s`` (the interval the roles' CPU is a share of, so that a document reads
+       back into the same figures: :mod:`layerbench.results.ladder_document`)
 """
 
 from dataclasses import dataclass, field
@@ -120,6 +122,7 @@ def _rung_dict(rung: RungResult, change: float | None, top: float | None) -> dic
         "client_cpu_s": rung.load.client_cpu_s if rung.load else None,
         "roles": roles_dict(rung.usage, rung.load.requests_completed if rung.load else 0),
         "sampler_cpu_percent": rung.usage.sampler_cpu_percent if rung.usage else None,
+        "usage_interval_s": rung.usage.interval_s if rung.usage else None,
         "load": rung.load.document if rung.load else None,
         "noisy": rung.noisy,
         "spread": spread_dict(rung.spread),
@@ -138,6 +141,7 @@ def trial_dicts(trials: tuple[Trial, ...]) -> list[dict[str, Any]]:
             "cpu_speed": trial.cpu_speed,
             "steal_percent": trial.usage.steal_percent,
             "roles": roles_dict(trial.usage, trial.load.requests_completed),
+            "usage_interval_s": trial.usage.interval_s,
         }
         for trial in trials
     ]

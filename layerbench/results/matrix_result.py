@@ -9,7 +9,9 @@ what changed here, whenever a field changes meaning or goes away.
     2: options ``repeats``; per cell, as a ladder's rung has them, ``repeats`` (each trial's
        req/s, latency, errors, roles, the rest of the machine's CPU), ``spread`` (median, CV,
        bootstrap 95 % interval of req/s) and ``noisy``; the cell's own figures are its median
-       trial's (with one repeat, its only one: a version 1 document reads as one trial a cell)
+       trial's (with one repeat, its only one: a version 1 document reads as one trial a cell).
+       Added since, without a version change: per cell and per trial ``usage_interval_s``, as a
+       ladder's rung has it
 """
 
 from dataclasses import dataclass, field
@@ -120,6 +122,7 @@ def _cell_dict(cell: Cell) -> dict[str, Any]:
         "client_bound": cell.client_bound,
         "roles": roles_dict(cell.usage, requests),
         "sampler_cpu_percent": cell.usage.sampler_cpu_percent if cell.usage else None,
+        "usage_interval_s": cell.usage.interval_s if cell.usage else None,
         "load": cell.load.document if cell.load else None,
         "noisy": cell.noisy,
         "spread": spread_dict(cell.spread),

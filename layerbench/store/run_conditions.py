@@ -8,18 +8,20 @@ out rather than guessed, so an old document differs from a new one only where bo
 
 from typing import Any
 
-from layerbench.results.result_documents import read_run_document
+from layerbench.results.matrix_result import MatrixResult
+from layerbench.results.result_documents import read_result, summarize
 
 
 def run_conditions(document: dict[str, Any]) -> dict[str, str]:
     """Name → value of everything that decides a run's figures but its code."""
-    summary = read_run_document(document)
-    options = document.get("options") or {}
-    conditions = document.get("conditions") or {}
+    result = read_result(document)
+    summary = summarize(result)
+    options = result.options
+    conditions = result.conditions
     machine = conditions.get("machine") or {}
     found: dict[str, Any] = {
         "kind": summary.kind,
-        "services": None if "cells" in document else _services(options),
+        "services": None if isinstance(result, MatrixResult) else _services(options),
         "server": summary.server,
         "concurrency": options.get("concurrency"),
         "seconds measured": options.get("duration_s"),
