@@ -3,8 +3,8 @@
 
 from pathlib import Path
 
-from layerbench.lab.smoke import judge
 from layerbench.report.smoke_table import saved_line, verdict_lines
+from layerbench.results.smoke_result import judge
 
 EVEN_REPEATS = {"/": [100.0, 400.0, 200.0, 300.0]}
 

@@ -12,10 +12,11 @@ from typing import Any
 
 from layerbench.app.import_check import check_importable
 from layerbench.errors import ConfigError
-from layerbench.lab.smoke import SmokeOptions, check_in_baseline, judge
+from layerbench.lab.smoke import SmokeOptions
 from layerbench.lab.smoke_baseline import baseline_document, read_baseline
 from layerbench.lab.smoke_run import BaselineToMeet, run_smoke
 from layerbench.report.smoke_table import saved_line, verdict_lines
+from layerbench.results.smoke_result import check_in_baseline, judge
 from layerbench.servers.server_settings import add_assignments
 
 EXIT_REGRESSED = 1

@@ -1,12 +1,8 @@
 """Performance smoke test of a user's WSGI application: run it under a server adapter, measure
-each URL with interleaved repeats, and judge against a stored baseline.
-
-A URL has regressed when it is significantly slower (the bootstrap 95 % interval of the ratio
-of medians, now over baseline, lies below 1) and slower by more than the tolerance: noise alone
-does not fail a build, and neither does a real but tolerated slowdown."""
+each URL with interleaved repeats; the judgement against a stored baseline is
+:mod:`layerbench.results.smoke_result`'s."""
 
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +20,6 @@ from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.server_settings import SettingsBook, check_sections
-from layerbench.stats.comparison import RungComparison, compare_rates
 
 
 @dataclass(frozen=True)
@@ -53,13 +48,6 @@ class SmokeOptions:
             raise ConfigError(f"repeats must be 2 to 100 (a spread needs two), not {self.repeats}")
         if not 0 <= self.tolerance < 1:
             raise ConfigError(f"the tolerance is a fraction from 0 to 1, not {self.tolerance:g}")
-
-
-@dataclass(frozen=True)
-class Verdict:
-    url: str
-    comparison: RungComparison
-    regressed: bool
 
 
 @dataclass(frozen=True)
@@ -138,22 +126,3 @@ def server_log_tail(deployment: Deployment) -> str:
     """The last lines of the log of the server that runs the application."""
     server = deployment.back if isinstance(deployment, FrontedServer) else deployment
     return server.log_tail() if isinstance(server, ManagedServer) else "(no log)"
-
-
-def check_in_baseline(baseline: dict[str, list[float]], urls: Iterable[str]) -> None:
-    """Every URL has a baseline to be judged against."""
-    missing = [url for url in urls if url not in baseline]
-    if missing:
-        raise ConfigError(f"the baseline has no {missing[0]}: measure it with --save")
-
-
-def judge(
-    baseline: dict[str, list[float]], current: dict[str, list[float]], tolerance: float
-) -> list[Verdict]:
-    check_in_baseline(baseline, current)
-    verdicts = []
-    for url, rates in current.items():
-        comparison = compare_rates(url, baseline[url], rates)
-        slower = comparison.ci_high is not None and comparison.ci_high < 1.0
-        verdicts.append(Verdict(url, comparison, slower and comparison.ratio < 1 - tolerance))
-    return verdicts

@@ -4,25 +4,10 @@ middle two)."""
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol
 
 from layerbench.report.text_table import format_table
-from layerbench.stats.comparison import RungComparison
+from layerbench.results.smoke_result import Verdict
 from layerbench.stats.spread import Spread
-
-
-class JudgedUrl(Protocol):
-    """A URL judged against its baseline (lab/smoke.py's ``judge`` makes them; the report reads
-    them without importing the lab, which is above it)."""
-
-    @property
-    def url(self) -> str: ...
-
-    @property
-    def comparison(self) -> RungComparison: ...
-
-    @property
-    def regressed(self) -> bool: ...
 
 
 def saved_line(path: Path, rates: dict[str, list[float]]) -> str:
@@ -31,7 +16,7 @@ def saved_line(path: Path, rates: dict[str, list[float]]) -> str:
     )
 
 
-def verdict_lines(verdicts: Sequence[JudgedUrl], tolerance: float) -> list[str]:
+def verdict_lines(verdicts: Sequence[Verdict], tolerance: float) -> list[str]:
     """A table of every URL, then one line for each that regressed."""
     rows = [["url", "baseline req/s", "now req/s", "now/baseline", "95 % interval", ""]]
     for verdict in verdicts:
