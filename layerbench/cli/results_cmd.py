@@ -17,7 +17,7 @@ from layerbench.cli.results_compare import warn
 from layerbench.errors import ConfigError, LayerbenchError
 from layerbench.report.mix_lines import mix_rows
 from layerbench.report.text_table import TERMINAL_WIDTH, format_table
-from layerbench.results.mix_result import read_mix
+from layerbench.results.ladder_result import LadderResult
 from layerbench.stats.spread import Spread
 from layerbench.store.results_db import (
     PATH_VARIABLE,
@@ -147,15 +147,14 @@ def _heading(run: StoredRun) -> str:
 
 
 def _mix(database: ResultsDatabase, run: StoredRun) -> list[list[str]] | None:
-    """A mix's prediction and measurement as rows; none (with a warning) when unreadable."""
+    """A mix's prediction and measurement as rows; none when unreadable (the run's problems
+    say why)."""
     try:
-        mix = database.document(run.id).get("mix")
-        return mix_rows(read_mix(mix)) if mix else None
+        result = database.result(run.id)
     except LayerbenchError:
-        return None  # the run's problems say why
-    except (KeyError, TypeError, ValueError) as error:
-        warn([f"run {run.id}'s mix cannot be read (edited by hand?): {error!r}"])
         return None
+    mix = result.mix if isinstance(result, LadderResult) else None
+    return mix_rows(mix) if mix else None
 
 
 def cmd_import(args: argparse.Namespace) -> int:

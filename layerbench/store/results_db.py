@@ -27,7 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import ConfigError, LayerbenchError, ResultsDatabaseError
-from layerbench.results.result_documents import RungTrials, RunSummary, read_run_document
+from layerbench.results.ladder_result import LadderResult
+from layerbench.results.matrix_result import MatrixResult
+from layerbench.results.result_documents import (
+    RungTrials,
+    RunSummary,
+    read_result,
+    read_run_document,
+)
 
 SCHEMA_VERSION = 2
 PATH_VARIABLE = "LAYERBENCH_RESULTS_DB"
@@ -218,6 +225,11 @@ class ResultsDatabase:
                 known = RungTrials(known.rung, known.status, (*known.rates, float(rate)))
             rungs[rung] = known
         return tuple(rungs.values()), problems
+
+    def result(self, run_id: int) -> LadderResult | MatrixResult:
+        """The run's result, read back from its stored document (any version); a document
+        edited by hand into something unreadable is a ConfigError naming the field."""
+        return read_result(self.document(run_id))
 
     def document(self, run_id: int) -> dict[str, Any]:
         """The run's JSON document as it was stored; one edited by hand into something that is
