@@ -235,10 +235,8 @@ class Catalog:
         self.repository.write(actor, work)
         return encode(numid)
 
-    def delete_video(self, ref: str, actor: str) -> Row:
-        video = self.video(ref)
-        self.repository.delete("videos", video["id"], actor=actor)
-        return video
+    def delete_video(self, ref: str, actor: str) -> None:
+        self.repository.delete("videos", encode(self._find("videos", ref)), actor=actor)
 
     def _set_tags(self, cursor: Any, video_numid: int, names: list[str]) -> None:
         """The video's tags become ``names``; unknown tags are created (their pretty id is
