@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError, ResultsDatabaseError
+from layerbench.results.run_conditions import differences, run_conditions
 from layerbench.stats.comparison import compare_rates, compare_rungs
 from layerbench.store.results_db import MIGRATIONS, SCHEMA_VERSION, ResultsDatabase
-from layerbench.store.run_conditions import differences, run_conditions
 from tests.stored_runs import LADDER_V1, ladder_v3, unwritable_file
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from layerbench.cli.output import print_out
 from layerbench.errors import ConfigError, LayerbenchError
 from layerbench.report.text_table import format_table
+from layerbench.results.run_conditions import differences, run_conditions
 from layerbench.stats.comparison import RungComparison, compare_rungs
 from layerbench.store.results_db import ResultsDatabase, StoredRun
-from layerbench.store.run_conditions import differences, run_conditions
 
 EXIT_SLOWER = 1
 EXIT_STATUSES = (
