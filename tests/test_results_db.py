@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError, ResultsDatabaseError
+from layerbench.results.result_documents import read_result
 from layerbench.results.run_conditions import differences, run_conditions
 from layerbench.stats.comparison import compare_rates, compare_rungs
 from layerbench.store.results_db import MIGRATIONS, SCHEMA_VERSION, ResultsDatabase
@@ -232,10 +233,11 @@ def test_conditions_that_differ_are_named() -> None:
     embedded["conditions"] = {"server_settings": {"gunicorn": {"workers": 2}}, "python": "3.11"}
     full = ladder_v3({"orm": [900.0]}, full=True, server="uwsgi", concurrency=50)
     full["conditions"] = {"server_settings": {"uwsgi": {"processes": 2}}, "python": "3.11"}
-    assert differences(run_conditions(embedded), run_conditions(full)) == [
+    embedded_run, full_run = read_result(embedded), read_result(full)
+    assert differences(run_conditions(embedded_run), run_conditions(full_run)) == [
         "services: embedded (SQLite, the in-process cache) vs --full (memcached, Redis, "
         "MariaDB, PostgreSQL)",
         "server: gunicorn vs uwsgi",
         "concurrency: 10 vs 50",
     ]
-    assert differences(run_conditions(embedded), run_conditions(embedded)) == []
+    assert differences(run_conditions(embedded_run), run_conditions(embedded_run)) == []

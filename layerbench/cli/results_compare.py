@@ -87,7 +87,7 @@ def warn(problems: tuple[str, ...] | list[str]) -> None:
 def _differences(database: ResultsDatabase, a: StoredRun, b: StoredRun) -> list[str]:
     try:
         return differences(
-            run_conditions(database.document(a.id)), run_conditions(database.document(b.id))
+            run_conditions(database.result(a.id)), run_conditions(database.result(b.id))
         )
     except LayerbenchError:  # an unreadable document, already warned about
         return []

@@ -2,19 +2,19 @@
 different conditions are said to be (a SQLite ladder against a ``--full`` PostgreSQL one,
 gunicorn against uWSGI, four workers against two, another machine).
 
-Read from the run's document, whatever its version: a value the document does not have is left
-out rather than guessed, so an old document differs from a new one only where both say.
+Read from the run's result, whatever version its document was: a value the document did not
+have is left out rather than guessed, so an old run differs from a new one only where both say.
 """
 
 from typing import Any
 
+from layerbench.results.ladder_result import LadderResult
 from layerbench.results.matrix_result import MatrixResult
-from layerbench.results.result_documents import read_result, summarize
+from layerbench.results.result_documents import summarize
 
 
-def run_conditions(document: dict[str, Any]) -> dict[str, str]:
+def run_conditions(result: LadderResult | MatrixResult) -> dict[str, str]:
     """Name → value of everything that decides a run's figures but its code."""
-    result = read_result(document)
     summary = summarize(result)
     options = result.options
     conditions = result.conditions
