@@ -194,3 +194,30 @@ def test_client_bound_is_the_busiest_thread_for_the_ladder_and_the_matrix_alike(
         assert any("the client was the bottleneck" in cause for cause in causes) is bound
     [cause] = noise_causes(RungResult("s", "g", Status.OK, trials=saturated).diagnosis())
     assert cause == "the client was the bottleneck (its busiest thread up to 95 % busy)"
+
+
+def test_the_load_result_reads_what_the_lab_uses_as_typed_fields() -> None:
+    document = {
+        "version": 1,
+        "requests_completed": 90,
+        "requests_failed": 3,
+        "non_2xx_responses": 7,
+        "elapsed_s": 1.0,
+        "requests_per_s": 90.0,
+        "latency_us": {"p50": 1000},
+        "client_cpu_s": {"user": 0.5, "system": 0.25},
+        "errors_by_kind": {"ECONNRESET": 3, "timeout": 0},
+        "status_counts": {"200": 83, "503": 7},
+        "client_busiest_thread_cpu_fraction": 0.93,
+        "by_url": [{"requests_completed": 81}, {"requests_completed": 9}],
+    }
+    result = LoadResult.from_document(document)
+    assert result.errors_and_statuses == {"ECONNRESET": 3, "HTTP 503": 7}
+    assert result.client_bound and result.client_cpu_s == 0.75
+    assert result.requests_completed_by_url == (81, 9)
+    # A document from before those fields grew: nothing seen.
+    old = LoadResult.from_document(
+        {key: value for key, value in document.items() if key in list(document)[:8]}
+    )
+    assert old.errors_and_statuses == {} and not old.client_bound
+    assert old.requests_completed_by_url == ()
