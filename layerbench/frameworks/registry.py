@@ -1,0 +1,66 @@
+"""The applications that can answer the ladder's rungs, by name (``--app NAME``).
+
+Every server adapter loads ``layerbench.app.entry:application``; an application other than the
+bare one is named to it by ``$LAYERBENCH_WSGI_APP`` (its ``entry``), so each server runs each
+application unchanged. Each reads its configuration from the same environment as the bare one
+(:mod:`layerbench.app.app_config`): the rung data's SQLite file, the site's database, the cache.
+A rung an application does not answer is not applicable to it, never faked."""
+
+from dataclasses import dataclass
+
+from layerbench.errors import ConfigError
+
+# The rungs a framework's application answers: the seed's framework rungs.
+FRAMEWORK_RUNGS = frozenset({"string", "template", "orm", "page", "cached-page", "write"})
+
+
+@dataclass(frozen=True)
+class Application:
+    name: str
+    # package.module:callable; None for the bare application, which layerbench.app.entry is.
+    entry: str | None
+    # The rung names it answers (None: every rung the bare application answers).
+    answers: frozenset[str] | None
+    description: str
+
+    def answers_rung(self, name: str) -> bool:
+        return self.answers is None or name in self.answers
+
+
+BARE = Application("bare", None, None, "layerbench's own WSGI application (Falcon for the site)")
+DJANGO = Application(
+    "django",
+    "layerbench.frameworks.django_site.django_wsgi:application",
+    FRAMEWORK_RUNGS,
+    "Django 5.2: views, URLconf, Django templates, the Django ORM, Django's cache framework",
+)
+FLASK = Application(
+    "flask",
+    "layerbench.frameworks.flask_site.flask_wsgi:application",
+    FRAMEWORK_RUNGS,
+    "Flask 3: Jinja2, SQLAlchemy 2, its own page cache and sweeper",
+)
+PYRAMID = Application(
+    "pyramid",
+    "layerbench.frameworks.pyramid_site.pyramid_wsgi:application",
+    FRAMEWORK_RUNGS,
+    "Pyramid 2: Chameleon templates, SQLAlchemy, deployed through a paste.deploy ini",
+)
+ZOPE = Application(
+    "zope",
+    "layerbench.frameworks.zope_site.zope_wsgi:application",
+    FRAMEWORK_RUNGS,
+    "Zope through paste.deploy: a Zope Page Template, objects in ZODB (FileStorage)",
+)
+
+APPLICATIONS: dict[str, Application] = {
+    app.name: app for app in (BARE, DJANGO, FLASK, PYRAMID, ZOPE)
+}
+
+
+def find_application(name: str) -> Application:
+    try:
+        return APPLICATIONS[name]
+    except KeyError:
+        known = ", ".join(APPLICATIONS)
+        raise ConfigError(f"no application named {name!r}; the applications are {known}") from None
