@@ -1,0 +1,25 @@
+"""The URLconf: each rung at its definition's path; the site's pages when a site is configured."""
+
+from django.conf import settings
+from django.urls import URLPattern, path
+
+from layerbench.frameworks.django_site import django_views
+from layerbench.frameworks.django_site.django_settings import SITE
+from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE
+
+
+def rung_path(rung_path: str) -> str:
+    return rung_path.removeprefix("/")
+
+
+urlpatterns: list[URLPattern] = [
+    path(rung_path(STRING.path), django_views.string),
+    path(rung_path(ORM.path), django_views.orm),
+    path(rung_path(TEMPLATE.path), django_views.template),
+]
+if settings.DATABASES[SITE]:
+    urlpatterns += [
+        path(rung_path(PAGE.path), django_views.page),
+        path("v/<str:ref>", django_views.cached_page),
+        path("videos/<str:ref>/comments", django_views.post_comment),
+    ]
