@@ -26,13 +26,16 @@ from tests.stored_runs import LADDER_V1
 # Per version, the fields of a rung (or cell) that came after it.
 LADDER_LATER = {
     1: ("roles", "sampler_cpu_percent", "change_vs_top", "latency_p99_9_ms", "repeats", "spread",
-        "noisy", "usage_interval_s"),
-    2: ("change_vs_top", "latency_p99_9_ms", "repeats", "spread", "noisy", "usage_interval_s"),
-    3: ("usage_interval_s",),
+        "noisy", "usage_interval_s", "app"),
+    2: ("change_vs_top", "latency_p99_9_ms", "repeats", "spread", "noisy", "usage_interval_s",
+        "app"),
+    3: ("usage_interval_s", "app"),
+    4: (),
 }  # fmt: skip
 MATRIX_LATER = {
-    1: ("repeats", "spread", "noisy", "usage_interval_s"),
-    2: ("usage_interval_s",),
+    1: ("repeats", "spread", "noisy", "usage_interval_s", "app"),
+    2: ("usage_interval_s", "app"),
+    3: (),
 }
 
 
@@ -115,3 +118,17 @@ def test_the_current_version_reads_back_into_the_same_document() -> None:
     for result in (full_ladder(), seed_000_matrix()):
         document = json.loads(json.dumps(result.to_dict()))
         assert json.loads(json.dumps(read_result(document).to_dict())) == document
+
+
+def test_the_application_reads_back_and_before_version_4_it_is_the_bare_one() -> None:
+    current = json.loads(json.dumps(full_ladder().to_dict()))
+    for rung in current["rungs"]:
+        rung["app"] = "django"
+    current["rungs"][-1] |= {"status": "not applicable", "message": "not applicable to django"}
+    ladder = read_result(current)
+    assert isinstance(ladder, LadderResult)
+    assert {rung.app for rung in ladder.rungs} == {"django"}
+    assert ladder.rungs[-1].status.value == "not applicable"
+    assert "not applicable to django" in format_ladder_table(ladder)
+    old = read_result(as_version(current, 3, LADDER_LATER[3]))
+    assert isinstance(old, LadderResult) and {rung.app for rung in old.rungs} == {"bare"}

@@ -44,6 +44,11 @@ def taken_port() -> Iterator[int]:
         (["matrix", "--servers", "gunicorn", "--rung", "strng"], "invalid choice: 'strng'"),
         (["matrix", "--servers", "gunicron"], "unknown server 'gunicron'"),
         (["matrix", "--servers", "gunicorn", "--set", "gunicorn.wrokers=2"], "no setting wrokers"),
+        (["ladder", *SHORT, "--app", "djnago"], "no application named 'djnago'"),
+        ([*MIX, "--app", "djnago"], "no application named 'djnago'"),
+        (["matrix", "--servers", "gunicorn", "--app", "djnago"], "no application named 'djnago'"),
+        (["matrix", "--servers", "gunicorn:app=djnago"], "no application named 'djnago'"),
+        (["matrix", "--servers", "gunicorn:app=bare:app=bare"], "one app= per column, not 2"),
     ],
 )  # fmt: skip
 def test_a_usage_error_exits_2_in_one_line_before_anything_starts(

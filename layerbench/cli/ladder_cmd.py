@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.ladder_progress import LadderProgress
+from layerbench.frameworks.applications import APPLICATIONS, BARE
 from layerbench.lab.ladder_run import run_ladder
 from layerbench.lab.options import DEFAULT_SERVER, LadderOptions
 from layerbench.lab.publish import ResultsFile, publish
@@ -52,6 +53,13 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, default_json: Path) ->
         metavar="SERVER.KEY=VALUE",
         help="a setting of the server (repeatable), e.g. gunicorn.workers=4",
     )
+    parser.add_argument(
+        "--app",
+        default=BARE.name,
+        metavar="NAME",
+        help=f"the application the server runs: {', '.join(APPLICATIONS)} ({BARE.name}); "
+        "a rung it does not answer is not applicable",
+    )
     parser.add_argument("-c", "--concurrency", type=int, default=10, help="connections (10)")
     parser.add_argument(
         "-d", "--duration", type=float, default=3.0, help="seconds measured per trial (3)"
@@ -91,6 +99,7 @@ def ladder_options(args: argparse.Namespace, **chosen: Any) -> LadderOptions:
         settings=add_assignments({}, args.set, default_section=args.server),
         pin=not args.no_pin,
         port=args.port,
+        app=args.app,
         **chosen,
     )
 

@@ -59,6 +59,8 @@ class LadderProgress:
             self._total -= self.options.repeats - len(result.trials)
         if result.status is Status.OK and result.trials:
             self._say(f"{result.trials[-1].load.requests_per_s:,.0f} req/s")
+        elif result.status is Status.NOT_APPLICABLE:
+            self._say(result.message or result.status.value)  # "not applicable to django"
         else:
             self._say(f"{result.status.value}: {result.message}")
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
+from layerbench.frameworks.applications import APPLICATIONS, BARE
 from layerbench.lab.matrix_options import Column, MatrixOptions, parse_concurrency
 from layerbench.lab.matrix_run import run_matrix
 from layerbench.lab.publish import ResultsFile, publish
@@ -26,7 +27,9 @@ def add_parser(commands: Any) -> None:
         description="Run one rung under several server configurations at several concurrency "
         "levels: req/s, ms/req and p99 per cell, and the CPU and memory of every process.",
         epilog="servers:\n" + servers + "\n\nA server may carry its own settings: "
-        "NAME:KEY=VALUE[:KEY=VALUE…], e.g. mod_wsgi-daemon:processes=2:threads=10.",
+        "NAME:KEY=VALUE[:KEY=VALUE…], e.g. mod_wsgi-daemon:processes=2:threads=10; and its "
+        "application, app=NAME (" + ", ".join(APPLICATIONS) + "), e.g. "
+        "mod_wsgi-embedded:app=django.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -34,6 +37,13 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "-c", "--concurrency", default="10,100,200,500", help="levels (10,100,200,500)"
+    )
+    parser.add_argument(
+        "--app",
+        default=BARE.name,
+        metavar="NAME",
+        help=f"the application of every column that names none: {', '.join(APPLICATIONS)} "
+        f"({BARE.name})",
     )
     parser.add_argument(
         "--rung", default="string", choices=RUNG_NAMES, help="the rung measured (string)"
@@ -71,7 +81,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     common = add_assignments({}, args.set)
     options = MatrixOptions(
         columns=tuple(
-            Column.parse(text, common) for text in args.servers.split(",") if text.strip()
+            Column.parse(text, common, args.app) for text in args.servers.split(",") if text.strip()
         ),
         concurrency=parse_concurrency(args.concurrency),
         rung=args.rung,

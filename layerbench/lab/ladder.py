@@ -10,6 +10,7 @@ from typing import Protocol
 
 from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import LayerbenchError, MissingPackageError
+from layerbench.lab.app_under_test import app_environment, not_applicable
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.cpu_speed import probe_cpu_speed
 from layerbench.lab.ladder_services import LadderServices
@@ -77,7 +78,9 @@ class Ladder:
         (A B C A B C…: a slow drift of the machine spreads over every rung alike). Each
         stack's server starts at its first rung and stays up to the end."""
         rungs = self.options.ladder
-        needed = {kind for rung in rungs for kind in rung.needs}
+        app = self.options.application
+        answered = [rung for rung in rungs if not_applicable(app, rung) is None]
+        needed = {kind for rung in answered for kind in rung.needs}
         kinds = tuple(kind for kind in FULL_SERVICES if kind in needed)
         self._order = [rung.name for rung in rungs]
         self._results: dict[str, RungResult] = {}
@@ -87,11 +90,15 @@ class Ladder:
             self.result.conditions["services"] = dict(services.urls)
             runnable = []
             for rung in rungs:
+                name = self._server_name(rung.stack)
+                unanswered = not_applicable(app, rung)
                 why_not = services.why_not(rung.needs) or self._unserved(rung)
-                if why_not is None:
+                if unanswered is not None:
+                    na = Status.NOT_APPLICABLE
+                    self._record(RungResult(rung.name, name, na, message=unanswered))
+                elif why_not is None:
                     runnable.append(rung)
                 else:
-                    name = self._server_name(rung.stack)
                     self._record(RungResult(rung.name, name, Status.SKIPPED, message=why_not))
             servers: dict[Stack, Deployment] = {}
             for number in range(1, self.options.repeats + 1):
@@ -188,6 +195,7 @@ class Ladder:
         return True
 
     def _record(self, rung_result: RungResult) -> None:
+        rung_result = replace(rung_result, app=self.options.app)
         self._results[rung_result.rung] = rung_result
         self.result.rungs = [self._results[n] for n in self._order if n in self._results]
         self.observer.rung_finished(rung_result)
@@ -210,7 +218,10 @@ class Ladder:
                 static_files={},
                 book=self.options.settings,
                 cpus=cpus,
-                app_environment=data.environment,
+                app_environment={
+                    **data.environment,
+                    **app_environment(self.options.application),
+                },
             )
             server = find_adapter(self.options.server).build(plan)
             check_sections(self.options.settings, plan.used)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from layerbench.lab.app_under_test import check_installed
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import CpuLayout, plan_cpu_layout
 from layerbench.lab.ladder import Ladder, LadderObserver
@@ -35,6 +36,7 @@ def run_ladder(
     """Runs the ladder, telling ``observer`` as it goes. ``conclude`` adds to the result before
     the last save (after an interruption too)."""
     check_server(options.server, options.settings, options.port)
+    check_installed(options.application)
     layout = plan_cpu_layout(pin=options.pin)
     load_binary = find_load_generator()
     result = LadderResult(

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import LayerbenchError, MissingPackageError
+from layerbench.lab.app_under_test import app_environment, not_applicable
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.matrix_options import Column, MatrixOptions
@@ -46,6 +47,8 @@ class PlannedColumn:
     # None when its server cannot run here (``skipped`` says why).
     deployment: Deployment | None
     skipped: str | None = None
+    # SKIPPED (its server not installed) or NOT_APPLICABLE (its application has no such rung).
+    skip_status: Status = Status.SKIPPED
 
 
 class Matrix:
@@ -91,6 +94,11 @@ class Matrix:
         return range(len(self.options.concurrency))
 
     def _plan_column(self, index: int, column: Column) -> PlannedColumn:
+        rung = self.options.rung_for(column)
+        unanswered = not_applicable(column.application, rung)
+        if unanswered is not None:
+            info = ColumnInfo(column.label, column.adapter, rung.name, app=column.app)
+            return PlannedColumn(info, rung, None, unanswered, Status.NOT_APPLICABLE)
         root = self.workdir / f"column-{index}"
         data = prepare_app_data(root / "data")
         plan = ServerPlan(
@@ -100,23 +108,22 @@ class Matrix:
             static_files={STATIC_FILE: STATIC_BODY},
             book=column.book,
             cpus=self.layout.server_cpus,
-            app_environment=data.environment,
+            app_environment={**data.environment, **app_environment(column.application)},
         )
-        rung = self.options.rung_for(column)
         try:
             deployment = find_adapter(column.adapter).build(plan)
         except MissingPackageError as error:
-            info = ColumnInfo(column.label, column.adapter, rung.name)
+            info = ColumnInfo(column.label, column.adapter, rung.name, app=column.app)
             return PlannedColumn(info, rung, None, skipped=str(error))
         check_sections(column.book, plan.used)
-        info = ColumnInfo(column.label, column.adapter, rung.name, settings=plan.used)
+        info = ColumnInfo(column.label, column.adapter, rung.name, column.app, settings=plan.used)
         return PlannedColumn(info, rung, deployment)
 
     def _run_column(self, index: int, column: PlannedColumn, number: int) -> bool:
         """One pass over the column's levels; False when the column ends."""
         self.observer.column_starting(column.info)
         if column.deployment is None:
-            self._end_column(index, column.info, Status.SKIPPED, column.skipped)
+            self._end_column(index, column.info, column.skip_status, column.skipped)
             return False
         deployment = column.deployment
         try:

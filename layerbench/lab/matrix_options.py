@@ -5,12 +5,15 @@ A column is ``NAME`` or ``NAME:KEY=VALUE:…`` (``mod_wsgi-daemon:processes=2:th
 keys are the adapter's own settings, or ``SECTION.KEY`` for a shared one
 (``mod_wsgi-embedded:apache.mpm=prefork``); ``--set`` gives settings to every column, and a
 column's own win. The same adapter may appear in several columns with different settings.
+A column's ``app=NAME`` names the application its server runs (``mod_wsgi-embedded:app=django``;
+the bare one when it has none): a key of the column, not a setting of its server.
 """
 
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.frameworks.applications import BARE, Application, find_application
 from layerbench.results.trials import MAX_REPEATS
 from layerbench.rungs.definitions import LADDER, RUNG_NAMES, Rung, Stack
 from layerbench.servers.adapters import Serves, find_adapter
@@ -24,12 +27,28 @@ class Column:
     label: str
     adapter: str
     book: SettingsBook
+    app: str = BARE.name
 
     @classmethod
-    def parse(cls, text: str, common: SettingsBook) -> "Column":
-        name, *assignments = [part.strip() for part in text.split(":")]
+    def parse(cls, text: str, common: SettingsBook, app: str = BARE.name) -> "Column":
+        """``app``: the application of a column that names none."""
+        name, *parts = [part.strip() for part in text.split(":")]
         find_adapter(name)
-        return cls(text.strip(), name, add_assignments(common, assignments, default_section=name))
+        apps = [part.partition("=")[2].strip() for part in parts if _is_app(part)]
+        if len(apps) > 1:
+            raise ConfigError(f"{text.strip()}: one app= per column, not {len(apps)}")
+        app = find_application(apps[0] if apps else app).name
+        assignments = [part for part in parts if not _is_app(part)]
+        book = add_assignments(common, assignments, default_section=name)
+        return cls(text.strip(), name, book, app)
+
+    @property
+    def application(self) -> Application:
+        return find_application(self.app)
+
+
+def _is_app(part: str) -> bool:
+    return part.partition("=")[0].strip() == "app"
 
 
 @dataclass(frozen=True)

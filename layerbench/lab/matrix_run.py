@@ -7,6 +7,7 @@ on)."""
 
 from typing import Protocol
 
+from layerbench.lab.app_under_test import check_installed
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import CpuLayout, plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
@@ -26,6 +27,8 @@ def run_matrix(
     options: MatrixOptions, results: ResultsFile, observer: MatrixRunObserver
 ) -> MatrixResult:
     """Runs the matrix, telling ``observer`` as it goes."""
+    for app in dict.fromkeys(column.application for column in options.columns):
+        check_installed(app)
     layout = plan_cpu_layout(pin=options.pin)
     load_binary = find_load_generator()
     result = MatrixResult(

@@ -4,6 +4,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.frameworks.applications import BARE, Application, find_application
 from layerbench.lab.mix import MixOptions, mixed_rung
 from layerbench.results.trials import MAX_REPEATS
 from layerbench.rungs.definitions import Rung, ladder_of
@@ -32,6 +33,8 @@ class LadderOptions:
     port: int | None = None
     # `layerbench mix`: its two rungs, then the two mixed, instead of the ladder.
     mix: MixOptions | None = None
+    # The application the servers serve (frameworks/applications.py); its rungs only.
+    app: str = BARE.name
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -46,6 +49,7 @@ class LadderOptions:
             raise ConfigError(f"port must be between 1 and 65535, not {self.port}")
         if find_adapter(self.server).serves is Serves.STATIC:
             raise ConfigError(f"{self.server} serves a static file, not the application")
+        self.application  # noqa: B018 - refuses an unknown application
         if self.rungs is not None:
             self._check_rung_names(self.rungs)
             if not self.rungs:
@@ -64,6 +68,10 @@ class LadderOptions:
                 + ", ".join(names)
                 + more
             )
+
+    @property
+    def application(self) -> Application:
+        return find_application(self.app)
 
     @property
     def ladder(self) -> tuple[Rung, ...]:

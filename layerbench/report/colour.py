@@ -42,7 +42,7 @@ def highlight(cell: str) -> str:
     text = cell.strip()
     if text in ("error", "failed") or text.startswith("E "):
         return RED
-    if text == "skipped":
+    if text in ("skipped", "not applicable"):
         return DIM
     if text.endswith("!") or text == "*":
         return YELLOW

@@ -3,6 +3,7 @@ version wrote it (the versions: :mod:`layerbench.results.ladder_result`):
 
     1, 2: one measurement per rung, its figures and its ``load``; 2 adds its ``roles``
     3:    ``repeats``, each trial's figures; the rung's own are its median trial's
+    4:    the application under test, ``app`` (before it: the bare application)
 
 A document of a version this layerbench does not know is refused with its version named.
 """
@@ -43,4 +44,5 @@ def _rung(rung: dict[str, Any]) -> RungResult:
         url=rung.get("url"),
         message=rung.get("message"),
         trials=read_trials(rung),
+        app=str(rung.get("app") or "bare"),
     )

@@ -16,6 +16,8 @@ what changed here, whenever a field changes meaning or goes away.
        (``layerbench mix``'s prediction and measurement); per rung and per trial
        ``usage_interval_s`` (the interval the roles' CPU is a share of, so that a document reads
        back into the same figures: :mod:`layerbench.results.ladder_document`)
+    4: the application under test (``layerbench ladder --app``): options ``app``, per rung
+       ``app``; a rung the application does not answer has the status ``not applicable``
 """
 
 from dataclasses import dataclass, field
@@ -28,7 +30,7 @@ from layerbench.results.usage import RoleUsage, Usage
 from layerbench.stats.mix_prediction import MixOutcome
 from layerbench.stats.spread import Spread
 
-LADDER_JSON_VERSION = 3
+LADDER_JSON_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,8 @@ class RungResult(Repeated):
     url: str | None = None
     message: str | None = None
     trials: tuple[Trial, ...] = ()
+    # The application that answered it (frameworks/applications.py).
+    app: str = "bare"
 
 
 @dataclass
@@ -107,6 +111,7 @@ class LadderResult:
 def _rung_dict(rung: RungResult, change: float | None, top: float | None) -> dict[str, Any]:
     return {
         "rung": rung.rung,
+        "app": rung.app,
         "server": rung.server,
         "status": rung.status.value,
         "url": rung.url,

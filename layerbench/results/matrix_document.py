@@ -3,6 +3,7 @@
 
     1: one measurement per cell, its figures and its ``load``
     2: ``repeats``, each trial's figures; the cell's own are its median trial's
+    3: the application under test, ``app`` per column (before it: the bare application)
 
 A document of a version this layerbench does not know is refused with its version named.
 """
@@ -38,6 +39,7 @@ def _column(column: dict[str, Any]) -> ColumnInfo:
         label=str(column["label"]),
         server=str(column.get("server") or ""),
         rung=str(column.get("rung") or ""),
+        app=str(column.get("app") or "bare"),
         url=column.get("url"),
         settings=dict(column.get("settings") or {}),
         versions=dict(column.get("versions") or {}),

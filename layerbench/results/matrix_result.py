@@ -12,6 +12,8 @@ what changed here, whenever a field changes meaning or goes away.
        trial's (with one repeat, its only one: a version 1 document reads as one trial a cell).
        Added since, without a version change: per cell and per trial ``usage_interval_s``, as a
        ladder's rung has it
+    3: the application under test: per column and per cell ``app`` (a column's ``app=NAME``);
+       a column whose application does not answer its rung has cells ``not applicable``
 """
 
 from dataclasses import dataclass, field
@@ -21,7 +23,7 @@ from layerbench.results.ladder_result import roles_dict, spread_dict, trial_dict
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated, Trial
 
-MATRIX_JSON_VERSION = 2
+MATRIX_JSON_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class ColumnInfo:
     label: str
     server: str
     rung: str
+    # The application its server runs (frameworks/applications.py).
+    app: str = "bare"
     url: str | None = None
     settings: dict[str, dict[str, Any]] = field(default_factory=dict)
     versions: dict[str, str] = field(default_factory=dict)
@@ -81,6 +85,9 @@ class MatrixResult:
                 return cell
         return None
 
+    def _app_of(self, cell: Cell) -> str:
+        return next((c.app for c in self.columns if c.label == cell.column), "bare")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "version": MATRIX_JSON_VERSION,
@@ -94,20 +101,22 @@ class MatrixResult:
                     "label": column.label,
                     "server": column.server,
                     "rung": column.rung,
+                    "app": column.app,
                     "url": column.url,
                     "settings": column.settings,
                     "versions": column.versions,
                 }
                 for column in self.columns
             ],
-            "cells": [_cell_dict(cell) for cell in self.cells],
+            "cells": [_cell_dict(cell, self._app_of(cell)) for cell in self.cells],
         }
 
 
-def _cell_dict(cell: Cell) -> dict[str, Any]:
+def _cell_dict(cell: Cell, app: str) -> dict[str, Any]:
     requests = cell.load.requests_completed if cell.load else 0
     return {
         "column": cell.column,
+        "app": app,
         "row": cell.row,
         "concurrency": cell.concurrency,
         "status": cell.status.value,

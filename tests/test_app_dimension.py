@@ -1,0 +1,98 @@
+"""The application as a dimension of a run (``--app``, a matrix column's ``app=``): a tiny
+application registered here, answering the string rung only, run for real under gunicorn; the
+rungs it does not answer are not applicable, never run; a framework that is not installed is a
+one-line error naming its pip package, before anything starts."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from layerbench.cli.main import build_parser
+from layerbench.errors import MissingPackageError
+from layerbench.frameworks.applications import APPLICATIONS, Application
+from layerbench.lab.app_under_test import check_installed
+
+TINY = Application(
+    "tiny", "tests.framework_apps.string_only:application", frozenset({"string"}), "a test's"
+)
+ROOT = Path(__file__).resolve().parent.parent
+SHORT = ["-d", "0.5", "--warmup", "0.1", "--repeats", "1", "--no-pin"]
+
+
+@pytest.fixture
+def tiny(monkeypatch: pytest.MonkeyPatch) -> Application:
+    """TINY registered, and importable by the servers (and the check) from this checkout."""
+    monkeypatch.setitem(APPLICATIONS, TINY.name, TINY)
+    monkeypatch.setenv("LAYERBENCH_WSGI_APP_PATH", str(ROOT))
+    return TINY
+
+
+def run_command(*argv: str) -> int:
+    """A command in this process (where TINY is registered), without main's signal handler."""
+    args = build_parser().parse_args(argv)
+    code: int = args.handler(args)
+    return code
+
+
+def test_a_ladder_runs_the_rungs_the_app_answers_and_shows_the_others_not_applicable(
+    tiny: Application, tmp_path: Path, load_binary: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "ladder.json"
+    code = run_command(
+        "ladder", "--app", "tiny", "--rungs", "string,db-raw", *SHORT, "--json", str(out)
+    )
+    assert code == 0
+    document = json.loads(out.read_text())
+    assert document["version"] == 4 and document["options"]["app"] == "tiny"
+    rungs = {rung["rung"]: rung for rung in document["rungs"]}
+    assert rungs["string"]["status"] == "ok" and rungs["string"]["requests_per_s"] > 0
+    assert rungs["db-raw"]["status"] == "not applicable"
+    assert rungs["db-raw"]["message"] == "not applicable to tiny"
+    assert rungs["db-raw"]["repeats"] == [] and rungs["db-raw"]["url"] is None
+    assert {rung["app"] for rung in document["rungs"]} == {"tiny"}
+    table = capsys.readouterr().out
+    assert "db-raw: not applicable to tiny" in table
+
+
+def test_a_matrix_column_runs_its_own_app(
+    tiny: Application, tmp_path: Path, load_binary: Path
+) -> None:
+    out = tmp_path / "matrix.json"
+    servers = "gunicorn:app=tiny,gunicorn:app=tiny:workers=1"
+    code = run_command(
+        "matrix", "--servers", servers, "--rung", "string", "-c", "2", *SHORT, "--json", str(out)
+    )
+    assert code == 0
+    document = json.loads(out.read_text())
+    assert [column["app"] for column in document["columns"]] == ["tiny", "tiny"]
+    assert [column["settings"]["gunicorn"]["workers"] for column in document["columns"]][1] == 1
+    assert [cell["status"] for cell in document["cells"]] == ["ok", "ok"]
+    assert {cell["app"] for cell in document["cells"]} == {"tiny"}
+
+
+def test_a_matrix_column_whose_app_does_not_answer_its_rung_is_not_applicable(
+    tiny: Application, tmp_path: Path, load_binary: Path
+) -> None:
+    out = tmp_path / "matrix.json"
+    code = run_command(
+        "matrix", "--servers", "gunicorn:app=tiny", "--rung", "db-raw", "-c", "2", *SHORT,
+        "--json", str(out),
+    )  # fmt: skip
+    assert code == 0
+    (cell,) = json.loads(out.read_text())["cells"]
+    assert (cell["status"], cell["message"]) == ("not applicable", "not applicable to tiny")
+
+
+def test_an_app_whose_framework_is_not_installed_names_the_pip_package(tmp_path: Path) -> None:
+    module = tmp_path / "needs_framework.py"
+    module.write_text("import nonexistent_framework\n")
+    app = Application("needy", "needs_framework:application", None, "a test's")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LAYERBENCH_WSGI_APP_PATH", str(tmp_path))
+        with pytest.raises(MissingPackageError) as raised:
+            check_installed(app)
+    assert str(raised.value) == (
+        "nonexistent_framework (for the needy application) is not installed; "
+        "install it with: pip install nonexistent_framework"
+    )
