@@ -21,11 +21,24 @@ SHORT = ["-d", "0.5", "--warmup", "0.1", "--repeats", "1", "--no-pin"]
 
 
 @pytest.fixture
-def tiny(monkeypatch: pytest.MonkeyPatch) -> Application:
+def marker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The file each process that imports TINY's module writes its pid to."""
+    path = tmp_path / "imported"
+    monkeypatch.setenv("STRING_ONLY_MARKER", str(path))
+    return path
+
+
+@pytest.fixture
+def tiny(monkeypatch: pytest.MonkeyPatch, marker: Path) -> Application:
     """TINY registered, and importable by the servers (and the check) from this checkout."""
     monkeypatch.setitem(APPLICATIONS, TINY.name, TINY)
     monkeypatch.setenv("LAYERBENCH_WSGI_APP_PATH", str(ROOT))
     return TINY
+
+
+def served(marker: Path) -> int:
+    """How many processes imported TINY: the check's child, and each server's."""
+    return len(marker.read_text().split()) if marker.exists() else 0
 
 
 def run_command(*argv: str) -> int:
@@ -36,7 +49,11 @@ def run_command(*argv: str) -> int:
 
 
 def test_a_ladder_runs_the_rungs_the_app_answers_and_shows_the_others_not_applicable(
-    tiny: Application, tmp_path: Path, load_binary: Path, capsys: pytest.CaptureFixture[str]
+    tiny: Application,
+    marker: Path,
+    tmp_path: Path,
+    load_binary: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = tmp_path / "ladder.json"
     code = run_command(
@@ -53,10 +70,11 @@ def test_a_ladder_runs_the_rungs_the_app_answers_and_shows_the_others_not_applic
     assert {rung["app"] for rung in document["rungs"]} == {"tiny"}
     table = capsys.readouterr().out
     assert "db-raw: not applicable to tiny" in table
+    assert served(marker) >= 2  # the check, then gunicorn's worker
 
 
 def test_a_matrix_column_runs_its_own_app(
-    tiny: Application, tmp_path: Path, load_binary: Path
+    tiny: Application, marker: Path, tmp_path: Path, load_binary: Path
 ) -> None:
     out = tmp_path / "matrix.json"
     servers = "gunicorn:app=tiny,gunicorn:app=tiny:workers=1"
@@ -69,6 +87,7 @@ def test_a_matrix_column_runs_its_own_app(
     assert [column["settings"]["gunicorn"]["workers"] for column in document["columns"]][1] == 1
     assert [cell["status"] for cell in document["cells"]] == ["ok", "ok"]
     assert {cell["app"] for cell in document["cells"]} == {"tiny"}
+    assert served(marker) >= 3  # the check, then each column's gunicorn worker
 
 
 def test_a_matrix_column_whose_app_does_not_answer_its_rung_is_not_applicable(
