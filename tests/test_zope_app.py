@@ -1,5 +1,6 @@
-"""The Zope application (Zope 6 through paste.deploy, its rows in ZODB) under gunicorn with one
-worker and under paste.httpserver: every rung it answers verified by its definition; the
+"""The Zope application (Zope 6 through paste.deploy, its objects in ZODB) under gunicorn with
+one worker and under paste.httpserver: every rung it answers verified by its definition, the
+page with the comments copied from the site's database (SQLite, PostgreSQL, MariaDB); the
 FileStorage where ``$LAYERBENCH_ZODB_PATH`` says, or beside the rung data; and a second process
 on the same FileStorage refused in one clear line, never sharing it."""
 
@@ -8,17 +9,22 @@ import sys
 import time
 from pathlib import Path
 
+from layerbench.app.app_config import DATABASE_URL_VARIABLE, ServiceUrls
+from layerbench.app.ladder_data import prepare_app_data, seed_site
 from layerbench.app.user_app import USER_APP_VARIABLE
 from layerbench.errors import ServerDiedError, ServerStartError
 from layerbench.frameworks.applications import ZOPE
 from layerbench.frameworks.zope_site.zope_storage import DEFAULT_FILE_NAME, ZODB_PATH_VARIABLE
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.ports import free_port
-from layerbench.rungs.definitions import APPLICATION_RUNGS
+from layerbench.rungs.definitions import APPLICATION_RUNGS, CACHED_PAGE, PAGE
+from layerbench.rungs.rung_data import PAGE_VIDEO_COMMENTS
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.paste import PasteServer, PasteSettings
-from layerbench.servers.python_app_server import PythonAppServer
+from tests.app_server import Client
+from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 from tests.proc_scan import processes_mentioning
 
 assert ZOPE.entry is not None and ZOPE.answers is not None
@@ -37,38 +43,67 @@ def gunicorn(
     )
 
 
-def paste(tmp_path: Path, db_path: Path) -> PasteServer:
-    return PasteServer(
-        tmp_path / "paste",
-        free_port(),
-        db_path,
-        PasteSettings(threads=4),
-        app_environment={USER_APP_VARIABLE: ENTRY},
-    )
-
-
-def verify_rungs(server: PythonAppServer[object]) -> None:
-    assert {rung.name for rung in RUNGS} == {"string", "template", "orm"}
+def verify_rungs(server: ManagedServer) -> None:
+    """Every rung it answers, by its definition; the page shows the video's comments, copied
+    from the site's database, and the cached page is that page."""
+    assert {rung.name for rung in RUNGS} == {"string", "template", "orm", "page", "cached-page"}
     for rung in RUNGS:
         verify_rung(server.base_url, rung)
+    client = Client(server.port)
+    page = client.request("GET", PAGE.path).body
+    assert page.count(b'<div class="comment"') == PAGE_VIDEO_COMMENTS
+    assert b"Comment number 10." in page
+    for _ in range(2):
+        assert client.request("GET", CACHED_PAGE.path).body == page
+    assert client.request("GET", "/v/no-such-video").status == 404
     server.check_alive()
 
 
 def test_gunicorn_serves_the_rungs_from_the_zodb_file_it_is_given(tmp_path: Path) -> None:
-    db_path = create_seeded_database(tmp_path)
+    data = prepare_app_data(tmp_path / "data")
     storage = tmp_path / "zodb" / "site.fs"
     storage.parent.mkdir()
-    with gunicorn(tmp_path, db_path, {ZODB_PATH_VARIABLE: str(storage)}) as server:
+    environment = {ZODB_PATH_VARIABLE: str(storage), **data.environment}
+    with gunicorn(tmp_path, data.db_path, environment) as server:
         verify_rungs(server)
     assert storage.stat().st_size > 0
-    assert not (tmp_path / DEFAULT_FILE_NAME).exists()
+    assert not (data.db_path.parent / DEFAULT_FILE_NAME).exists()
 
 
 def test_paste_serves_the_rungs_from_a_zodb_file_beside_the_rung_data(tmp_path: Path) -> None:
-    db_path = create_seeded_database(tmp_path)
-    with paste(tmp_path, db_path) as server:
+    data = prepare_app_data(tmp_path / "data")
+    environment = {USER_APP_VARIABLE: ENTRY, **data.environment}
+    server = PasteServer(
+        tmp_path / "paste",
+        free_port(),
+        data.db_path,
+        PasteSettings(threads=4),
+        app_environment=environment,
+    )
+    with server:
         verify_rungs(server)
-    assert (tmp_path / DEFAULT_FILE_NAME).stat().st_size > 0
+    assert (data.db_path.parent / DEFAULT_FILE_NAME).stat().st_size > 0
+
+
+def test_the_page_is_copied_from_the_site_on_postgres(tmp_path: Path, postgres_url: str) -> None:
+    url, drop = empty_postgres_database(postgres_url)
+    try:
+        data = prepare_app_data(tmp_path / "data", ServiceUrls(postgres=url))
+        with gunicorn(tmp_path, data.db_path, data.environment) as server:
+            verify_rungs(server)
+    finally:
+        drop()
+
+
+def test_the_page_is_copied_from_the_site_on_mariadb(tmp_path: Path, mariadb_url: str) -> None:
+    url, drop = empty_mariadb_database(mariadb_url)
+    try:
+        seed_site(url)
+        environment = {DATABASE_URL_VARIABLE: url}
+        with gunicorn(tmp_path, create_seeded_database(tmp_path), environment) as server:
+            verify_rungs(server)
+    finally:
+        drop()
 
 
 def test_a_second_worker_process_is_refused_the_file_storage(tmp_path: Path) -> None:

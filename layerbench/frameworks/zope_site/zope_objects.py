@@ -8,14 +8,21 @@ from typing import Any
 
 from AccessControl import ClassSecurityInfo  # type: ignore[import-untyped]
 from AccessControl.class_init import InitializeClass  # type: ignore[import-untyped]
+from Acquisition import aq_inner, aq_parent  # type: ignore[import-untyped]
 from OFS.SimpleItem import SimpleItem  # type: ignore[import-untyped]
 from persistent import Persistent  # type: ignore[import-untyped]
 from Products.PageTemplates.PageTemplateFile import (  # type: ignore[import-untyped]
     PageTemplateFile,
 )
 
-from layerbench.rungs.definitions import ORM, STRING, TEMPLATE
-from layerbench.rungs.rung_data import HELLO_ID, HELLO_VALUE, MissingRungDataError
+from layerbench.frameworks.zope_site.zope_videos import PAGES_ID, VideoPages
+from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE
+from layerbench.rungs.rung_data import (
+    HELLO_ID,
+    HELLO_VALUE,
+    PAGE_VIDEO_PRETTYID,
+    MissingRungDataError,
+)
 
 LADDER_ID = "ladder"
 TEXT = "text/plain; charset=utf-8"
@@ -65,6 +72,17 @@ class LadderRungs(SimpleItem):  # type: ignore[misc]
         row = self._row()
         REQUEST.RESPONSE.setHeader("Content-Type", HTML)
         rendered: str = self._template(hello=row)
+        return rendered
+
+    security.declarePublic(PAGE.name)
+
+    def page(self, REQUEST: Any) -> str:  # noqa: N803
+        """The site's video page, built from the objects in ZODB on every request."""
+        pages: VideoPages | None = aq_parent(aq_inner(self))._getOb(PAGES_ID, None)
+        if pages is None:
+            raise MissingRungDataError(f"the ZODB root's {PAGES_ID} (no site database was given)")
+        rendered = pages.render(PAGE_VIDEO_PRETTYID)
+        REQUEST.RESPONSE.setHeader("Content-Type", HTML)
         return rendered
 
     def _row(self) -> HelloRow:

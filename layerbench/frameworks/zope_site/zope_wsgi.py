@@ -2,10 +2,16 @@
 application server (Zope 6, the release on PyPI) loaded through paste.deploy from ``zope.ini``
 beside this module, publishing persistent objects from ZODB (:mod:`zope_objects`).
 
-It answers string, template (the row rendered by a Zope Page Template) and orm (the row as a
+It answers string, template (the row rendered by a Zope Page Template), orm (the row as a
 persistent object loaded through the request's ZODB connection: the framework's object
-database). At start it copies the rung data's row from ``$LAYERBENCH_DB_PATH`` into ZODB, so
-the rungs read the same data as every other application's; it writes nothing afterwards.
+database), page (the site's video page rendered from ZODB objects on every request) and
+cached-page (that page from this process's page cache, :mod:`zope_videos`). At start it copies
+the rung data's row from ``$LAYERBENCH_DB_PATH``, and the page rungs' video with its comments
+from the site's database (``$LAYERBENCH_DATABASE_URL``), into ZODB, so the rungs read the same
+data as every other application's; it writes nothing afterwards. Not write: a comment is the
+site's SQL rows (their short ids, the audit triggers), which an object in ZODB is not. On the
+full ladder its orm, template and pages still read ZODB, and its page cache is in-process,
+not memcached: the services those rungs name there are not this application's layers.
 
 One process only. The ZODB is a FileStorage (:mod:`zope_storage` says where), which one
 process opens: it locks the file, and a second process that opens it (a second gunicorn,
@@ -38,6 +44,12 @@ from layerbench.frameworks.zope_site.zope_storage import (
     configure_zope,
     storage_path,
 )
+from layerbench.frameworks.zope_site.zope_videos import (
+    PAGES_ID,
+    Video,
+    VideoPages,
+    copy_page_video,
+)
 from layerbench.rungs.rung_data import HELLO_ID, HELLO_SELECT, MissingRungDataError
 
 PASTE_CONFIG = Path(__file__).with_name("zope.ini")
@@ -51,7 +63,7 @@ def create_application(config: AppConfig) -> WSGIApplication:
         zope: WSGIApplication = loadapp(f"config:{PASTE_CONFIG}")
     except zc.lockfile.LockError:
         raise StorageInUseError(path) from None
-    seed(read_hello(config))
+    seed(read_hello(config), copy_page_video(config))
     return in_opening_process(zope, path)
 
 
@@ -63,8 +75,9 @@ def read_hello(config: AppConfig) -> str:
     return value
 
 
-def seed(value: str) -> None:
-    """Put the row into ZODB as ``/ladder``'s persistent row (or bring it up to date)."""
+def seed(value: str, video: Video | None) -> None:
+    """Put the row into ZODB as ``/ladder``'s persistent row (or bring it up to date), and the
+    page rungs' video under ``/v``."""
     root = Zope2.app()
     try:
         ladder = root._getOb(LADDER_ID, None)
@@ -72,6 +85,10 @@ def seed(value: str) -> None:
             root._setObject(LADDER_ID, LadderRungs(HelloRow(HELLO_ID, value)))
         elif ladder.hello.value != value:
             ladder.hello.value = value
+        if video is not None:
+            if root._getOb(PAGES_ID, None) is None:
+                root._setObject(PAGES_ID, VideoPages())
+            root._getOb(PAGES_ID).keep_video(video)
         transaction.commit()
     finally:
         transaction.abort()
