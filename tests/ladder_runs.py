@@ -17,7 +17,7 @@ class Recorder:
     def stack_starting(self, server: str) -> None:
         pass
 
-    def rung_starting(self, rung: Rung) -> None:
+    def rung_starting(self, rung: Rung, app: str) -> None:
         self.started.append(rung.name)
 
     def rung_finished(self, result: RungResult) -> None:

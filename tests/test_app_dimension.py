@@ -61,7 +61,7 @@ def test_a_ladder_runs_the_rungs_the_app_answers_and_shows_the_others_not_applic
     )
     assert code == 0
     document = json.loads(out.read_text())
-    assert document["version"] == 4 and document["options"]["app"] == "tiny"
+    assert document["version"] == 4 and document["options"]["apps"] == ["tiny"]
     rungs = {rung["rung"]: rung for rung in document["rungs"]}
     assert rungs["string"]["status"] == "ok" and rungs["string"]["requests_per_s"] > 0
     assert rungs["db-raw"]["status"] == "not applicable"
@@ -71,6 +71,36 @@ def test_a_ladder_runs_the_rungs_the_app_answers_and_shows_the_others_not_applic
     table = capsys.readouterr().out
     assert "db-raw: not applicable to tiny" in table
     assert served(marker) >= 2  # the check, then gunicorn's worker
+
+
+def test_several_apps_in_one_run_a_row_each_and_their_cost_over_bare(
+    tiny: Application,
+    marker: Path,
+    tmp_path: Path,
+    load_binary: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = tmp_path / "ladder.json"
+    argv = ["--apps", "bare,tiny", "--rungs", "string,cache", *SHORT, "--json", str(out)]
+    assert run_command("ladder", *argv) == 0
+    document = json.loads(out.read_text())
+    assert document["options"]["apps"] == ["bare", "tiny"]
+    rows = [(rung["app"], rung["rung"], rung["status"]) for rung in document["rungs"]]
+    assert rows == [
+        ("bare", "string", "ok"),
+        ("bare", "cache", "ok"),
+        ("tiny", "string", "ok"),
+        ("tiny", "cache", "not applicable"),
+    ]
+    # Each application's hits are against its own rungs: tiny's string is its first.
+    assert document["rungs"][2]["change_vs_above"] is None
+    assert served(marker) >= 2  # tiny's server; bare's never imported it
+    output = capsys.readouterr().out
+    assert "tiny cache: not applicable to tiny" in output
+    costs = output[output.index("what each application costs") :]
+    string_costs = costs[costs.index("string:") : costs.index("cache:")]
+    assert [line.split()[0] for line in string_costs.splitlines()[2:] if line] == ["bare", "tiny"]
+    assert "1.0x" in string_costs
 
 
 def test_a_matrix_column_runs_its_own_app(

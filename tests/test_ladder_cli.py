@@ -44,7 +44,7 @@ def test_ladder_measures_every_rung_and_writes_json(
     # Progress: every trial numbered out of all of them (9 rungs x 2 passes), with the time left.
     assert "  [1/18 ~" in completed.stderr and "  [18/18 ~0:0" in completed.stderr
     document = json.loads((tmp_path / "out.json").read_text())
-    assert document["version"] == 3
+    assert document["version"] == 4
     assert not document["interrupted"]
     for rung in document["rungs"]:
         assert rung["status"] == "ok", rung
@@ -159,8 +159,8 @@ def test_a_server_that_dies_mid_run_fails_the_rest_and_leaves_nothing(
     killer = threading.Thread(target=kill_gunicorn_soon)
 
     class KillDuringCache(Recorder):
-        def rung_starting(self, rung: Rung) -> None:
-            super().rung_starting(rung)
+        def rung_starting(self, rung: Rung, app: str) -> None:
+            super().rung_starting(rung, app)
             if rung.name == "cache":
                 killer.start()
 

@@ -49,6 +49,10 @@ def taken_port() -> Iterator[int]:
         (["matrix", "--servers", "gunicorn", "--app", "djnago"], "no application named 'djnago'"),
         (["matrix", "--servers", "gunicorn:app=djnago"], "no application named 'djnago'"),
         (["matrix", "--servers", "gunicorn:app=bare:app=bare"], "one app= per column, not 2"),
+        (["ladder", *SHORT, "--apps", "bare,djnago"], "no application named 'djnago'"),
+        (["ladder", *SHORT, "--app", "flask", "--apps", "bare"], "--app or --apps, not both"),
+        (["ladder", *SHORT, "--apps", "bare,bare"], "an application named twice: bare, bare"),
+        (["ladder", *SHORT, "--apps", "bare,flask", "--port", "8000"], "not with several"),
     ],
 )  # fmt: skip
 def test_a_usage_error_exits_2_in_one_line_before_anything_starts(

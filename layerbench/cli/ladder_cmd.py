@@ -6,10 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.ladder_progress import LadderProgress
+from layerbench.errors import ConfigError
 from layerbench.frameworks.applications import APPLICATIONS, BARE
 from layerbench.lab.ladder_run import run_ladder
 from layerbench.lab.options import DEFAULT_SERVER, LadderOptions
 from layerbench.lab.publish import ResultsFile, publish
+from layerbench.report.app_costs import format_app_costs
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.servers.adapters import ADAPTERS, Serves
@@ -32,6 +34,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--full", action="store_true", help="the full ladder, on real services")
     add_run_arguments(parser, default_json=Path("ladder.json"))
     parser.add_argument("--rungs", help="comma-separated rungs (all of the ladder's)")
+    parser.add_argument(
+        "--apps",
+        metavar="NAME,NAME…",
+        help="several applications in one run, interleaved like the repeats: a row per "
+        "application and rung, and what each costs over bare (instead of --app)",
+    )
     parser.add_argument("--wide", action="store_true", help="the table with every column")
     parser.set_defaults(handler=cmd_ladder)
 
@@ -99,8 +107,7 @@ def ladder_options(args: argparse.Namespace, **chosen: Any) -> LadderOptions:
         settings=add_assignments({}, args.set, default_section=args.server),
         pin=not args.no_pin,
         port=args.port,
-        app=args.app,
-        **chosen,
+        **{"apps": (args.app,), **chosen},
     )
 
 
@@ -108,8 +115,15 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     rungs = None
     if args.rungs is not None:
         rungs = tuple(name.strip() for name in args.rungs.split(",") if name.strip())
-    options = ladder_options(args, rungs=rungs)
+    chosen: dict[str, Any] = {"rungs": rungs}
+    if args.apps is not None:
+        if args.app != BARE.name:
+            raise ConfigError("--app or --apps, not both")
+        chosen["apps"] = tuple(name.strip() for name in args.apps.split(",") if name.strip())
+    options = ladder_options(args, **chosen)
     results = ResultsFile(args.json, args.label)
     result = run_ladder(options, results, LadderProgress(options, sys.stderr))
-    publish(results, result.to_dict(), format_ladder_table(result, wide=args.wide))
+    table = format_ladder_table(result, wide=args.wide)
+    costs = format_app_costs(result)  # with several applications
+    publish(results, result.to_dict(), table + ("\n\n" + costs if costs else ""))
     return EXIT_RUNG_FAILED if result.failed else 0

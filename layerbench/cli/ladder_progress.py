@@ -18,7 +18,7 @@ class LadderProgress:
         self.options = options
         self.stream = stream
         self._rung_open = False
-        self._total = len(options.ladder) * options.repeats
+        self._total = len(options.ladder) * len(options.apps) * options.repeats
         self._done = 0
         self._began = time.monotonic()
         # A trial's warm-up and measurement, and about half a second around them.
@@ -30,6 +30,7 @@ class LadderProgress:
         self._say(
             f"layerbench ladder{' --full' if options.full else ''}: "
             f"{counted(len(options.ladder), 'rung')}, "
+            f"{counted(len(options.apps), 'application')} ({', '.join(options.apps)}), "
             f"{options.server}, c={options.concurrency}, {keep_alive}, "
             f"{counted(options.repeats, 'pass', 'passes')} of {options.warmup_s:g} s warm-up + "
             f"{options.duration_s:g} s measured per rung; {layout.describe()}"
@@ -42,14 +43,18 @@ class LadderProgress:
     def stack_starting(self, server: str) -> None:
         self._say(f"starting {server}")
 
-    def rung_starting(self, rung: Rung) -> None:
+    def rung_starting(self, rung: Rung, app: str) -> None:
         self.stream.write(f"  [{self._done + 1}/{self._total} {self._left()}] ")
+        if len(self.options.apps) > 1:
+            self.stream.write(f"{app:<8} ")
         self.stream.write(f"{rung.name:<12} {rung.layer} … ")
         self.stream.flush()
         self._rung_open = True
 
     def rung_finished(self, result: RungResult) -> None:
         if not self._rung_open:
+            if len(self.options.apps) > 1:
+                self.stream.write(f"  {result.app:<8}")
             self.stream.write(f"  {result.rung:<12} ")
         self._rung_open = False
         if result.status is Status.OK:

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import LayerbenchError, MissingPackageError
+from layerbench.frameworks.applications import Application
 from layerbench.lab.app_under_test import app_environment, not_applicable
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.cpu_speed import probe_cpu_speed
@@ -36,10 +37,20 @@ def describe_url(base_url: str, rung: Rung) -> str:
     return base_url + rung.path
 
 
+# Which server answers a rung: its application's (None: nginx's, shared), and its stack.
+ServerKey = tuple[Application | None, Stack]
+# A rung of an application.
+Place = tuple[Application, Rung]
+
+
+def server_key(app: Application, rung: Rung) -> ServerKey:
+    return (None if rung.stack is Stack.STATIC else app, rung.stack)
+
+
 class LadderObserver(Protocol):
     def stack_starting(self, server: str) -> None: ...
 
-    def rung_starting(self, rung: Rung) -> None: ...
+    def rung_starting(self, rung: Rung, app: str) -> None: ...
 
     def rung_finished(self, result: RungResult) -> None: ...
 
@@ -74,83 +85,92 @@ class Ladder:
         self.trials = TrialRunner(load_binary, workdir, layout.client_cpus)
 
     def run(self) -> None:
-        """Every runnable rung once per pass, in the ladder's order, for ``repeats`` passes
-        (A B C A B C…: a slow drift of the machine spreads over every rung alike). Each
-        stack's server starts at its first rung and stays up to the end."""
+        """Every runnable rung of every application once per pass, in the ladder's order, for
+        ``repeats`` passes (A B C A B C…: a slow drift of the machine spreads over every rung
+        and application alike). Each server (an application's, or nginx's, which every
+        application shares) starts at its first rung and stays up to the end."""
         rungs = self.options.ladder
-        app = self.options.application
-        answered = [rung for rung in rungs if not_applicable(app, rung) is None]
+        apps = self.options.applications
+        answered = [r for app in apps for r in rungs if not_applicable(app, r) is None]
         needed = {kind for rung in answered for kind in rung.needs}
         kinds = tuple(kind for kind in FULL_SERVICES if kind in needed)
-        self._order = [rung.name for rung in rungs]
-        self._results: dict[str, RungResult] = {}
-        # Stacks whose server could not start or died: their rungs run no more.
-        self._ended: set[Stack] = set()
+        self._order = [(app.name, rung.name) for app in apps for rung in rungs]
+        self._results: dict[tuple[str, str], RungResult] = {}
+        # Servers that could not start or died: their rungs run no more.
+        self._ended: set[ServerKey] = set()
         with LadderServices(kinds, cpus=self.layout.server_cpus) as services, ExitStack() as up:
             self.result.conditions["services"] = dict(services.urls)
-            runnable = []
-            for rung in rungs:
-                name = self._server_name(rung.stack)
-                unanswered = not_applicable(app, rung)
-                why_not = services.why_not(rung.needs) or self._unserved(rung)
-                if unanswered is not None:
-                    na = Status.NOT_APPLICABLE
-                    self._record(RungResult(rung.name, name, na, message=unanswered))
-                elif why_not is None:
-                    runnable.append(rung)
-                else:
-                    self._record(RungResult(rung.name, name, Status.SKIPPED, message=why_not))
-            servers: dict[Stack, Deployment] = {}
+            runnable: list[Place] = []
+            for app in apps:
+                for rung in rungs:
+                    name = self._server_name(rung.stack)
+                    unanswered = not_applicable(app, rung)
+                    why_not = services.why_not(rung.needs) or self._unserved(rung)
+                    if unanswered is not None:
+                        na = Status.NOT_APPLICABLE
+                        self._record(app, RungResult(rung.name, name, na, message=unanswered))
+                    elif why_not is None:
+                        runnable.append((app, rung))
+                    else:
+                        skipped = RungResult(rung.name, name, Status.SKIPPED, message=why_not)
+                        self._record(app, skipped)
+            servers: dict[ServerKey, Deployment] = {}
             for number in range(1, self.options.repeats + 1):
                 self.observer.pass_starting(number, self.options.repeats)
-                for rung in runnable:
-                    if self._failed(rung) or rung.stack in self._ended:
+                for app, rung in runnable:
+                    key = server_key(app, rung)
+                    if self._failed(app, rung) or key in self._ended:
                         continue
-                    server = servers.get(rung.stack)
+                    server = servers.get(key)
                     if server is None:
-                        server = self._start(rung.stack, services, up, runnable)
+                        server = self._start(key, services, up, runnable)
                         if server is None:
                             continue
-                        servers[rung.stack] = server
-                    self._measure(server, rung, services, runnable)
+                        servers[key] = server
+                    self._measure(server, app, rung, services, runnable)
 
-    def _failed(self, rung: Rung) -> bool:
-        result = self._results.get(rung.name)
+    def _failed(self, app: Application, rung: Rung) -> bool:
+        result = self._results.get((app.name, rung.name))
         return result is not None and result.status is not Status.OK
 
     def _server_name(self, stack: Stack) -> str:
         return "nginx" if stack is Stack.STATIC else self.options.server
 
     def _start(
-        self, stack: Stack, services: LadderServices, up: ExitStack, runnable: list[Rung]
+        self, key: ServerKey, services: LadderServices, up: ExitStack, runnable: list[Place]
     ) -> Deployment | None:
-        """The stack's server, started; None when it could not be (its rungs then fail)."""
-        self.observer.stack_starting(self._server_name(stack))
+        """The server, started; None when it could not be (its rungs then fail)."""
+        app, stack = key
+        name = self._server_name(stack)
+        many = len(self.options.applications) > 1
+        self.observer.stack_starting(f"{name} for {app.name}" if app and many else name)
         try:
-            server = up.enter_context(self._server(stack, services))
+            server = up.enter_context(self._server(key, services))
         except MissingPackageError as error:
-            self._fail_stack(stack, runnable, Status.SKIPPED, str(error))
+            self._fail_server(key, runnable, Status.SKIPPED, str(error))
             return None
         except LayerbenchError as error:
-            self._fail_stack(stack, runnable, Status.ERROR, str(error))
+            self._fail_server(key, runnable, Status.ERROR, str(error))
             return None
         self.result.conditions["server_versions"].update(server.versions())
         return server
 
-    def _fail_stack(self, stack: Stack, runnable: list[Rung], status: Status, message: str) -> None:
-        """The stack ends: a rung of it with no trial yet fails; one with trials keeps them,
+    def _fail_server(
+        self, key: ServerKey, runnable: list[Place], status: Status, message: str
+    ) -> None:
+        """The server ends: a rung of it with no trial yet fails; one with trials keeps them,
         and says it has fewer than asked."""
-        self._ended.add(stack)
-        for rung in runnable:
-            if rung.stack is not stack or self._failed(rung):
+        self._ended.add(key)
+        for app, rung in runnable:
+            if server_key(app, rung) != key or self._failed(app, rung):
                 continue
-            previous = self._results.get(rung.name)
-            name = self._server_name(stack)
+            previous = self._results.get((app.name, rung.name))
+            name = self._server_name(rung.stack)
             if previous is None or not previous.trials:
-                self._record(RungResult(rung.name, name, status, None, message))
+                self._record(app, RungResult(rung.name, name, status, None, message))
             elif len(previous.trials) < self.options.repeats:
                 short = f"{len(previous.trials)} of {self.options.repeats} trials, then: {message}"
-                self._record(replace(previous, message=short))
+                self._record(app, replace(previous, message=short))
 
     def _unserved(self, rung: Rung) -> str | None:
         if rung.stack is Stack.STATIC or rung.name == "string":
@@ -160,68 +180,76 @@ class Ladder:
         return None
 
     def _measure(
-        self, server: Deployment, rung: Rung, services: LadderServices, runnable: list[Rung]
+        self,
+        server: Deployment,
+        app: Application,
+        rung: Rung,
+        services: LadderServices,
+        runnable: list[Place],
     ) -> None:
         name = self._server_name(rung.stack)
+        key = server_key(app, rung)
         url = describe_url(server.base_url, rung)
-        self.observer.rung_starting(rung)
+        self.observer.rung_starting(rung, app.name)
         spec = load_spec_for(self.load_spec, rung, self.workdir, server.base_url)
-        previous = self._results.get(rung.name)
+        previous = self._results.get((app.name, rung.name))
         trials = previous.trials if previous else ()
-        label = f"{rung.name}-{len(trials) + 1}"
+        label = f"{app.name}-{rung.name}-{len(trials) + 1}"
         try:
             verify_rung(server.base_url, rung)
             speed = probe_cpu_speed(self.layout.server_cpus)
             load, usage = self.trials.run(server, url, spec, label, services.sessions)
         except LayerbenchError as error:
-            if self._check_alive(server, rung.stack, runnable):
+            if self._check_alive(server, key, runnable):
                 result = RungResult(rung.name, name, Status.ERROR, url, str(error), trials)
-                self._record(result)
+                self._record(app, result)
             return
         argv = spec.argv(self.load_binary, url, Path("-"))
-        self.result.conditions["load_commands"][rung.name] = " ".join(argv)
+        command = rung.name if len(self.options.applications) == 1 else f"{app.name} {rung.name}"
+        self.result.conditions["load_commands"][command] = " ".join(argv)
         # A server that died during the trial: the trial measured its death, not the rung.
-        if self._check_alive(server, rung.stack, runnable):
+        if self._check_alive(server, key, runnable):
             trial = Trial(load, usage, speed)
-            self._record(RungResult(rung.name, name, Status.OK, url, None, (*trials, trial)))
+            self._record(app, RungResult(rung.name, name, Status.OK, url, None, (*trials, trial)))
 
-    def _check_alive(self, server: Deployment, stack: Stack, runnable: list[Rung]) -> bool:
-        """A server that died fails every rung of its stack left, saying how it died."""
+    def _check_alive(self, server: Deployment, key: ServerKey, runnable: list[Place]) -> bool:
+        """A server that died fails every rung of it left, saying how it died."""
         try:
             server.check_alive()
         except LayerbenchError as error:
-            self._fail_stack(stack, runnable, Status.ERROR, str(error))
+            self._fail_server(key, runnable, Status.ERROR, str(error))
             return False
         return True
 
-    def _record(self, rung_result: RungResult) -> None:
-        rung_result = replace(rung_result, app=self.options.app)
-        self._results[rung_result.rung] = rung_result
-        self.result.rungs = [self._results[n] for n in self._order if n in self._results]
+    def _record(self, app: Application, rung_result: RungResult) -> None:
+        rung_result = replace(rung_result, app=app.name)
+        self._results[(app.name, rung_result.rung)] = rung_result
+        self.result.rungs = [self._results[key] for key in self._order if key in self._results]
         self.observer.rung_finished(rung_result)
         self.checkpoint()
 
     @contextmanager
-    def _server(self, stack: Stack, services: LadderServices) -> Iterator[Deployment]:
+    def _server(self, key: ServerKey, services: LadderServices) -> Iterator[Deployment]:
+        app, stack = key
         cpus = self.layout.server_cpus
         server: Deployment
-        if stack is Stack.STATIC:
+        if app is None or stack is Stack.STATIC:
             server = NginxStatic(
                 self.workdir / "nginx", free_port(), {STATIC_FILE: STATIC_BODY}, cpus=cpus
             )
         else:
-            data = prepare_app_data(self.workdir / "data", services.service_urls())
+            # One directory per application: each server its own data (the bare one's as ever).
+            first = app.name == self.options.apps[0]
+            root = self.workdir if first else self.workdir / app.name
+            data = prepare_app_data(root / "data", services.service_urls())
             plan = ServerPlan(
-                workdir=self.workdir / "app",
+                workdir=root / "app",
                 port=self.options.port or free_port(),
                 db_path=data.db_path,
                 static_files={},
                 book=self.options.settings,
                 cpus=cpus,
-                app_environment={
-                    **data.environment,
-                    **app_environment(self.options.application),
-                },
+                app_environment={**data.environment, **app_environment(app)},
             )
             server = find_adapter(self.options.server).build(plan)
             check_sections(self.options.settings, plan.used)

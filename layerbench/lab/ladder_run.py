@@ -36,7 +36,8 @@ def run_ladder(
     """Runs the ladder, telling ``observer`` as it goes. ``conclude`` adds to the result before
     the last save (after an interruption too)."""
     check_server(options.server, options.settings, options.port)
-    check_installed(options.application)
+    for app in options.applications:
+        check_installed(app)
     layout = plan_cpu_layout(pin=options.pin)
     load_binary = find_load_generator()
     result = LadderResult(

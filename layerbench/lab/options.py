@@ -33,8 +33,9 @@ class LadderOptions:
     port: int | None = None
     # `layerbench mix`: its two rungs, then the two mixed, instead of the ladder.
     mix: MixOptions | None = None
-    # The application the servers serve (frameworks/applications.py); its rungs only.
-    app: str = BARE.name
+    # The applications the servers serve (frameworks/applications.py), each its rungs only;
+    # with more than one, the passes interleave them as they interleave the rungs.
+    apps: tuple[str, ...] = (BARE.name,)
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -49,7 +50,13 @@ class LadderOptions:
             raise ConfigError(f"port must be between 1 and 65535, not {self.port}")
         if find_adapter(self.server).serves is Serves.STATIC:
             raise ConfigError(f"{self.server} serves a static file, not the application")
-        self.application  # noqa: B018 - refuses an unknown application
+        self.applications  # noqa: B018 - refuses an unknown application
+        if not self.apps:
+            raise ConfigError("no applications to run")
+        if len(set(self.apps)) < len(self.apps):
+            raise ConfigError(f"an application named twice: {', '.join(self.apps)}")
+        if self.port is not None and len(self.apps) > 1:
+            raise ConfigError("--port is one server's: not with several applications")
         if self.rungs is not None:
             self._check_rung_names(self.rungs)
             if not self.rungs:
@@ -70,8 +77,8 @@ class LadderOptions:
             )
 
     @property
-    def application(self) -> Application:
-        return find_application(self.app)
+    def applications(self) -> tuple[Application, ...]:
+        return tuple(find_application(name) for name in self.apps)
 
     @property
     def ladder(self) -> tuple[Rung, ...]:

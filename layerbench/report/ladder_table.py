@@ -40,24 +40,31 @@ def format_ladder_table(
         if any(rung.usage and rung.usage.roles.get(role) for rung in result.rungs)
     ]
     shown = [i for i, name in enumerate(LOAD_COLUMNS) if wide or name not in COMPACT_LEAVES_OUT]
-    groups = [Group(("CPU % of a core",), len(shown), len(roles))] if roles else []
+    # Several applications (ladder --apps): a first column names each row's.
+    many = len(result.apps) > 1
+    lead = 1 if many else 0
+    groups = [Group(("CPU % of a core",), lead + len(shown), len(roles))] if roles else []
     if wide and roles:
-        groups.append(Group(("PSS MiB",), len(shown) + len(roles), len(roles)))
-    header = [LOAD_COLUMNS[i] for i in shown] + roles + (roles if wide else [])
+        groups.append(Group(("PSS MiB",), lead + len(shown) + len(roles), len(roles)))
+    header = ["app"] * lead + [LOAD_COLUMNS[i] for i in shown] + roles + (roles if wide else [])
     rows = [header]
     for rung, change, top in zip(
         result.rungs, result.change_vs_above(), result.change_vs_top(), strict=True
     ):
         cells = _row(rung, change, top)
         cpu, pss = _costs(rung, roles)
-        rows.append([cells[i] for i in shown] + cpu + (pss if wide else []))
-    lines = format_table(rows, LEFT_ALIGNED, groups=groups, colour=colour)
+        rows.append([rung.app] * lead + [cells[i] for i in shown] + cpu + (pss if wide else []))
+    lines = format_table(rows, lead + LEFT_ALIGNED, groups=groups, colour=colour)
+
+    def name(rung: RungResult) -> str:
+        return f"{rung.app} {rung.rung}" if many else rung.rung
+
     notes = [
-        f"  {rung.rung}: {rung.message}" for rung in result.rungs if rung.status is not Status.OK
+        f"  {name(rung)}: {rung.message}" for rung in result.rungs if rung.status is not Status.OK
     ]
     if notes:
         lines += ["", "not measured:", *_wrapped(notes)]
-    measured = [(rung.rung, rung) for rung in result.rungs if rung.status is Status.OK]
+    measured = [(name(rung), rung) for rung in result.rungs if rung.status is Status.OK]
     lines += _wrapped(noise_notes(measured, result.conditions, "rung"))
     return "\n".join(lines)
 

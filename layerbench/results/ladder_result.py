@@ -16,8 +16,10 @@ what changed here, whenever a field changes meaning or goes away.
        (``layerbench mix``'s prediction and measurement); per rung and per trial
        ``usage_interval_s`` (the interval the roles' CPU is a share of, so that a document reads
        back into the same figures: :mod:`layerbench.results.ladder_document`)
-    4: the application under test (``layerbench ladder --app``): options ``app``, per rung
-       ``app``; a rung the application does not answer has the status ``not applicable``
+    4: the applications under test (``layerbench ladder --app``, ``--apps``): options
+       ``apps``, per rung ``app`` (with several, a rung per application, each application's
+       rungs together, and ``change_vs_above``, ``change_vs_top`` within its own); a rung an
+       application does not answer has the status ``not applicable``
 """
 
 from dataclasses import dataclass, field
@@ -63,30 +65,38 @@ class LadderResult:
     def failed(self) -> bool:
         return any(rung.status is Status.ERROR for rung in self.rungs)
 
+    @property
+    def apps(self) -> list[str]:
+        """The applications of its rungs, in the order they ran."""
+        return list(dict.fromkeys(rung.app for rung in self.rungs))
+
     def change_vs_above(self) -> list[float | None]:
-        """Per rung, its req/s relative to the nearest measured rung above it, as a signed
-        fraction: -0.23 is the seed's "23 %" hit. None for the first measured rung."""
+        """Per rung, its req/s relative to the nearest measured rung above it of the same
+        application, as a signed fraction: -0.23 is the seed's "23 %" hit. None for an
+        application's first measured rung."""
         changes: list[float | None] = []
-        above: float | None = None
+        above: dict[str, float] = {}
         for rung in self.rungs:
-            rate = rung.requests_per_s
-            changes.append(rate / above - 1.0 if rate is not None and above else None)
+            rate, before = rung.requests_per_s, above.get(rung.app)
+            changes.append(rate / before - 1.0 if rate is not None and before else None)
             if rate is not None:
-                above = rate
+                above[rung.app] = rate
         return changes
 
     def change_vs_top(self) -> list[float | None]:
-        """Per rung, its req/s relative to the first measured rung, as a signed fraction: the
-        product of the hits down the ladder to it. None for the first measured rung."""
-        measured = [i for i, rung in enumerate(self.rungs) if rung.requests_per_s]
-        if not measured:
-            return [None] * len(self.rungs)
-        first = measured[0]
-        top = self.rungs[first].requests_per_s or 1.0
-        return [
-            rung.requests_per_s / top - 1.0 if rung.requests_per_s and i != first else None
-            for i, rung in enumerate(self.rungs)
-        ]
+        """Per rung, its req/s relative to its application's first measured rung, as a signed
+        fraction: the product of the hits down the ladder to it. None for that first rung."""
+        tops: dict[str, int] = {}
+        for i, rung in enumerate(self.rungs):
+            if rung.requests_per_s:
+                tops.setdefault(rung.app, i)
+        changes: list[float | None] = []
+        for i, rung in enumerate(self.rungs):
+            first = tops.get(rung.app)
+            top = self.rungs[first].requests_per_s if first is not None else None
+            rate = rung.requests_per_s
+            changes.append(rate / top - 1.0 if rate and top and i != first else None)
+        return changes
 
     def to_dict(self) -> dict[str, Any]:
         document = {
