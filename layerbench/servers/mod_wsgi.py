@@ -17,6 +17,8 @@ from layerbench.servers.embedded_python import embedded_python_environment
 
 APT_PACKAGE = "libapache2-mod-wsgi-py3"
 PROCESS_GROUP = "layerbench"
+# What a daemon process's start may add to the server's: its interpreter and the application.
+DAEMON_PROCESS_START_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,10 @@ class ModWsgiServer(ApacheServer):
         )
         self.ready_path = app.ready_path
         self.script = workdir / SCRIPT_NAME
+        if isinstance(mode, ModWsgiDaemonSettings):
+            # Every daemon process imports the application as it starts, all of them on the
+            # server's CPUs: seed 000's 20 processes took over the 20 s a start is given.
+            self.start_timeout_s += DAEMON_PROCESS_START_S * mode.processes
 
     def prepare(self) -> None:
         self.script = self.app.install(self.workdir, self.run_as)
