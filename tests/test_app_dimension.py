@@ -3,6 +3,8 @@ application registered here, answering the string rung only, run for real under 
 rungs it does not answer are not applicable, never run; a framework that is not installed is a
 one-line error naming its pip package, before anything starts."""
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -12,6 +14,9 @@ from layerbench.cli.main import build_parser
 from layerbench.errors import MissingPackageError
 from layerbench.frameworks.applications import APPLICATIONS, Application
 from layerbench.lab.app_under_test import check_installed
+from layerbench.report.exports import to_csv
+from layerbench.results.result_documents import read_result
+from layerbench.store.results_db import ResultsDatabase
 
 TINY = Application(
     "tiny", "tests.framework_apps.string_only:application", frozenset({"string"}), "a test's"
@@ -73,11 +78,12 @@ def test_a_ladder_runs_the_rungs_the_app_answers_and_shows_the_others_not_applic
     assert served(marker) >= 2  # the check, then gunicorn's worker
 
 
+@pytest.mark.usefixtures("tiny")
 def test_several_apps_in_one_run_a_row_each_and_their_cost_over_bare(
-    tiny: Application,
     marker: Path,
     tmp_path: Path,
     load_binary: Path,
+    results_database: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = tmp_path / "ladder.json"
@@ -101,6 +107,17 @@ def test_several_apps_in_one_run_a_row_each_and_their_cost_over_bare(
     string_costs = costs[costs.index("string:") : costs.index("cache:")]
     assert [line.split()[0] for line in string_costs.splitlines()[2:] if line] == ["bare", "tiny"]
     assert "1.0x" in string_costs
+    # Stored, each application's rung apart (one rung's trials twice would not be).
+    with ResultsDatabase(results_database) as database:
+        stored = database.run(1)
+    assert [rung.rung for rung in stored.rungs] == [
+        "bare string", "bare cache", "tiny string", "tiny cache"
+    ]  # fmt: skip
+    rows = list(csv.DictReader(io.StringIO(to_csv(read_result(document)))))
+    assert [(row["app"], row["rung"]) for row in rows][2:] == [
+        ("tiny", "string"),
+        ("tiny", "cache"),
+    ]
 
 
 def test_a_matrix_column_runs_its_own_app(

@@ -55,6 +55,7 @@ LADDER_COLUMNS: tuple[Column, ...] = (
     ("latency_p99_9_ms", "p99.9 ms", _ms),
     ("errors", "errors", _whole),
     ("cv_percent", "CV %", _one_decimal),
+    ("app", "app", _text),  # the application that answered (ladder --app, --apps)
 )
 MATRIX_COLUMNS: tuple[Column, ...] = (
     ("server", "server", _text),  # the cell's column: its server configuration
@@ -114,6 +115,7 @@ def _figures(item: Repeated) -> dict[str, Any]:
 def _rung_values(rung: RungResult, change: float | None, top: float | None) -> dict[str, Any]:
     return {
         "rung": rung.rung,
+        "app": rung.app,
         "server": rung.server,
         "status": rung.status.value,
         "change_vs_above": change,

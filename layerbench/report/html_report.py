@@ -49,20 +49,21 @@ def html_report(result: LadderResult | MatrixResult) -> str:
 
 def _ladder_sections(result: LadderResult) -> list[str]:
     rungs = [rung for rung in result.rungs if rung.requests_per_s]
-    sections = [_ladder_table(result.rungs)]
+    name = result.label  # with several applications, "APP RUNG"
+    sections = [_ladder_table(result)]
     if result.mix is not None:
         header, *rows = mix_rows(result.mix)
         sections.append("<h2>Mixed load</h2>" + _table(header, rows, numeric=(1, 2)))
     bars = []
     for rung in result.rungs:
         if not rung.requests_per_s:
-            bars.append(Bar(rung.rung, 0.0, failure=_failure(rung.status, rung.message)))
+            bars.append(Bar(name(rung), 0.0, failure=_failure(rung.status, rung.message)))
             continue
         spread = rung.spread
         repeated = spread is not None and spread.n > 1
         bars.append(
             Bar(
-                rung.rung,
+                name(rung),
                 rung.requests_per_s,
                 spread.ci_low if spread is not None and repeated else None,
                 spread.ci_high if spread is not None and repeated else None,
@@ -72,22 +73,22 @@ def _ladder_sections(result: LadderResult) -> list[str]:
     sections.append(
         _figure(bar_chart("requests per second (median, 95 % interval)", bars, "req/s"))
     )
-    curves = [_latency_series(rung.rung, rung) for rung in rungs]
+    curves = [_latency_series(name(rung), rung) for rung in rungs]
     sections.append(_figure(_latency_chart([c for c in curves if c.points])))
-    sections.append(_figure(_cpu_chart([(rung.rung, rung) for rung in rungs])))
+    sections.append(_figure(_cpu_chart([(name(rung), rung) for rung in rungs])))
     sections.append(_figure(_memory_chart(rungs)))
     return sections
 
 
-def _ladder_table(rungs: list[RungResult]) -> str:
+def _ladder_table(result: LadderResult) -> str:
     header = ["rung", "server", "req/s", "CV %", "p50 ms", "p99 ms", "p99.9 ms", "errors", ""]
     rows = []
-    for rung in rungs:
+    for rung in result.rungs:
         spread = rung.spread
         errors = rung.load.errors if rung.load else None
         rows.append(
             [
-                rung.rung,
+                result.label(rung),
                 rung.server,
                 _number(rung.requests_per_s, ",.0f"),
                 _number(100 * spread.cv if spread is not None else None, ".1f"),

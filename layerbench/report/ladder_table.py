@@ -55,10 +55,7 @@ def format_ladder_table(
         cpu, pss = _costs(rung, roles)
         rows.append([rung.app] * lead + [cells[i] for i in shown] + cpu + (pss if wide else []))
     lines = format_table(rows, lead + LEFT_ALIGNED, groups=groups, colour=colour)
-
-    def name(rung: RungResult) -> str:
-        return f"{rung.app} {rung.rung}" if many else rung.rung
-
+    name = result.label
     notes = [
         f"  {name(rung)}: {rung.message}" for rung in result.rungs if rung.status is not Status.OK
     ]

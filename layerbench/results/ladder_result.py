@@ -70,6 +70,10 @@ class LadderResult:
         """The applications of its rungs, in the order they ran."""
         return list(dict.fromkeys(rung.app for rung in self.rungs))
 
+    def label(self, rung: RungResult) -> str:
+        """A rung's name; in a run over several applications, ``APP RUNG``."""
+        return f"{rung.app} {rung.rung}" if len(self.apps) > 1 else rung.rung
+
     def change_vs_above(self) -> list[float | None]:
         """Per rung, its req/s relative to the nearest measured rung above it of the same
         application, as a signed fraction: -0.23 is the seed's "23 %" hit. None for an

@@ -15,7 +15,7 @@ from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.results.ladder_document import read_ladder
-from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.results.ladder_result import LadderResult
 from layerbench.results.matrix_document import read_matrix
 from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.results.trials import Trial
@@ -75,7 +75,6 @@ def summarize(result: LadderResult | MatrixResult) -> RunSummary:
             description=_describe_matrix(options),
             rungs=tuple(_cell(cell, levels) for cell in result.cells),
         )
-    many = len(result.apps) > 1
     return RunSummary(
         kind="mix" if options.get("mix") else "ladder",
         started_at=result.started_at or None,
@@ -85,16 +84,10 @@ def summarize(result: LadderResult | MatrixResult) -> RunSummary:
         settings=format_settings(options.get("settings") or {}),
         description=_describe(options),
         rungs=tuple(
-            RungTrials(_rung_name(rung, many), rung.status.value, _rates(rung.trials))
+            RungTrials(result.label(rung), rung.status.value, _rates(rung.trials))
             for rung in result.rungs
         ),
     )
-
-
-def _rung_name(rung: RungResult, many: bool) -> str:
-    """A rung by its name; of a run over several applications (``ladder --apps``), ``APP
-    RUNG``."""
-    return f"{rung.app} {rung.rung}" if many else rung.rung
 
 
 def _rates(trials: tuple[Trial, ...]) -> tuple[float, ...]:
