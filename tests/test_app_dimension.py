@@ -14,9 +14,13 @@ from layerbench.cli.main import build_parser
 from layerbench.errors import MissingPackageError
 from layerbench.frameworks.applications import APPLICATIONS, Application
 from layerbench.lab.app_under_test import check_installed
+from layerbench.lab.options import LadderOptions
 from layerbench.report.exports import to_csv
 from layerbench.results.result_documents import read_result
+from layerbench.results.status import Status
 from layerbench.store.results_db import ResultsDatabase
+from tests.conftest import missing
+from tests.ladder_runs import run_ladder
 
 TINY = Application(
     "tiny", "tests.framework_apps.string_only:application", frozenset({"string"}), "a test's"
@@ -162,3 +166,27 @@ def test_an_app_whose_framework_is_not_installed_names_the_pip_package(tmp_path:
         "nonexistent_framework (for the needy application) is not installed; "
         "install it with: pip install nonexistent_framework"
     )
+
+
+def test_several_apps_on_the_full_ladder_share_its_seeded_services(
+    monkeypatch: pytest.MonkeyPatch, workdir: Path, load_binary: Path
+) -> None:
+    """The site is seeded in PostgreSQL once, and each application's server reads it."""
+    again = Application("bare-again", None, None, "the bare application, a second time")
+    monkeypatch.setitem(APPLICATIONS, again.name, again)
+    options = LadderOptions(
+        duration_s=0.5,
+        warmup_s=0.1,
+        repeats=1,
+        full=True,
+        rungs=("orm",),
+        apps=("bare", again.name),
+    )
+    result = run_ladder(workdir, load_binary, options)
+    for rung in result.rungs:
+        if rung.status is Status.SKIPPED:
+            missing(rung.message or rung.rung)
+    assert [(r.app, r.status, r.message) for r in result.rungs] == [
+        ("bare", Status.OK, None),
+        ("bare-again", Status.OK, None),
+    ]

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from layerbench.app.ladder_data import prepare_app_data
+from layerbench.app.ladder_data import AppData, prepare_app_data
 from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.frameworks.applications import Application
 from layerbench.lab.app_under_test import app_environment, not_applicable
@@ -95,6 +95,7 @@ class Ladder:
         needed = {kind for rung in answered for kind in rung.needs}
         kinds = tuple(kind for kind in FULL_SERVICES if kind in needed)
         self._order = [(app.name, rung.name) for app in apps for rung in rungs]
+        self._data: AppData | None = None
         self._results: dict[tuple[str, str], RungResult] = {}
         # Servers that could not start or died: their rungs run no more.
         self._ended: set[ServerKey] = set()
@@ -238,12 +239,13 @@ class Ladder:
                 self.workdir / "nginx", free_port(), {STATIC_FILE: STATIC_BODY}, cpus=cpus
             )
         else:
-            # One directory per application: each server its own data (the bare one's as ever).
+            # The data is prepared once (the site seeded once): every application reads it.
+            if self._data is None:
+                self._data = prepare_app_data(self.workdir / "data", services.service_urls())
+            data = self._data
             first = app.name == self.options.apps[0]
-            root = self.workdir if first else self.workdir / app.name
-            data = prepare_app_data(root / "data", services.service_urls())
             plan = ServerPlan(
-                workdir=root / "app",
+                workdir=self.workdir / ("app" if first else f"app-{app.name}"),
                 port=self.options.port or free_port(),
                 db_path=data.db_path,
                 static_files={},
