@@ -19,12 +19,8 @@ from layerbench.app.videos import Catalog
 from layerbench.datalayer.changes import decode_values
 from layerbench.datalayer.entities import TAGS, VIDEOS
 from layerbench.datalayer.numids import from_signed, to_signed
-from layerbench.datalayer.repository import (
-    MAX_TRANSIENT_ATTEMPTS,
-    IdCollisionError,
-    NotFoundError,
-    Repository,
-)
+from layerbench.datalayer.repository import NotFoundError, Repository
+from layerbench.datalayer.retried import MAX_TRANSIENT_ATTEMPTS, IdCollisionError
 from layerbench.datalayer.written import Written
 from layerbench.ids.codec import decode, encode
 from layerbench.ids.generate import new_number

@@ -14,8 +14,6 @@ transaction has committed, its observers are told which entities it changed (see
 a rolled-back attempt tells nothing, a transaction run again tells once.
 """
 
-import random
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -24,24 +22,13 @@ from typing import Any, TypeVar
 from layerbench.datalayer.changes import Change, Row, decode_values, state_at
 from layerbench.datalayer.dialect import Dialect
 from layerbench.datalayer.entities import TABLES_BY_NAME, ColumnType, Table
+from layerbench.datalayer.retried import run_retried
 from layerbench.datalayer.written import WriteLog, WriteObserver
 from layerbench.errors import LayerbenchError
 from layerbench.ids.codec import decode, encode
 from layerbench.ids.generate import new_number
 
-# A fresh id colliding again has a chance of about rows / 2**64 each time.
-MAX_ID_ATTEMPTS = 5
-# A transaction given up for another (deadlock, serialization failure) is run again up to this
-# many times in all, after a random pause of up to RETRY_PAUSE_S doubled at each attempt.
-MAX_TRANSIENT_ATTEMPTS = 10
-RETRY_PAUSE_S = 0.005
-MAX_RETRY_PAUSE_S = 0.25
-
 T = TypeVar("T")
-
-
-class IdCollisionError(LayerbenchError):
-    """Every attempt to insert with a fresh id met an existing one."""
 
 
 class NotFoundError(LayerbenchError):
@@ -81,29 +68,15 @@ class Repository:
         for another transaction (up to MAX_TRANSIENT_ATTEMPTS, after a short random pause);
         past those bounds, or on any other error, the error is raised. The observers are told
         once, of the attempt that committed (an observer's error is raised, never retried)."""
-        collisions = transient = 0
-        while True:
+
+        def attempt() -> tuple[T, WriteLog]:
             log = WriteLog()
-            try:
-                with self._committed(actor, log) as cursor:
-                    result = work(cursor)
-            except Exception as error:
-                if self.dialect.is_id_collision(error):
-                    collisions += 1
-                    if collisions >= MAX_ID_ATTEMPTS:
-                        raise IdCollisionError(
-                            f"{MAX_ID_ATTEMPTS} fresh ids all collided"
-                        ) from error
-                elif self.dialect.is_transient(error):
-                    transient += 1
-                    if transient >= MAX_TRANSIENT_ATTEMPTS:
-                        raise
-                    time.sleep(retry_pause_s(transient))
-                else:
-                    raise
-            else:
-                self._tell(log)
-                return result
+            with self._committed(actor, log) as cursor:
+                return work(cursor), log
+
+        result, log = run_retried(self.dialect, attempt)
+        self._tell(log)
+        return result
 
     @contextmanager
     def _committed(self, actor: str | None, log: WriteLog) -> Iterator[Any]:
@@ -327,12 +300,6 @@ class Repository:
             self.dialect.to_stored(value) if types.get(name) is ColumnType.NUMID else value
             for name, value in values.items()
         ]
-
-
-def retry_pause_s(attempt: int) -> float:
-    """How long to wait before running a transaction again after its ``attempt``-th failure:
-    random (so that the transactions that collided do not meet again), longer each time."""
-    return random.uniform(0, min(MAX_RETRY_PAUSE_S, RETRY_PAUSE_S * 2**attempt))
 
 
 def entity_table(name: str) -> Table:

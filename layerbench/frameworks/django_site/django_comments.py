@@ -3,20 +3,14 @@
 triggers register the id and record the history; run again with another id when the fresh one
 collided, or when the database gave the transaction up for another."""
 
-import time
 from typing import Any
 
-from django.db import DatabaseError, connections, transaction
+from django.db import connections, transaction
 
 from layerbench.datalayer.dialect import Dialect
 from layerbench.datalayer.mariadb_dialect import MariadbDialect
 from layerbench.datalayer.postgres_dialect import PostgresDialect
-from layerbench.datalayer.repository import (
-    MAX_ID_ATTEMPTS,
-    MAX_TRANSIENT_ATTEMPTS,
-    IdCollisionError,
-    retry_pause_s,
-)
+from layerbench.datalayer.retried import run_retried, wrapped_driver_error
 from layerbench.datalayer.sqlite_dialect import SqliteDialect
 from layerbench.frameworks.django_site.django_models import Comment, Video
 from layerbench.ids.codec import encode
@@ -36,23 +30,11 @@ def dialect_of(alias: str) -> Dialect:
 def write_comment(video: Video, values: dict[str, Any], actor: str) -> Comment:
     alias = video._state.db or "default"
     dialect = dialect_of(alias)
-    collisions = transient = 0
-    while True:
-        try:
-            return _insert(alias, dialect, video, values, actor)
-        except DatabaseError as error:
-            cause = error.__cause__ if isinstance(error.__cause__, Exception) else error
-            if dialect.is_id_collision(cause):
-                collisions += 1
-                if collisions >= MAX_ID_ATTEMPTS:
-                    raise IdCollisionError(f"{MAX_ID_ATTEMPTS} fresh ids all collided") from error
-            elif dialect.is_transient(cause):
-                transient += 1
-                if transient >= MAX_TRANSIENT_ATTEMPTS:
-                    raise
-                time.sleep(retry_pause_s(transient))
-            else:
-                raise
+    return run_retried(
+        dialect,
+        lambda: _insert(alias, dialect, video, values, actor),
+        driver_error=wrapped_driver_error,
+    )
 
 
 def _insert(

@@ -3,22 +3,16 @@ id or pretty id, its comments in the order they were written, and a comment writ
 data layer writes one (a fresh numid and its short id, the acting user named to the audit
 triggers, the transaction run again on an id collision or a deadlock)."""
 
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, exc, func, select
+from sqlalchemy import Connection, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from layerbench.app.videos import REF_PATTERN, short_id_number
 from layerbench.datalayer.dialect import Dialect
-from layerbench.datalayer.repository import (
-    MAX_ID_ATTEMPTS,
-    MAX_TRANSIENT_ATTEMPTS,
-    IdCollisionError,
-    retry_pause_s,
-)
+from layerbench.datalayer.retried import run_retried, wrapped_driver_error
 from layerbench.frameworks.flask_site.flask_models import HISTORY, FlaskComment, FlaskVideo
 from layerbench.ids.codec import encode
 from layerbench.ids.generate import new_number
@@ -82,23 +76,11 @@ def add_comment(
     video. ``sessions`` keep their objects past a commit (``expire_on_commit=False``). Run
     again from its start on an id collision or a transaction given up for another, a bounded
     number of times (as the data layer's repository)."""
-    collisions = transient = 0
-    while True:
-        try:
-            return _add_comment_once(sessions, dialect, ref, fields, actor)
-        except exc.DBAPIError as error:
-            cause = error.orig if isinstance(error.orig, Exception) else error
-            if dialect.is_id_collision(cause):
-                collisions += 1
-                if collisions >= MAX_ID_ATTEMPTS:
-                    raise IdCollisionError(f"{MAX_ID_ATTEMPTS} fresh ids all collided") from error
-            elif dialect.is_transient(cause):
-                transient += 1
-                if transient >= MAX_TRANSIENT_ATTEMPTS:
-                    raise
-                time.sleep(retry_pause_s(transient))
-            else:
-                raise
+    return run_retried(
+        dialect,
+        lambda: _add_comment_once(sessions, dialect, ref, fields, actor),
+        driver_error=wrapped_driver_error,
+    )
 
 
 def _add_comment_once(

@@ -5,12 +5,10 @@ and answered 201 with the comment as the API gives it. A fresh id that collides,
 transaction the database gives up for another, is run again (the repository's bounds)."""
 
 import json
-import time
 from collections.abc import Callable
 from typing import Any
 
 from pyramid.response import Response  # type: ignore[import-untyped]
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from layerbench.app.api import schemas
@@ -19,12 +17,7 @@ from layerbench.datalayer.dialect import Dialect
 from layerbench.datalayer.mariadb_dialect import MariadbDialect
 from layerbench.datalayer.open_repository import is_sqlite
 from layerbench.datalayer.postgres_dialect import PostgresDialect
-from layerbench.datalayer.repository import (
-    MAX_ID_ATTEMPTS,
-    MAX_TRANSIENT_ATTEMPTS,
-    IdCollisionError,
-    retry_pause_s,
-)
+from layerbench.datalayer.retried import run_retried, wrapped_driver_error
 from layerbench.datalayer.sqlite_dialect import SqliteDialect
 from layerbench.frameworks.pyramid_site.pyramid_lookup import find_video
 from layerbench.frameworks.pyramid_site.pyramid_models import Comment, Video
@@ -75,32 +68,18 @@ class CommentWriter:
             )
         # Who writes, as the history records it (as the API names its actors).
         actor = f"{user or 'anonymous'}@{request.remote_addr or 'unknown'}"
-        collisions = transient = 0
-        while True:
+
+        def attempt() -> Any:
             with self.sessions() as session:
                 video = find_video(session, request.matchdict["ref"])
                 if video is None:
                     return problem(404, "not found", [f"no video {request.matchdict['ref']}"])
-                try:
-                    document = self._insert(session, video, fields, actor)
-                except DBAPIError as error:
-                    if self.dialect.is_id_collision(error.orig or error):
-                        collisions += 1
-                        if collisions >= MAX_ID_ATTEMPTS:
-                            raise IdCollisionError(
-                                f"{MAX_ID_ATTEMPTS} fresh ids all collided"
-                            ) from error
-                        continue
-                    transient += 1
-                    if not self.dialect.is_transient(error.orig or error):
-                        raise
-                    if transient >= MAX_TRANSIENT_ATTEMPTS:
-                        raise
-                    time.sleep(retry_pause_s(transient))
-                    continue
+                document = self._insert(session, video, fields, actor)
             location = f"/videos/{document['video_id']}/comments/{document['id']}"
             body = json.dumps(document, separators=(",", ":")).encode()
             return Response(body=body, status=201, content_type=JSON, location=location)
+
+        return run_retried(self.dialect, attempt, driver_error=wrapped_driver_error)
 
     def _insert(
         self, session: Session, video: Video, fields: dict[str, Any], actor: str

@@ -1,0 +1,75 @@
+"""A write transaction run again, whole, when another attempt can cure what stopped it: a fresh
+id that met an existing one, or a transaction the database gave up for another (a deadlock, a
+serialization failure). One rule, bounded, for the repository and for every framework's own
+write path (layerbench.frameworks)."""
+
+import random
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+from layerbench.datalayer.dialect import Dialect
+from layerbench.errors import LayerbenchError
+
+# A fresh id colliding again has a chance of about rows / 2**64 each time.
+MAX_ID_ATTEMPTS = 5
+# A transaction given up for another (deadlock, serialization failure) is run again up to this
+# many times in all, after a random pause of up to RETRY_PAUSE_S doubled at each attempt.
+MAX_TRANSIENT_ATTEMPTS = 10
+RETRY_PAUSE_S = 0.005
+MAX_RETRY_PAUSE_S = 0.25
+
+T = TypeVar("T")
+
+
+class IdCollisionError(LayerbenchError):
+    """Every attempt to insert with a fresh id met an existing one."""
+
+
+def as_raised(error: Exception) -> Exception:
+    """The driver's error as the driver raised it (the repository uses the driver directly)."""
+    return error
+
+
+def wrapped_driver_error(error: Exception) -> Exception:
+    """The driver's error inside a framework's: SQLAlchemy's ``orig``, Django's ``__cause__``."""
+    inner = getattr(error, "orig", None)
+    if not isinstance(inner, Exception):
+        inner = error.__cause__
+    return inner if isinstance(inner, Exception) else error
+
+
+def run_retried(
+    dialect: Dialect,
+    attempt: Callable[[], T],
+    driver_error: Callable[[Exception], Exception] = as_raised,
+) -> T:
+    """``attempt()``'s result, running it again from its start on an id collision (up to
+    MAX_ID_ATTEMPTS in all) or a transaction given up for another (up to
+    MAX_TRANSIENT_ATTEMPTS, after a short random pause); past those bounds, or on any other
+    error, the error is raised. ``attempt`` is one whole transaction: it commits, or it raises
+    having rolled back. ``driver_error`` finds the driver's own error in what ``attempt``
+    raises (``wrapped_driver_error`` where a framework wraps it)."""
+    collisions = transient = 0
+    while True:
+        try:
+            return attempt()
+        except Exception as error:
+            cause = driver_error(error)
+            if dialect.is_id_collision(cause):
+                collisions += 1
+                if collisions >= MAX_ID_ATTEMPTS:
+                    raise IdCollisionError(f"{MAX_ID_ATTEMPTS} fresh ids all collided") from error
+            elif dialect.is_transient(cause):
+                transient += 1
+                if transient >= MAX_TRANSIENT_ATTEMPTS:
+                    raise
+                time.sleep(retry_pause_s(transient))
+            else:
+                raise
+
+
+def retry_pause_s(attempt: int) -> float:
+    """How long to wait before running a transaction again after its ``attempt``-th failure:
+    random (so that the transactions that collided do not meet again), longer each time."""
+    return random.uniform(0, min(MAX_RETRY_PAUSE_S, RETRY_PAUSE_S * 2**attempt))
