@@ -6,6 +6,7 @@ one-line error naming its pip package, before anything starts."""
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from layerbench.lab.options import LadderOptions
 from layerbench.report.exports import to_csv
 from layerbench.results.result_documents import read_result
 from layerbench.results.status import Status
+from layerbench.servers.adapters import CORES_DEFAULT
 from layerbench.store.results_db import ResultsDatabase
 from tests.conftest import missing
 from tests.ladder_runs import run_ladder
@@ -27,6 +29,9 @@ TINY = Application(
 )
 ROOT = Path(__file__).resolve().parent.parent
 SHORT = ["-d", "0.5", "--warmup", "0.1", "--repeats", "1", "--no-pin"]
+# The processes that import an application in one run: the check before anything starts, and
+# each of the gunicorn adapter's workers (its master does not import it).
+IMPORTS_BY_ONE_RUN = 1 + CORES_DEFAULT
 
 
 @pytest.fixture
@@ -79,7 +84,7 @@ def test_a_ladder_runs_the_rungs_the_app_answers_and_shows_the_others_not_applic
     assert {rung["app"] for rung in document["rungs"]} == {"tiny"}
     table = capsys.readouterr().out
     assert "db-raw: not applicable to tiny" in table
-    assert served(marker) >= 2  # the check, then gunicorn's worker
+    assert served(marker) == IMPORTS_BY_ONE_RUN
 
 
 @pytest.mark.usefixtures("tiny")
@@ -104,13 +109,16 @@ def test_several_apps_in_one_run_a_row_each_and_their_cost_over_bare(
     ]
     # Each application's hits are against its own rungs: tiny's string is its first.
     assert document["rungs"][2]["change_vs_above"] is None
-    assert served(marker) >= 2  # tiny's server; bare's never imported it
+    assert served(marker) == IMPORTS_BY_ONE_RUN  # tiny's server alone: bare's did not import it
     output = capsys.readouterr().out
     assert "tiny cache: not applicable to tiny" in output
     costs = output[output.index("what each application costs") :]
     string_costs = costs[costs.index("string:") : costs.index("cache:")]
     assert [line.split()[0] for line in string_costs.splitlines()[2:] if line] == ["bare", "tiny"]
-    assert "1.0x" in string_costs
+    rows = [line.split() for line in string_costs.splitlines()[2:] if line]
+    cost_over_bare = {row[0]: row[-1] for row in rows}
+    assert cost_over_bare["bare"] == "1.0x"
+    assert re.fullmatch(r"\d+\.\dx", cost_over_bare["tiny"]), string_costs
     # Stored, each application's rung apart (one rung's trials twice would not be).
     with ResultsDatabase(results_database) as database:
         stored = database.run(1)

@@ -241,3 +241,15 @@ def test_conditions_that_differ_are_named() -> None:
         "concurrency: 10 vs 50",
     ]
     assert differences(run_conditions(embedded_run), run_conditions(embedded_run)) == []
+
+
+def test_runs_of_different_applications_are_named_as_such() -> None:
+    """Issue 21: ``ladder --app django`` against a bare run is not the same experiment."""
+    bare = read_result(ladder_v3({"string": [1000.0]}))
+    django_document = ladder_v3({"string": [400.0]})
+    for rung in django_document["rungs"]:
+        rung["app"] = "django"
+    django = read_result(django_document)
+    assert differences(run_conditions(bare), run_conditions(django)) == [
+        "application: bare vs django"
+    ]

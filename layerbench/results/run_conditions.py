@@ -23,6 +23,7 @@ def run_conditions(result: LadderResult | MatrixResult) -> dict[str, str]:
         "kind": summary.kind,
         "services": None if isinstance(result, MatrixResult) else _services(options),
         "server": summary.server,
+        "application": _applications(result),
         "concurrency": options.get("concurrency"),
         "seconds measured": options.get("duration_s"),
         "warm-up seconds": options.get("warmup_s"),
@@ -40,6 +41,15 @@ def run_conditions(result: LadderResult | MatrixResult) -> dict[str, str]:
     for name, version in (conditions.get("server_versions") or {}).items():
         found[f"{name} version"] = version
     return {name: str(value) for name, value in found.items() if value is not None}
+
+
+def _applications(result: LadderResult | MatrixResult) -> str:
+    """The applications that answered the run (the bare one where the document names none)."""
+    if isinstance(result, MatrixResult):
+        names = {column.app for column in result.columns}
+    else:
+        names = set(result.apps)
+    return ", ".join(sorted(names)) or "bare"
 
 
 def _services(options: dict[str, Any]) -> str:
