@@ -84,6 +84,24 @@ def test_pages_belong_to_the_database_that_built_them(
         assert index.headers["x-cache"] == "miss" and b"Toxic" not in index.body
 
 
+def test_a_database_made_again_at_the_same_path_is_another(
+    nginx_binary: Path, workdir: Path, tmp_path: Path
+) -> None:
+    """``rm site.sqlite3`` and serve again with the same DIR: the new database's identity is
+    not the old one's, so the old pages are gone though the path is the same."""
+    pages = workdir / "pages"
+    with behind_nginx(tmp_path, pages, workdir) as client:
+        video = client.request("POST", "/videos", VIDEO).json()["id"]
+        assert served_from_file(client, f"/videos/{video}")
+    # The site's database, and the rungs' (which gunicorn_site makes anew too).
+    for database in ("site.sqlite3", "layerbench.sqlite3"):
+        for suffix in ("", "-wal", "-shm"):
+            (tmp_path / (database + suffix)).unlink(missing_ok=True)
+    with behind_nginx(tmp_path, pages, workdir) as client:
+        gone = client.request("GET", f"/videos/{video}")
+        assert (gone.status, gone.headers.get("x-cache")) == (404, None), gone.body
+
+
 @pytest.mark.parametrize("length", [255, 256, 1_000])
 def test_a_segment_too_long_for_a_file_name_is_404(
     nginx_binary: Path, workdir: Path, tmp_path: Path, length: int

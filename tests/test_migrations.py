@@ -2,6 +2,7 @@
 the newest revision, back to nothing, and up again; the revision is recorded."""
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -9,13 +10,14 @@ import pytest
 import sqlalchemy
 
 from layerbench.datalayer import migrate
-from layerbench.datalayer.entities import TABLES
+from layerbench.datalayer.entities import IDENTITY_TABLE, TABLES
+from layerbench.datalayer.open_repository import open_repository
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 
 pytestmark = pytest.mark.services
 
-HEAD = "0004"
-OWN_TABLES = {"ids", "history", *(table.name for table in TABLES)}
+HEAD = "0005"
+OWN_TABLES = {"ids", "history", IDENTITY_TABLE, *(table.name for table in TABLES)}
 
 
 @pytest.fixture(params=["sqlite", "postgres", "mariadb"])
@@ -224,3 +226,48 @@ def test_0004_a_video_needs_no_url(empty_database: str) -> None:
                 assert sqlite_schema_of_videos(connection) == before
     finally:
         engine.dispose()
+
+
+def identity_triggers(connection: sqlalchemy.Connection) -> list[str]:
+    """The triggers on the identity table, as the database reports them."""
+    if connection.dialect.name == "sqlite":
+        sql = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = '{}'"
+    else:
+        sql = "SELECT trigger_name FROM information_schema.triggers"
+        sql += " WHERE event_object_table = '{}'"
+    return [row[0] for row in connection.exec_driver_sql(sql.format(IDENTITY_TABLE))]
+
+
+def identity_of(url: str) -> str:
+    repository = open_repository(url)
+    try:
+        return repository.identity()
+    finally:
+        repository.connection.close()
+
+
+def test_0005_draws_the_database_identity_once(empty_database: str) -> None:
+    """The upgrade draws a random 128-bit id, read through the repository; the table holds one
+    row, unaudited; the downgrade drops it and the next upgrade draws another id."""
+    migrate.upgrade(empty_database, "0004")
+    migrate.upgrade(empty_database)
+    identity = identity_of(empty_database)
+    assert re.fullmatch(r"[0-9a-f]{32}", identity), identity
+    assert identity_of(empty_database) == identity
+    engine = migrate.engine_for(empty_database)
+    try:
+        with engine.begin() as connection:
+            assert identity_triggers(connection) == []
+            counts = [
+                connection.exec_driver_sql(f"SELECT count(*) FROM {table}").scalar()
+                for table in ("history", "ids")
+            ]
+            assert counts == [0, 0]
+        with pytest.raises(sqlalchemy.exc.DBAPIError), engine.begin() as connection:
+            connection.exec_driver_sql(f"INSERT INTO {IDENTITY_TABLE} VALUES (2, 'x')")
+        migrate.downgrade(empty_database, "0004")
+        assert IDENTITY_TABLE not in sqlalchemy.inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
+    migrate.upgrade(empty_database)
+    assert identity_of(empty_database) not in ("", identity)

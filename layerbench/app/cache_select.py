@@ -10,7 +10,7 @@ from layerbench.app.cache import DEFAULT_MAX_BYTES, CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
 from layerbench.app.page_directory import PageDirectory
-from layerbench.datalayer.open_repository import is_sqlite
+from layerbench.datalayer.open_repository import open_repository
 from layerbench.errors import ConfigError
 from layerbench.services.urls import ServiceUrl
 
@@ -47,12 +47,22 @@ def cache_from_url(url: str | None, local_max_bytes: int = DEFAULT_MAX_BYTES) ->
 
 
 def database_identity(database_url: str) -> str:
-    """The database a database URL names, without its credentials: a SQLite file's full path,
-    else KIND://HOST:PORT/DATABASE."""
-    if is_sqlite(database_url):
-        return str(Path(database_url).resolve())
-    url = ServiceUrl.parse(database_url)
-    return f"{url.kind}://{url.host}:{url.port}/{url.database or ''}"
+    """The identity of the database at ``database_url``: its own id, drawn when its schema was
+    made (a database made again at the same path or URL has another); "" for no database."""
+    if not database_url:
+        return ""
+    try:
+        repository = open_repository(database_url)
+    except Exception as error:  # the driver's own: refused, no such file
+        raise ConfigError(f"cannot open the database for its identity: {error}") from None
+    try:
+        return repository.identity()
+    except Exception as error:  # the driver's own: no such table (an older schema)
+        raise ConfigError(
+            f"cannot read the database's identity (revision 0005 made it): {error}"
+        ) from None
+    finally:
+        repository.connection.close()
 
 
 def pages_from_url(url: str | None, cache: CacheBackend, database_url: str = "") -> PageCache:

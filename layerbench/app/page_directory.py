@@ -76,8 +76,8 @@ def make_directories(directory: Path, stop: Path | None = None) -> None:
 
 
 class PageDirectory:
-    """The pages of the database ``database`` (its identity, e.g. its URL): pages another
-    database left in the directory are deleted first, never served."""
+    """The pages of the database ``database`` (its identity, ``Repository.identity``): pages
+    another database left in the directory are deleted first, never served."""
 
     def __init__(self, root: Path, database: str) -> None:
         self.root = root

@@ -109,3 +109,7 @@ SCHEMA_V3 = (VIDEOS_V3, COMMENTS_V2, TAGS, VIDEO_TAGS)
 TABLES = SCHEMA_V3
 ENTITIES = tuple(table for table in TABLES if table.is_entity)
 TABLES_BY_NAME = {table.name: table for table in TABLES}
+
+# Revision 0005: one row, the database's identity (a random id drawn when its schema was made).
+# Not an entity, not audited: it is written once, by the migration.
+IDENTITY_TABLE = "site_identity"

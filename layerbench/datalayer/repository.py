@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from layerbench.datalayer.changes import Change, Row, decode_values, state_at
 from layerbench.datalayer.dialect import Dialect
-from layerbench.datalayer.entities import TABLES_BY_NAME, ColumnType, Table
+from layerbench.datalayer.entities import IDENTITY_TABLE, TABLES_BY_NAME, ColumnType, Table
 from layerbench.datalayer.retried import run_retried
 from layerbench.datalayer.written import WriteLog, WriteObserver
 from layerbench.errors import LayerbenchError
@@ -196,6 +196,17 @@ class Repository:
             )
             for seq, operation, at, actor, old, new in rows
         ]
+
+    def identity(self) -> str:
+        """The database's own id, drawn once when its schema was made (revision 0005): a
+        database made again at the same place has another."""
+        cursor = self.connection.cursor()
+        try:
+            cursor.execute(f"SELECT id FROM {IDENTITY_TABLE}")
+            [(identity,)] = cursor.fetchall()
+        finally:
+            cursor.close()
+        return str(identity)
 
     def as_of(self, table_name: str, identifier: str, moment: datetime) -> Row | None:
         """The entity as it was at ``moment``, from its history; None if it did not exist."""
