@@ -14,6 +14,18 @@ from pathlib import Path
 from layerbench.proc.ports import free_port
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
+# layerbench on a machine without nginx (this one has it: its finding is what is replaced).
+WITHOUT_NGINX = [
+    sys.executable,
+    "-c",
+    "from layerbench.cli import app_cmd\n"
+    "from layerbench.errors import MissingBinaryError\n"
+    "def nginx_missing(program, apt_package):\n"
+    "    raise MissingBinaryError(program, apt_package)\n"
+    "app_cmd.find_program = nginx_missing\n"
+    "from layerbench.cli.main import main\n"
+    "main()\n",
+]
 START_LIMIT_S = 30
 STOP_LIMIT_S = 30
 
@@ -44,11 +56,12 @@ def stop_group(process: "subprocess.Popen[str]") -> None:
 
 
 @contextmanager
-def app_serve(*args: str, cwd: Path | None = None) -> Iterator[Serving]:
-    """``app serve ARGS --port PORT`` (a free port) running until the block ends."""
+def app_serve(*args: str, cwd: Path | None = None, nginx: bool = True) -> Iterator[Serving]:
+    """``app serve ARGS --port PORT`` (a free port) running until the block ends; with
+    ``nginx=False`` as on a machine without nginx."""
     port = free_port()
     process = subprocess.Popen(
-        [*LAYERBENCH, "app", "serve", *args, "--port", str(port)],
+        [*(LAYERBENCH if nginx else WITHOUT_NGINX), "app", "serve", *args, "--port", str(port)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -10,10 +10,8 @@ from typing import Any
 
 import pytest
 
-from layerbench.cli import app_cmd
-from layerbench.errors import MissingBinaryError
 from layerbench.proc.ports import listening_socket_inodes
-from tests.app_serve_process import LAYERBENCH, Serving, app_serve
+from tests.app_serve_process import LAYERBENCH, WITHOUT_NGINX, Serving, app_serve
 
 
 def port_of(serving: Serving) -> int:
@@ -147,17 +145,35 @@ def test_a_new_database_gets_the_demo_data_once_and_sqlite_urls_are_paths(
         assert "demo videos" not in again.stop()[1]
 
 
-def test_without_nginx_app_serve_says_so_in_one_line(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def test_without_nginx_waitress_serves_and_one_line_says_so(tmp_path: Path) -> None:
+    options = ["--db", str(tmp_path / "site.sqlite3"), "--no-demo-data", "--threads", "4"]
+    with app_serve(*options, nginx=False) as serving:
+        assert video_count(serving.base_url) == 0
+        _, stderr = serving.stop()
+    [said] = [line for line in stderr.splitlines() if "nginx" in line]
+    assert said.startswith("layerbench: nginx is not installed; install it with: apt-get install")
+    assert "waitress answers clients itself, in one process" in said
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--cache", "file:///tmp/pages"], "nginx serves the page cache's files, and nginx is"),
+        (["--cache", "none", "--workers", "2"], "install nginx, or use --workers 1"),
+    ],
+)
+def test_without_nginx_what_needs_it_is_refused_in_one_line(
+    args: list[str], message: str, tmp_path: Path
 ) -> None:
-    """A machine without nginx (this one has it: its finding is what is replaced)."""
-
-    def nginx_missing(program: str, apt_package: str) -> Path:
-        raise MissingBinaryError(program, apt_package)
-
-    monkeypatch.setattr(app_cmd, "find_program", nginx_missing)
-    assert not app_cmd.nginx_installed()
-    said = capsys.readouterr().err
-    assert len(said.splitlines()) == 1
-    assert "nginx is not installed; install it with: apt-get install nginx" in said
-    assert "slow or idle clients can hold all its threads" in said
+    database = tmp_path / "site.sqlite3"
+    run = subprocess.run(
+        [*WITHOUT_NGINX, "app", "serve", "--db", str(database), *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2, run.stderr  # a usage error
+    assert len(run.stderr.strip().splitlines()) == 1 and message in run.stderr, run.stderr
+    assert "nginx is not installed" in run.stderr
+    assert not database.exists() and "serving" not in run.stdout  # refused before anything

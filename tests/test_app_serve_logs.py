@@ -1,6 +1,7 @@
-"""``layerbench app serve`` logs to stderr: every request (an access log, off with
-``--quiet``), and every 5xx with its traceback; a cache that does not answer is refused at the
-start, as a database is, instead of a 500 for every request."""
+"""``layerbench app serve`` logs to stderr, with nginx in front and with waitress alone (no
+nginx): every request (an access log, off with ``--quiet``), and every 5xx with its traceback;
+a cache that does not answer is refused at the start, as a database is, instead of a 500 for
+every request."""
 
 import subprocess
 import urllib.error
@@ -38,11 +39,12 @@ def test_a_cache_that_does_not_answer_is_refused_at_the_start(cache: str, tmp_pa
     assert "Traceback" not in run.stderr and "serving" not in run.stdout
 
 
-def test_a_cache_gone_after_the_start_is_a_logged_500(tmp_path: Path) -> None:
+@pytest.mark.parametrize("nginx", [True, False], ids=["nginx", "no-nginx"])
+def test_a_cache_gone_after_the_start_is_a_logged_500(nginx: bool, tmp_path: Path) -> None:
     redis = start_service("redis")
     try:
         options = ["--db", str(tmp_path / "x.db"), "--cache", redis.url, "--no-demo-data"]
-        with app_serve(*options) as serving:
+        with app_serve(*options, nginx=nginx) as serving:
             assert status_of(f"{serving.base_url}/videos") == 200
             redis.stop()
             assert status_of(f"{serving.base_url}/tags") == 500
@@ -55,9 +57,10 @@ def test_a_cache_gone_after_the_start_is_a_logged_500(tmp_path: Path) -> None:
     assert "redis.exceptions.ConnectionError" in stderr
 
 
-def test_quiet_keeps_no_access_log(tmp_path: Path) -> None:
+@pytest.mark.parametrize("nginx", [True, False], ids=["nginx", "no-nginx"])
+def test_quiet_keeps_no_access_log(nginx: bool, tmp_path: Path) -> None:
     options = ["--db", str(tmp_path / "x.db"), "--quiet", "--no-demo-data"]
-    with app_serve(*options) as serving:
+    with app_serve(*options, nginx=nginx) as serving:
         assert status_of(f"{serving.base_url}/videos?quiet") == 200
         _, stderr = serving.stop()
     assert "/videos?quiet" not in stderr

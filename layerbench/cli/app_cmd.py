@@ -6,10 +6,12 @@
 The embedded default is a SQLite file and the in-process cache, one gunicorn process with
 threads, on 127.0.0.1. nginx, where installed, listens on the port in front of gunicorn (slow
 or idle clients then cost gunicorn no thread), and with a page-cache directory
-(``--cache file:///DIR``) serves the cached pages' files itself. The database's schema is
-brought up to date first, and a new database gets the demo videos; the database and the cache
-must answer before anything starts. The servers' log, with an access log unless ``--quiet``,
-goes to stderr; Ctrl-C stops the servers.
+(``--cache file:///DIR``) serves the cached pages' files itself. Without nginx, waitress serves
+in gunicorn's place, in one process: it reads every request whole before a thread gets it, so
+slow clients hold none (they would hold gunicorn's); a page-cache directory or ``--workers`` over
+1 is refused then. The database's schema is brought up to date first, and a new database gets
+the demo videos; the database and the cache must answer before anything starts. The servers'
+log, with an access log unless ``--quiet``, goes to stderr; Ctrl-C stops the servers.
 """
 
 import argparse
@@ -36,11 +38,15 @@ from layerbench.servers.log_follower import LogFollower
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import APT_PACKAGE as NGINX_PACKAGE
 from layerbench.servers.nginx_front import NginxFront
+from layerbench.servers.waitress import WaitressServer, WaitressSettings
 from layerbench.services.urls import ServiceUrl
 
 DEFAULT_DB = "layerbench-site.sqlite3"
 DEFAULT_PORT = 8000
 WATCH_INTERVAL_S = 0.2
+# waitress's connections without nginx: far more than slow clients should hold (64 slowloris
+# connections in the tests), and within the 1024 descriptors a process is often allowed.
+WAITRESS_CONNECTIONS = 1000
 
 
 def add_parser(commands: Any) -> None:
@@ -51,7 +57,9 @@ def add_parser(commands: Any) -> None:
         "(/videos, /openapi.json) and HTML (/), with the ladder's rungs under /ladder/.",
     )
     actions = parser.add_subparsers(dest="app_action", required=True, metavar="ACTION")
-    serve = actions.add_parser("serve", help="serve it under gunicorn until Ctrl-C")
+    serve = actions.add_parser(
+        "serve", help="serve it (gunicorn behind nginx; waitress without nginx) until Ctrl-C"
+    )
     serve.add_argument(
         "--db",
         default=DEFAULT_DB,
@@ -118,6 +126,8 @@ def check_cache(cache: str, workers: int) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     check(args)
+    pages = page_directory_of(args.cache)
+    front = nginx_in_front(args.cache, args.workers)
     location = database_location(args.db)
     database = str(Path(location).resolve()) if is_sqlite(location) else location
     check_cache_usable(args.cache)
@@ -125,26 +135,39 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if new_database and args.demo_data:
         videos = put_demo_data(database)
         print(f"the new database has {videos} demo videos", file=sys.stderr, flush=True)
-    pages = page_directory_of(args.cache)
-    front = pages is not None or nginx_installed()
     with tempfile.TemporaryDirectory(prefix="layerbench-app-") as directory:
         workdir = Path(directory)
         # nginx's workers, unprivileged when we are root, reach their configuration through it.
         workdir.chmod(0o711)
-        application = GunicornServer(
-            workdir / "gunicorn",
-            free_port() if front else args.port,
-            create_seeded_database(workdir),
-            GunicornSettings(workers=args.workers, worker_class="gthread", threads=args.threads),
-            host=LOOPBACK if front else args.host,
-            app_environment={
-                DATABASE_URL_VARIABLE: database,
-                CACHE_URL_VARIABLE: args.cache,
-                SECRET_VARIABLE: secrets.token_hex(32),
-            },
-            # The server that faces the clients keeps the access log.
-            access_log=not (args.quiet or front),
-        )
+        app_environment = {
+            DATABASE_URL_VARIABLE: database,
+            CACHE_URL_VARIABLE: args.cache,
+            SECRET_VARIABLE: secrets.token_hex(32),
+        }
+        application: ManagedServer
+        if front:
+            application = GunicornServer(
+                workdir / "gunicorn",
+                free_port(),
+                create_seeded_database(workdir),
+                GunicornSettings(
+                    workers=args.workers, worker_class="gthread", threads=args.threads
+                ),
+                host=LOOPBACK,
+                app_environment=app_environment,
+                # nginx, which faces the clients, keeps the access log.
+                access_log=False,
+            )
+        else:
+            application = WaitressServer(
+                workdir / "waitress",
+                args.port,
+                create_seeded_database(workdir),
+                WaitressSettings(threads=args.threads, connection_limit=WAITRESS_CONNECTIONS),
+                host=args.host,
+                app_environment=app_environment,
+                access_log=not args.quiet,
+            )
         servers: list[ManagedServer] = [application]
         if front:
             upstream = f"{LOOPBACK}:{application.port}"
@@ -187,14 +210,25 @@ def prepare_database(database: str, named: str) -> bool:
     return new
 
 
-def nginx_installed() -> bool:
-    """Whether nginx can go in front; if not, says so (and what that costs) in one line."""
+def nginx_in_front(cache: str, workers: int) -> bool:
+    """Whether nginx goes in front (it does where installed). Without it waitress serves, and
+    one line says so; a page-cache directory (nginx serves its files) or more than one process
+    (waitress has one) is refused then."""
     try:
         find_program("nginx", NGINX_PACKAGE)
     except MissingBinaryError as error:
+        if page_directory_of(cache) is not None:
+            raise ConfigError(
+                f"--cache {cache}: nginx serves the page cache's files, and {error}"
+            ) from None
+        if workers > 1:
+            raise ConfigError(
+                f"--workers {workers}: {error}; without it waitress serves, in one process: "
+                "install nginx, or use --workers 1 (with --threads)"
+            ) from None
         print(
-            f"layerbench: {error}; without it in front, gunicorn answers clients itself, and "
-            "slow or idle clients can hold all its threads",
+            f"layerbench: {error}; without it in front, waitress answers clients itself, in one "
+            "process (slow or idle clients hold none of its threads)",
             file=sys.stderr,
             flush=True,
         )

@@ -1,10 +1,16 @@
-"""waitress running the reference application: one process, M threads (it has no workers)."""
+"""waitress running the reference application: one process, M threads (it has no workers); with
+an access log when asked (``app serve`` keeps one: waitress has none, the application writes it).
+Its event loop reads every request whole before a thread gets it, so slow clients hold none."""
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from layerbench.errors import ConfigError
+from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import APP_ENTRY, PythonAppServer
+
+ACCESS_LOGGED_ENTRY = "layerbench.app.access_logged_entry:application"
 
 
 @dataclass(frozen=True)
@@ -23,6 +29,23 @@ class WaitressServer(PythonAppServer[WaitressSettings]):
     distribution = "waitress"
     module = "waitress"
 
+    def __init__(
+        self,
+        workdir: Path,
+        port: int,
+        db_path: Path,
+        settings: WaitressSettings = WaitressSettings(),
+        cpus: frozenset[int] | None = None,
+        *,
+        host: str = LOOPBACK,
+        app_environment: dict[str, str] | None = None,
+        access_log: bool = False,
+    ) -> None:
+        super().__init__(
+            workdir, port, db_path, settings, cpus, host=host, app_environment=app_environment
+        )
+        self.access_log = access_log
+
     def command(self) -> list[str]:
         return [
             *self.python(),
@@ -32,5 +55,5 @@ class WaitressServer(PythonAppServer[WaitressSettings]):
             f"--threads={self.settings.threads}",
             f"--connection-limit={self.settings.connection_limit}",
             f"--backlog={self.settings.backlog}",
-            APP_ENTRY,
+            ACCESS_LOGGED_ENTRY if self.access_log else APP_ENTRY,
         ]
