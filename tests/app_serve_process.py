@@ -6,10 +6,12 @@ import select
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from layerbench.proc.ports import free_port
 
@@ -34,14 +36,17 @@ STOP_LIMIT_S = 30
 class Serving:
     process: "subprocess.Popen[str]"
     base_url: str
-    # Its first line of output (the "serving" line), and what it printed before it on stderr.
+    # Its first line of output (the "serving" line).
     serving_line: str
+    # Its stderr: a file, never a pipe that a busy server's log could fill and block it.
+    stderr: IO[str]
 
     def stop(self) -> tuple[int, str]:
         """Ctrl-C to its group; its exit status and everything it wrote to stderr."""
         stop_group(self.process)
-        _, stderr = self.process.communicate()
-        return self.process.returncode, stderr
+        self.process.communicate()
+        self.stderr.seek(0)
+        return self.process.returncode, self.stderr.read()
 
 
 def stop_group(process: "subprocess.Popen[str]") -> None:
@@ -60,25 +65,28 @@ def app_serve(*args: str, cwd: Path | None = None, nginx: bool = True) -> Iterat
     """``app serve ARGS --port PORT`` (a free port) running until the block ends; with
     ``nginx=False`` as on a machine without nginx."""
     port = free_port()
-    process = subprocess.Popen(
-        [*(LAYERBENCH if nginx else WITHOUT_NGINX), "app", "serve", *args, "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        cwd=cwd,
-    )
-    try:
-        assert process.stdout is not None
-        ready, _, _ = select.select([process.stdout], [], [], START_LIMIT_S)
-        assert ready, f"app serve said nothing within {START_LIMIT_S} s"
-        line = process.stdout.readline()  # printed whole and flushed, or '' at its exit
-        if f"serving http://127.0.0.1:{port}/" not in line:
+    with tempfile.TemporaryFile(mode="w+") as stderr:
+        process = subprocess.Popen(
+            [*(LAYERBENCH if nginx else WITHOUT_NGINX), "app", "serve", *args, "--port", str(port)],
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            text=True,
+            start_new_session=True,
+            cwd=cwd,
+        )
+        try:
+            assert process.stdout is not None
+            ready, _, _ = select.select([process.stdout], [], [], START_LIMIT_S)
+            assert ready, f"app serve said nothing within {START_LIMIT_S} s"
+            line = process.stdout.readline()  # printed whole and flushed, or '' at its exit
+            if f"serving http://127.0.0.1:{port}/" not in line:
+                stop_group(process)
+                process.communicate()
+                stderr.seek(0)
+                raise AssertionError(f"app serve did not start: {line!r} {stderr.read()}")
+            yield Serving(process, f"http://127.0.0.1:{port}", line, stderr)
+        finally:
             stop_group(process)
-            raise AssertionError(f"app serve did not start: {line!r} {process.communicate()}")
-        yield Serving(process, f"http://127.0.0.1:{port}", line)
-    finally:
-        stop_group(process)
-        # What is left in its pipes, so that nothing stays open.
-        if process.stdout and not process.stdout.closed:
-            process.communicate()
+            # What is left in its pipe, so that nothing stays open.
+            if process.stdout and not process.stdout.closed:
+                process.communicate()

@@ -33,17 +33,27 @@ class AccessLogged:
 
 
 class CountedBody:
-    """A response's body, passed through; ``done`` gets its size in bytes once it is closed."""
+    """A response's body, passed through; ``done`` gets its size in bytes once, as soon as the
+    application has given all of it (before the server's last write, so that a client that has
+    its answer finds it logged), or when the server closes it early."""
 
     def __init__(self, body: Iterable[bytes], done: Callable[[int], None]) -> None:
         self.body = body
         self.done = done
         self.sent = 0
+        self.logged = False
 
     def __iter__(self) -> Iterator[bytes]:
+        if isinstance(self.body, list):
+            # Its whole size is known before the server has any of it.
+            self.sent = sum(len(chunk) for chunk in self.body)
+            self._log()
+            yield from self.body
+            return
         for chunk in self.body:
             self.sent += len(chunk)
             yield chunk
+        self._log()
 
     def close(self) -> None:
         try:
@@ -51,6 +61,11 @@ class CountedBody:
             if close is not None:
                 close()
         finally:
+            self._log()
+
+    def _log(self) -> None:
+        if not self.logged:
+            self.logged = True
             self.done(self.sent)
 
 
