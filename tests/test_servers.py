@@ -38,7 +38,7 @@ def test_gunicorn_serves_every_python_rung_and_stops_its_workers(workdir: Path) 
 
 def test_gunicorn_that_cannot_load_the_app_fails_with_its_log(workdir: Path) -> None:
     missing_db_dir = workdir / "no-such-dir" / "db.sqlite3"
-    server = GunicornServer(workdir / "g", free_port(), missing_db_dir)
+    server = GunicornServer(workdir / "g", free_port(), missing_db_dir, GunicornSettings())
     server.start_timeout_s = 5
     with pytest.raises(ServerStartError, match="gunicorn did not start") as caught:
         server.start()
@@ -52,7 +52,7 @@ def test_taken_port_is_refused_before_starting(workdir: Path, seeded_db: Path) -
         listener.listen()
         port = listener.getsockname()[1]
         with pytest.raises(PortInUseError):
-            GunicornServer(workdir / "g", port, seeded_db).start()
+            GunicornServer(workdir / "g", port, seeded_db, GunicornSettings()).start()
     assert processes_mentioning(str(workdir)) == []
 
 

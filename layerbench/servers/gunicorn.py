@@ -2,10 +2,8 @@
 threads each) on one loopback port; with an access log when asked (``app serve`` keeps one)."""
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from layerbench.errors import ConfigError
-from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import APP_ENTRY, PythonAppServer
 
@@ -35,23 +33,6 @@ class GunicornServer(PythonAppServer[GunicornSettings]):
     name = "gunicorn"
     distribution = "gunicorn"
     module = "gunicorn"
-
-    def __init__(
-        self,
-        workdir: Path,
-        port: int,
-        db_path: Path,
-        settings: GunicornSettings = GunicornSettings(),
-        cpus: frozenset[int] | None = None,
-        *,
-        host: str = LOOPBACK,
-        app_environment: dict[str, str] | None = None,
-        access_log: bool = False,
-    ) -> None:
-        super().__init__(
-            workdir, port, db_path, settings, cpus, host=host, app_environment=app_environment
-        )
-        self.access_log = access_log
 
     def command(self) -> list[str]:
         access = ["--access-logfile", "-", "--access-logformat", ACCESS_LOG_FORMAT]

@@ -35,6 +35,7 @@ class PythonAppServer(ManagedServer, Generic[SettingsT]):
         *,
         host: str = LOOPBACK,
         app_environment: dict[str, str] | None = None,
+        access_log: bool = False,
     ) -> None:
         super().__init__(workdir, port, cpus, host=host)
         if importlib.util.find_spec(self.module) is None:
@@ -42,6 +43,8 @@ class PythonAppServer(ManagedServer, Generic[SettingsT]):
         self.db_path = db_path
         self.settings = settings
         self.app_environment = app_environment or {}
+        # A line per request on its stderr (app serve's log), where the server can keep one.
+        self.access_log = access_log
 
     @property
     def bind_address(self) -> str:

@@ -3,10 +3,8 @@ an access log when asked (``app serve`` keeps one: waitress has none, the applic
 Its event loop reads every request whole before a thread gets it, so slow clients hold none."""
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from layerbench.errors import ConfigError
-from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import APP_ENTRY, PythonAppServer
 
@@ -28,23 +26,6 @@ class WaitressServer(PythonAppServer[WaitressSettings]):
     name = "waitress"
     distribution = "waitress"
     module = "waitress"
-
-    def __init__(
-        self,
-        workdir: Path,
-        port: int,
-        db_path: Path,
-        settings: WaitressSettings = WaitressSettings(),
-        cpus: frozenset[int] | None = None,
-        *,
-        host: str = LOOPBACK,
-        app_environment: dict[str, str] | None = None,
-        access_log: bool = False,
-    ) -> None:
-        super().__init__(
-            workdir, port, db_path, settings, cpus, host=host, app_environment=app_environment
-        )
-        self.access_log = access_log
 
     def command(self) -> list[str]:
         return [
