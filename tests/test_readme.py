@@ -162,7 +162,11 @@ def serve_until_interrupted(root: Root, argv: list[str]) -> None:
         start_new_session=True,
     ) as process:
         try:
-            url = first_url(process)
+            # services up prints a URL a service, each once it answers: Ctrl-C after all of
+            # them, as a user who read them would (a Ctrl-C within a start is tested elsewhere).
+            count = len(argv) - 3 if argv[1:3] == ["services", "up"] else 1
+            urls = first_urls(process, count)
+            url = urls[0] if len(urls) == count else None
             if url is not None and url.startswith("http"):
                 with urllib.request.urlopen(url, timeout=10) as response:
                     assert response.status == 200
@@ -177,18 +181,20 @@ def serve_until_interrupted(root: Root, argv: list[str]) -> None:
     assert "Traceback" not in errors, errors
 
 
-def first_url(process: "subprocess.Popen[str]") -> str | None:
-    """The first URL the process prints on stdout within the time allowed (None at its end)."""
+def first_urls(process: "subprocess.Popen[str]", count: int) -> list[str]:
+    """The first ``count`` URLs the process prints on stdout within the time allowed (fewer
+    when it ends first)."""
     assert process.stdout is not None
     deadline = time.monotonic() + SERVE_TIMEOUT_S
-    while time.monotonic() < deadline:
+    found: list[str] = []
+    while len(found) < count and time.monotonic() < deadline:
         line = process.stdout.readline()
         if not line:
-            return None
-        found = re.search(r"(https?|redis|postgresql|mysql|memcached)://\S+", line)
-        if found:
-            return found.group(0)
-    return None
+            break
+        match = re.search(r"(https?|redis|postgresql|mysql|memcached)://\S+", line)
+        if match:
+            found.append(match.group(0))
+    return found
 
 
 def expected_statuses(argv: list[str]) -> tuple[int, ...]:

@@ -2,22 +2,12 @@
 
 import math
 
-import redis
-
-from layerbench.services.urls import ServiceUrl
+from layerbench.services.redis import redis_client
 
 
 class RedisCache:
     def __init__(self, url: str, timeout_s: float = 2.0) -> None:
-        parsed = ServiceUrl.parse(url)
-        self._client = redis.Redis(
-            host=parsed.host,
-            port=parsed.port,
-            db=parsed.redis_db,
-            password=parsed.password,
-            socket_timeout=timeout_s,
-            socket_connect_timeout=timeout_s,
-        )
+        self._client = redis_client(url, timeout_s)
 
     def get(self, key: str) -> bytes | None:
         value = self._client.get(key)
