@@ -1,5 +1,5 @@
 # The README's commands. `make demo` and `make test` install what they need first.
-.PHONY: demo test setup setup-dev lint test-rust test-python clean
+.PHONY: demo test test-wide setup setup-dev lint test-rust test-python clean
 
 CARGO := PATH="$(HOME)/.cargo/bin:$(PATH)" cargo
 VENV := .venv/bin
@@ -34,6 +34,11 @@ test-rust:
 
 test-python:
 	$(VENV)/pytest
+
+# The wider run make test leaves out: every server x application pair and the long experiments
+# (tests marked `wide`).
+test-wide: setup-dev
+	$(VENV)/pytest -m wide
 
 clean:
 	rm -rf .venv load/target ladder.json
