@@ -36,9 +36,12 @@ from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from tests.app_server import Client, Reply
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 
-# The applications that implement the site: the comment write is what needs its SQL rows.
+# The WSGI applications that implement the site: the comment write is what needs its SQL rows
+# (the ASGI ones are tests/test_asgi_sites.py's).
 SITE_APPLICATIONS = [
-    app for app in APPLICATIONS.values() if app.answers is not None and "write" in app.answers
+    app
+    for app in APPLICATIONS.values()
+    if app.interface == "wsgi" and app.answers is not None and "write" in app.answers
 ]
 PAGE_PATH = f"/v/{WRITE_VIDEO_PRETTYID}"
 COMMENTS = f"/videos/{WRITE_VIDEO_PRETTYID}/comments"

@@ -30,6 +30,12 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 
 def load_user_app(spec: str, paths: list[str]) -> WSGIApplication:
+    return with_probe(import_callable(spec, paths))
+
+
+def import_callable(spec: str, paths: list[str]) -> Any:
+    """The callable ``spec`` (package.module:callable) names, imported from ``paths`` first;
+    a ConfigError saying why when it cannot be."""
     module_name, name = parse_spec(spec)
     for path in reversed(paths):
         if path not in sys.path:
@@ -46,7 +52,7 @@ def load_user_app(spec: str, paths: list[str]) -> WSGIApplication:
     if not callable(application):
         kind = type(application).__name__
         raise ConfigError(f"{module_name}:{name} is not callable (it is a {kind})")
-    return with_probe(application)
+    return application
 
 
 def _looked_in(module_name: str, error: ImportError, paths: list[str]) -> str:

@@ -22,6 +22,9 @@ class Application:
     # The rung names it answers (None: every rung the bare application answers).
     answers: frozenset[str] | None
     description: str
+    # The interface its entry speaks: "wsgi" (PEP 3333, loaded through layerbench.app.entry) or
+    # "asgi" (loaded through layerbench.app.asgi_entry, named by $LAYERBENCH_ASGI_APP).
+    interface: str = "wsgi"
 
     def answers_rung(self, name: str) -> bool:
         return self.answers is None or name in self.answers
@@ -55,8 +58,30 @@ ZOPE = Application(
     "Zope 6 through paste.deploy: Zope Page Templates, objects in ZODB (one-process FileStorage)",
 )
 
+STARLETTE = Application(
+    "starlette",
+    "layerbench.frameworks.starlette_site.starlette_asgi:application",
+    FRAMEWORK_RUNGS,
+    "Starlette (ASGI): Jinja2, async SQLAlchemy 2 (aiosqlite, asyncpg, aiomysql), async cache",
+    interface="asgi",
+)
+FASTAPI = Application(
+    "fastapi",
+    "layerbench.frameworks.fastapi_site.fastapi_asgi:application",
+    FRAMEWORK_RUNGS,
+    "FastAPI (ASGI): Pydantic models for the API, the Starlette site's async data layer",
+    interface="asgi",
+)
+DJANGO_ASGI = Application(
+    "django-asgi",
+    "layerbench.frameworks.django_asgi_site.django_asgi:application",
+    FRAMEWORK_RUNGS,
+    "Django 5.2 through its ASGI handler: async views, Django's async ORM where it is async",
+    interface="asgi",
+)
+
 APPLICATIONS: dict[str, Application] = {
-    app.name: app for app in (BARE, DJANGO, FLASK, PYRAMID, ZOPE)
+    app.name: app for app in (BARE, DJANGO, FLASK, PYRAMID, ZOPE, STARLETTE, FASTAPI, DJANGO_ASGI)
 }
 
 

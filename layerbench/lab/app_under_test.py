@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 
+from layerbench.app.asgi_app import ASGI_APP_VARIABLE
 from layerbench.app.user_app import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE, parse_spec
 from layerbench.errors import ConfigError, MissingPackageError
 from layerbench.frameworks.applications import Application
@@ -23,8 +24,12 @@ EXIT_MISSING = 3
 
 def app_environment(app: Application) -> dict[str, str]:
     """What the servers' environment needs so that they serve ``app`` (nothing for the bare
-    application, which ``layerbench.app.entry`` is)."""
-    return {} if app.entry is None else {USER_APP_VARIABLE: app.entry}
+    application, which ``layerbench.app.entry`` is): an ASGI application's entry is named to
+    ``layerbench.app.asgi_entry``, a WSGI one's to ``layerbench.app.entry``."""
+    if app.entry is None:
+        return {}
+    variable = ASGI_APP_VARIABLE if app.interface == "asgi" else USER_APP_VARIABLE
+    return {variable: app.entry}
 
 
 def not_applicable(app: Application, rung: Rung) -> str | None:

@@ -1,0 +1,8 @@
+"""The module an ASGI server imports: ``layerbench.app.asgi_entry:application``, the ASGI
+application ``$LAYERBENCH_ASGI_APP`` names, else the Starlette site (see
+``layerbench.app.asgi_app``). Every ASGI server adapter loads this module, so each runs each
+ASGI application unchanged, as every WSGI one loads ``layerbench.app.entry``."""
+
+from layerbench.app.asgi_app import ASGIApplication, from_environment
+
+application: ASGIApplication = from_environment()
