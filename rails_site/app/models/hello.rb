@@ -1,0 +1,3 @@
+class Hello < RungRecord
+  self.table_name = "hello"
+end
