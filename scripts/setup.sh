@@ -20,6 +20,11 @@ apt_packages=(python3 python3-venv python3-dev build-essential pkg-config libmar
 # the demo site with a real browser (Debian's chromium and its chromedriver).
 [[ ${1:-runtime} == dev ]] && apt_packages+=(postgresql mariadb-server memcached redis-server
     apache2-utils chromium chromium-driver)
+# Rails 6.1 under Apache + Passenger and puma (--app rails; issue 24), from Debian's parts: the
+# rails metapackage's webpacker chain does not install beside Debian's Node.
+[[ ${1:-runtime} == dev ]] && apt_packages+=(ruby-rails libapache2-mod-passenger passenger
+    ruby-sqlite3 ruby-mysql2 ruby-pg ruby-dalli ruby-actionpack-page-caching
+    ruby-actionpack-action-caching ruby-rails-observers puma bundler)
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
