@@ -1,36 +1,45 @@
-"""The Zope application (Zope 6 through paste.deploy, its objects in ZODB) under gunicorn with
-one worker and under paste.httpserver: every rung it answers verified by its definition, the
-page with the comments copied from the site's database (SQLite, PostgreSQL, MariaDB); the
-FileStorage where ``$LAYERBENCH_ZODB_PATH`` says, or beside the rung data; and a second process
-on the same FileStorage refused in one clear line, never sharing it."""
+"""The Zope application (Zope 6 through paste.deploy, its objects in ZODB behind a ZEO server its
+processes start) under gunicorn with one worker and under paste.httpserver: every rung it
+answers verified by its definition, the page with the comments copied from the site's database
+(SQLite, PostgreSQL, MariaDB); the FileStorage where ``$LAYERBENCH_ZODB_PATH`` says, or beside
+the rung data. Under several processes at once (gunicorn's workers, mod_wsgi's daemon
+processes, as seed 003 ran Zope) every process is a client of one ZEO server, every rung is
+answered, and nothing is left running once the server stops."""
 
 import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from layerbench.app.app_config import DATABASE_URL_VARIABLE, ServiceUrls
 from layerbench.app.ladder_data import prepare_app_data, seed_site
 from layerbench.app.user_app import USER_APP_VARIABLE
-from layerbench.errors import ServerDiedError, ServerStartError
+from layerbench.errors import MissingPackageError
 from layerbench.frameworks.applications import ZOPE
 from layerbench.frameworks.zope_site.zope_storage import DEFAULT_FILE_NAME, ZODB_PATH_VARIABLE
+from layerbench.frameworks.zope_site.zope_zeo import zeo_address, zeo_log
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.ports import free_port
 from layerbench.rungs.definitions import APPLICATION_RUNGS, CACHED_PAGE, PAGE
 from layerbench.rungs.rung_data import PAGE_VIDEO_COMMENTS
 from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench.servers.adapters import ADAPTERS
+from layerbench.servers.deployment import Deployment
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
-from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.paste import PasteServer, PasteSettings
+from tests.adapter_plan import plan_for
 from tests.app_server import Client
+from tests.conftest import missing
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 from tests.proc_scan import processes_mentioning
 
 assert ZOPE.entry is not None and ZOPE.answers is not None
 ENTRY = ZOPE.entry
 RUNGS = [rung for rung in APPLICATION_RUNGS if rung.name in ZOPE.answers]
-IN_ANOTHER_PROCESS = "is open in another process"
+FORKED = "after the Zope application had opened its ZEO connection"
+# The ZEO server's log line for each client that connects (the start probes never get so far).
+CLIENT_CONNECTED = "received handshake"
 
 
 def gunicorn(
@@ -43,13 +52,15 @@ def gunicorn(
     )
 
 
-def verify_rungs(server: ManagedServer) -> None:
+def verify_rungs(server: Deployment) -> None:
     """Every rung it answers, by its definition; the page shows the video's comments, copied
     from the site's database, and the cached page is that page."""
     assert {rung.name for rung in RUNGS} == {"string", "template", "orm", "page", "cached-page"}
     for rung in RUNGS:
         verify_rung(server.base_url, rung)
-    client = Client(server.port)
+    port = urlsplit(server.base_url).port
+    assert port is not None
+    client = Client(port)
     page = client.request("GET", PAGE.path).body
     assert page.count(b'<div class="comment"') == PAGE_VIDEO_COMMENTS
     assert b"Comment number 10." in page
@@ -106,24 +117,55 @@ def test_the_page_is_copied_from_the_site_on_mariadb(tmp_path: Path, mariadb_url
         drop()
 
 
-def test_a_second_worker_process_is_refused_the_file_storage(tmp_path: Path) -> None:
-    server = gunicorn(tmp_path, create_seeded_database(tmp_path), {}, workers=2)
-    assert IN_ANOTHER_PROCESS in log_of_failure(server)
+def zeo_clients(storage: Path) -> int:
+    return zeo_log(storage).read_text().count(CLIENT_CONNECTED)
+
+
+def zeo_servers(storage: Path) -> list[int]:
+    return processes_mentioning(f"ZEO.runzeo -a {zeo_address(storage)} -f {storage} ")
+
+
+def every_process_connected(storage: Path, processes: int, server: Deployment) -> None:
+    """Each of the server's processes has started the application: a ZEO client apiece."""
+    deadline = time.monotonic() + 60
+    while zeo_clients(storage) < processes:
+        server.check_alive()
+        assert time.monotonic() < deadline, (zeo_clients(storage), zeo_log(storage).read_text())
+        time.sleep(0.1)
+    assert zeo_clients(storage) == processes
+
+
+def verify_rungs_in_every_process(server: Deployment, storage: Path, processes: int) -> None:
+    every_process_connected(storage, processes, server)
+    for _ in range(processes):
+        verify_rungs(server)
+    assert len(zeo_servers(storage)) == 1
+
+
+def test_gunicorn_workers_share_the_storage_through_one_zeo_server(tmp_path: Path) -> None:
+    data = prepare_app_data(tmp_path / "data")
+    storage = data.db_path.parent / DEFAULT_FILE_NAME
+    with gunicorn(tmp_path, data.db_path, data.environment, workers=3) as server:
+        verify_rungs_in_every_process(server, storage, 3)
     assert processes_mentioning(str(tmp_path)) == []
 
 
-def log_of_failure(server: GunicornServer) -> str:
-    """The log of a server that fails to start, or dies once started (one worker may answer
-    before the other has failed: gunicorn then halts), within 20 s."""
+def test_mod_wsgi_daemon_processes_share_the_storage_as_seed_003_ran_zope(
+    workdir: Path,
+) -> None:
+    plan = plan_for(workdir, {"mod_wsgi-daemon": {"processes": "4", "threads": "1"}})
+    data = prepare_app_data(workdir / "app")
+    plan.db_path = data.db_path
+    plan.app_environment = {USER_APP_VARIABLE: ENTRY, **data.environment}
     try:
-        with server:
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline:
-                server.check_alive()
-                time.sleep(0.1)
-    except (ServerStartError, ServerDiedError) as failure:
-        return str(failure)
-    raise AssertionError("gunicorn ran two workers on one FileStorage")
+        deployment = ADAPTERS["mod_wsgi-daemon"].build(plan)
+    except MissingPackageError as error:
+        missing(str(error))
+        raise
+    storage = plan.db_path.parent / DEFAULT_FILE_NAME
+    with deployment:
+        verify_rungs_in_every_process(deployment, storage, 4)
+    assert processes_mentioning(str(workdir)) == []
 
 
 FORKED_REQUEST = """
@@ -159,5 +201,5 @@ def test_a_process_forked_after_the_storage_opened_answers_500_saying_why(
     )
     parent, child = run.stdout.splitlines()
     assert parent == repr(("200 OK", b"Hello world!"))
-    assert child.startswith("('500 Internal Server Error', b'the ZODB FileStorage ")
-    assert IN_ANOTHER_PROCESS in child
+    assert child.startswith("('500 Internal Server Error', b'this process was forked from pid ")
+    assert FORKED in child

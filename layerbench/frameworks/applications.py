@@ -55,7 +55,7 @@ ZOPE = Application(
     # Not write: a comment is the site's SQL rows (the ids registry, the audit triggers), which
     # a ZODB object is not. The pages are built from the video copied into ZODB at start.
     FRAMEWORK_RUNGS - {"write"},
-    "Zope 6 through paste.deploy: Zope Page Templates, objects in ZODB (one-process FileStorage)",
+    "Zope 6 through paste.deploy: Zope Page Templates, objects in ZODB (FileStorage behind ZEO)",
 )
 
 STARLETTE = Application(

@@ -1,9 +1,10 @@
-"""Where the Zope application's ZODB FileStorage lives, and opening it in one process only.
+"""Where the Zope application's ZODB FileStorage lives.
 
 ``$LAYERBENCH_ZODB_PATH`` names the file, in a directory the lab's work directory provides;
 without it, ``zope.fs`` beside the rung data's SQLite file (``$LAYERBENCH_DB_PATH``). The
-directory must be writable by the server's workers (they may run as nobody): FileStorage writes
-the file, its index, its lock and its pack files there.
+directory must be writable by the server's workers (they may run as nobody): the ZEO server
+they start (:mod:`zope_zeo`) writes the file, its index, its lock and its pack files there,
+and its socket, its log and the start lock are there too.
 """
 
 import os
@@ -15,6 +16,7 @@ from layerbench.errors import ConfigError
 ZODB_PATH_VARIABLE = "LAYERBENCH_ZODB_PATH"
 # zope.conf's instancehome: the storage's directory (Zope keeps nothing else there).
 ZOPE_HOME_VARIABLE = "LAYERBENCH_ZOPE_HOME"
+ZEO_ADDRESS_VARIABLE = "LAYERBENCH_ZEO_ADDRESS"
 DEFAULT_FILE_NAME = "zope.fs"
 
 
@@ -32,26 +34,9 @@ def storage_path(config: AppConfig) -> Path:
     return path
 
 
-def configure_zope(path: Path) -> None:
-    """Name the storage to zope.conf (ZConfig reads ``$(NAME)`` from the environment)."""
+def configure_zope(path: Path, zeo_address: Path) -> None:
+    """Name the storage's directory and its ZEO server to zope.conf (ZConfig reads ``$(NAME)``
+    from the environment)."""
     os.environ[ZODB_PATH_VARIABLE] = str(path)
     os.environ[ZOPE_HOME_VARIABLE] = str(path.parent)
-
-
-class StorageInUseError(ConfigError):
-    """Another process has the FileStorage open: ZODB's FileStorage is single-process."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(
-            f"the ZODB FileStorage {path} is open in another process (pid {_holder(path)}): "
-            "FileStorage serves one process; run this application with one worker process "
-            "(threads are fine), or on ZEO"
-        )
-
-
-def _holder(path: Path) -> str:
-    """The pid zc.lockfile wrote into the lock file, if it can be read."""
-    try:
-        return Path(f"{path}.lock").read_text().strip() or "unknown"
-    except OSError:
-        return "unknown"
+    os.environ[ZEO_ADDRESS_VARIABLE] = str(zeo_address)

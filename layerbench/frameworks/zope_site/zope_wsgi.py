@@ -13,15 +13,18 @@ site's SQL rows (their short ids, the audit triggers), which an object in ZODB i
 full ladder its orm, template and pages still read ZODB, and its page cache is in-process,
 not memcached: the services those rungs name there are not this application's layers.
 
-One process only. The ZODB is a FileStorage (:mod:`zope_storage` says where), which one
-process opens: it locks the file, and a second process that opens it (a second gunicorn,
-uWSGI or mod_wsgi worker process) fails to start with a one-line :class:`StorageInUseError`
-rather than share it. A process forked after the storage was opened (a server that imports the
-application before forking its workers) answers 500 with the same reason: two processes
-writing through one open FileStorage would corrupt it. So a multi-process server runs this
-application with one process and as many threads as it likes; ZEO, which shares one storage
-between processes, comes with issue 25. Zope is a process-wide singleton (its configuration and
-database are globals), so a process holds one such application.
+Any number of processes, each with any number of threads. The ZODB is a FileStorage
+(:mod:`zope_storage` says where) behind a ZEO server, and every process is a ZEO client: the
+first process to start starts the server, the others use it (:mod:`zope_zeo`), and they start
+one at a time (Zope makes its first objects in a new database, and the seeding writes). So a
+one-process server (paste's threads) and a many-process one (mod_wsgi daemon processes=4)
+run the same storage stack, and differ only in their processes, as seed 003's comparison
+needs. Once warm a read is served from the connection's object cache; the ZEO server sees the
+seeding's writes and each process's first loads. A process forked after its ZEO connection
+was opened (a server that imports the application before forking its workers) answers 500
+saying so: the connection's thread and socket stayed in the process it was forked from. Zope
+is a process-wide singleton (its configuration and database are globals), so a process holds
+one such application.
 """
 
 import logging
@@ -31,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import transaction  # type: ignore[import-untyped]
-import zc.lockfile  # type: ignore[import-untyped]
 import Zope2  # type: ignore[import-untyped]
 from paste.deploy import loadapp  # type: ignore[import-untyped]
 
@@ -39,17 +41,14 @@ from layerbench.app.app_config import AppConfig
 from layerbench.app.database import Database
 from layerbench.app.user_app import StartResponse, WSGIApplication
 from layerbench.frameworks.zope_site.zope_objects import LADDER_ID, HelloRow, LadderRungs
-from layerbench.frameworks.zope_site.zope_storage import (
-    StorageInUseError,
-    configure_zope,
-    storage_path,
-)
+from layerbench.frameworks.zope_site.zope_storage import configure_zope, storage_path
 from layerbench.frameworks.zope_site.zope_videos import (
     PAGES_ID,
     Video,
     VideoPages,
     copy_page_video,
 )
+from layerbench.frameworks.zope_site.zope_zeo import ensure_zeo_server, starting_alone
 from layerbench.rungs.rung_data import HELLO_ID, HELLO_SELECT, MissingRungDataError
 
 PASTE_CONFIG = Path(__file__).with_name("zope.ini")
@@ -58,13 +57,12 @@ logger = logging.getLogger(__name__)
 
 def create_application(config: AppConfig) -> WSGIApplication:
     path = storage_path(config)
-    configure_zope(path)
-    try:
+    hello, video = read_hello(config), copy_page_video(config)
+    with starting_alone(path):
+        configure_zope(path, ensure_zeo_server(path))
         zope: WSGIApplication = loadapp(f"config:{PASTE_CONFIG}")
-    except zc.lockfile.LockError:
-        raise StorageInUseError(path) from None
-    seed(read_hello(config), copy_page_video(config))
-    return in_opening_process(zope, path)
+        seed(hello, video)
+    return in_opening_process(zope)
 
 
 def read_hello(config: AppConfig) -> str:
@@ -95,10 +93,15 @@ def seed(value: str, video: Video | None) -> None:
         root._p_jar.close()
 
 
-def in_opening_process(zope: WSGIApplication, path: Path) -> WSGIApplication:
-    """Zope's application, refusing to run in a process forked after the storage was opened."""
+def in_opening_process(zope: WSGIApplication) -> WSGIApplication:
+    """Zope's application, refusing to run in a process forked after its ZEO connection was
+    opened."""
     opened_by = os.getpid()
-    refusal = str(StorageInUseError(path)).encode()
+    refusal = (
+        f"this process was forked from pid {opened_by} after the Zope application had opened "
+        "its ZEO connection there: load the application in each worker process, not before "
+        "forking them"
+    ).encode()
 
     def application(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         if os.getpid() != opened_by:
