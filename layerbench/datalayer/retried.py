@@ -3,9 +3,10 @@ id that met an existing one, or a transaction the database gave up for another (
 serialization failure). One rule, bounded, for the repository and for every framework's own
 write path (layerbench.frameworks)."""
 
+import asyncio
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from layerbench.datalayer.dialect import Dialect
@@ -39,6 +40,32 @@ def wrapped_driver_error(error: Exception) -> Exception:
     return inner if isinstance(inner, Exception) else error
 
 
+class RetryRule:
+    """What an attempt's error calls for: another attempt after a pause (an id collision, up to
+    MAX_ID_ATTEMPTS in all; a transaction given up for another, up to MAX_TRANSIENT_ATTEMPTS,
+    after a short random pause), or the error raised (past those bounds, or any other)."""
+
+    def __init__(self, dialect: Dialect, driver_error: Callable[[Exception], Exception]) -> None:
+        self.dialect = dialect
+        self.driver_error = driver_error
+        self.collisions = 0
+        self.transient = 0
+
+    def pause_after(self, error: Exception) -> float:
+        """Seconds to wait before the next attempt; raises when there is none."""
+        cause = self.driver_error(error)
+        if self.dialect.is_id_collision(cause):
+            self.collisions += 1
+            if self.collisions >= MAX_ID_ATTEMPTS:
+                raise IdCollisionError(f"{MAX_ID_ATTEMPTS} fresh ids all collided") from error
+            return 0.0
+        if self.dialect.is_transient(cause):
+            self.transient += 1
+            if self.transient < MAX_TRANSIENT_ATTEMPTS:
+                return retry_pause_s(self.transient)
+        raise error
+
+
 def run_retried(
     dialect: Dialect,
     attempt: Callable[[], T],
@@ -50,23 +77,31 @@ def run_retried(
     error, the error is raised. ``attempt`` is one whole transaction: it commits, or it raises
     having rolled back. ``driver_error`` finds the driver's own error in what ``attempt``
     raises (``wrapped_driver_error`` where a framework wraps it)."""
-    collisions = transient = 0
+    rule = RetryRule(dialect, driver_error)
     while True:
         try:
             return attempt()
         except Exception as error:
-            cause = driver_error(error)
-            if dialect.is_id_collision(cause):
-                collisions += 1
-                if collisions >= MAX_ID_ATTEMPTS:
-                    raise IdCollisionError(f"{MAX_ID_ATTEMPTS} fresh ids all collided") from error
-            elif dialect.is_transient(cause):
-                transient += 1
-                if transient >= MAX_TRANSIENT_ATTEMPTS:
-                    raise
-                time.sleep(retry_pause_s(transient))
-            else:
-                raise
+            pause_s = rule.pause_after(error)
+        if pause_s:
+            time.sleep(pause_s)
+
+
+async def run_retried_async(
+    dialect: Dialect,
+    attempt: Callable[[], Awaitable[T]],
+    driver_error: Callable[[Exception], Exception] = as_raised,
+) -> T:
+    """``run_retried`` for an async transaction (the ASGI sites'): the same rule and bounds,
+    its pause awaited rather than slept."""
+    rule = RetryRule(dialect, driver_error)
+    while True:
+        try:
+            return await attempt()
+        except Exception as error:
+            pause_s = rule.pause_after(error)
+        if pause_s:
+            await asyncio.sleep(pause_s)
 
 
 def retry_pause_s(attempt: int) -> float:
