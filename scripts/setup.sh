@@ -20,6 +20,9 @@ apt_packages=(python3 python3-venv python3-dev build-essential pkg-config libmar
 # the demo site with a real browser (Debian's chromium and its chromedriver).
 [[ ${1:-runtime} == dev ]] && apt_packages+=(postgresql mariadb-server memcached redis-server
     apache2-utils chromium chromium-driver)
+# The couchdb service runs pouchdb-server (Node) from node/; Debian's Node where none is installed
+# (a Node from elsewhere brings its own npm, which Debian's npm package would conflict with).
+command -v npm >/dev/null || apt_packages+=(nodejs npm)
 # Rails 6.1 under Apache + Passenger and puma (--app rails; issue 24), from Debian's parts: the
 # rails metapackage's webpacker chain does not install beside Debian's Node.
 [[ ${1:-runtime} == dev ]] && apt_packages+=(ruby-rails libapache2-mod-passenger passenger
@@ -68,6 +71,14 @@ if [[ ! -f $stamp || pyproject.toml -nt $stamp ]]; then
     say "installing layerbench$extras into .venv"
     .venv/bin/python -m pip install -q -e ".$extras"
     touch "$stamp"
+fi
+
+# pouchdb-server, the couchdb service's CouchDB-compatible store: node/package.json under its
+# lock file, into node/node_modules (nothing global). No install scripts: its LevelDB binding
+# ships prebuilt, and sqlite3's would download a binary.
+if [[ ! -f node/node_modules/.package-lock.json || node/package-lock.json -nt node/node_modules/.package-lock.json ]]; then
+    say "installing pouchdb-server into node/ (npm ci)"
+    npm ci --prefix node --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
 fi
 
 export PATH="$HOME/.cargo/bin:$PATH"

@@ -15,6 +15,7 @@ import redis
 
 from layerbench.errors import ConfigError, LayerbenchError, ServerStartError
 from layerbench.proc.ports import free_port
+from layerbench.services.couchdb_client import CouchdbClient
 from layerbench.services.external import check_external
 from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.memcached import memcached_client
@@ -54,6 +55,16 @@ def answer(url: str) -> object:
         value = client.get("answer")
         client.close()
         return value
+    if kind == "couchdb":
+        couchdb = CouchdbClient(url)
+        try:
+            created, _ = couchdb.request("PUT", "/answers")
+            stored, _ = couchdb.request("PUT", "/answers/answer", {"value": 42})
+            read, document = couchdb.request("GET", "/answers/answer")
+            couchdb.request("DELETE", "/answers")
+        finally:
+            couchdb.close()
+        return created, stored, read, document["value"]
     client = redis_client(url)
     client.set("answer", b"42")
     value = client.get("answer")
@@ -66,6 +77,7 @@ EXPECTED = {
     "mariadb": ("layerbench", 42),
     "memcached": b"42",
     "redis": b"42",
+    "couchdb": (201, 201, 200, 42),
 }
 
 
@@ -177,7 +189,7 @@ def test_service_dies_is_noticed() -> None:
 @pytest.mark.parametrize(
     "url",
     [
-        "http://127.0.0.1/",
+        "ftp://127.0.0.1/",
         "postgresql:///nohost",
         "redis://127.0.0.1:99999/0",
         "redis://h/x",
@@ -268,4 +280,4 @@ def test_cli_bad_service_name_is_one_line() -> None:
 
 def test_every_service_has_a_class_per_module() -> None:
     assert all(issubclass(cls, ManagedService) for cls in SERVICES.values())
-    assert set(SERVICES) == {"postgres", "mariadb", "memcached", "redis"}
+    assert set(SERVICES) == {"postgres", "mariadb", "memcached", "redis", "couchdb"}

@@ -20,6 +20,7 @@ SERVICE_URL_VARIABLES = {
     "redis": "LAYERBENCH_REDIS_URL",
     "mariadb": "LAYERBENCH_MARIADB_URL",
     "postgres": "LAYERBENCH_POSTGRES_URL",
+    "couchdb": "LAYERBENCH_COUCHDB_URL",
 }
 
 
@@ -31,6 +32,7 @@ class ServiceUrls:
     redis: str | None = None
     mariadb: str | None = None
     postgres: str | None = None
+    couchdb: str | None = None
 
     @classmethod
     def from_env(cls) -> "ServiceUrls":

@@ -1,6 +1,7 @@
 """``layerbench services``: throwaway backing services, and checks of existing ones.
 
-layerbench services up NAME [NAME ...]   start them, print ``NAME URL`` lines, stop on Ctrl-C
+layerbench services up NAME [NAME ...] [--set NAME.KEY=VALUE ...]
+                                         start them, print ``NAME URL`` lines, stop on Ctrl-C
 layerbench services check URL            exit 0 when the server at URL answers, 1 when not
 """
 
@@ -11,6 +12,8 @@ import time
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.lab.service_settings import service_arguments
+from layerbench.servers.server_settings import add_assignments, check_sections
 from layerbench.services.external import check_external
 from layerbench.services.registry import SERVICES, service_class
 from layerbench.services.service import ManagedService
@@ -22,15 +25,25 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "services",
         help="start throwaway backing services, or check existing ones",
-        description="Private PostgreSQL, MariaDB, memcached and Redis instances in temporary "
-        "directories on loopback; stopped and removed on exit.",
+        description="Private PostgreSQL, MariaDB, memcached, Redis and CouchDB (pouchdb-server) "
+        "instances in temporary directories on loopback; stopped and removed on exit.",
     )
     actions = parser.add_subparsers(dest="services_action", required=True, metavar="ACTION")
     up = actions.add_parser("up", help="start services and keep them up until Ctrl-C")
     up.add_argument("names", nargs="+", metavar="NAME", help=", ".join(SERVICES))
+    up.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="NAME.KEY=VALUE",
+        help="a service's setting: couchdb.server=pouchdb|apache, mariadb.profile=default|seed003",
+    )
     up.set_defaults(handler=cmd_up)
     check = actions.add_parser("check", help="check that the server at a URL answers")
-    check.add_argument("url", help="postgresql://…, mysql://…, memcached://…, redis://…")
+    check.add_argument(
+        "url", help="postgresql://…, mysql://…, memcached://…, redis://…, http://… (CouchDB)"
+    )
     check.set_defaults(handler=cmd_check)
 
 
@@ -38,10 +51,14 @@ def cmd_up(args: argparse.Namespace) -> int:
     classes = [service_class(name) for name in args.names]
     if len(set(args.names)) != len(args.names):
         raise ConfigError("each service can be named once")
+    book = add_assignments({}, args.settings)
+    check_sections(book, args.names)
+    # Every service's settings are checked before any starts.
+    unstarted = [cls(**service_arguments(book, cls.name)) for cls in classes]
     with contextlib.ExitStack() as stack:
         services: list[ManagedService] = []
-        for cls in classes:
-            service = stack.enter_context(cls())
+        for unstarted_service in unstarted:
+            service = stack.enter_context(unstarted_service)
             services.append(service)
             print(f"{service.name} {service.url}", flush=True)
         print("up; Ctrl-C stops them and removes their data", file=sys.stderr, flush=True)

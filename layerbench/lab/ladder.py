@@ -17,16 +17,17 @@ from layerbench.lab.cpu_speed import probe_cpu_speed
 from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.options import LadderOptions
+from layerbench.lab.service_settings import service_sections
+from layerbench.lab.static_server import static_deployment, static_server_name
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.ports import free_port
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
-from layerbench.rungs.definitions import FULL_SERVICES, STATIC_BODY, STATIC_FILE, Rung, Stack
+from layerbench.rungs.definitions import FULL_SERVICES, Rung, Stack
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment
-from layerbench.servers.nginx import NginxStatic
 from layerbench.servers.server_settings import check_sections
 
 
@@ -83,6 +84,8 @@ class Ladder:
             keep_alive=options.keep_alive,
         )
         self.trials = TrialRunner(load_binary, workdir, layout.client_cpus)
+        # The static rung's server: Apache's own under an Apache, nginx's otherwise.
+        self.static_server = static_server_name(options.server, options.settings)
 
     def run(self) -> None:
         """Every runnable rung of every application once per pass, in the ladder's order, for
@@ -95,11 +98,15 @@ class Ladder:
         needed = {kind for rung in answered for kind in rung.needs}
         kinds = tuple(kind for kind in FULL_SERVICES if kind in needed)
         self._order = [(app.name, rung.name) for app in apps for rung in rungs]
+        self._chains = {rung.name: rung.chain for rung in rungs}
         self._data: AppData | None = None
         self._results: dict[tuple[str, str], RungResult] = {}
         # Servers that could not start or died: their rungs run no more.
         self._ended: set[ServerKey] = set()
-        with LadderServices(kinds, cpus=self.layout.server_cpus) as services, ExitStack() as up:
+        with (
+            LadderServices(kinds, self.layout.server_cpus, self.options.settings) as services,
+            ExitStack() as up,
+        ):
             self.result.conditions["services"] = dict(services.urls)
             runnable: list[Place] = []
             for app in apps:
@@ -135,7 +142,7 @@ class Ladder:
         return result is not None and result.status is not Status.OK
 
     def _server_name(self, stack: Stack) -> str:
-        return "nginx" if stack is Stack.STATIC else self.options.server
+        return self.static_server if stack is Stack.STATIC else self.options.server
 
     def _start(
         self, key: ServerKey, services: LadderServices, up: ExitStack, runnable: list[Place]
@@ -223,7 +230,8 @@ class Ladder:
         return True
 
     def _record(self, app: Application, rung_result: RungResult) -> None:
-        rung_result = replace(rung_result, app=app.name)
+        chain = self._chains.get(rung_result.rung, ())
+        rung_result = replace(rung_result, app=app.name, chain=chain)
         self._results[(app.name, rung_result.rung)] = rung_result
         self.result.rungs = [self._results[key] for key in self._order if key in self._results]
         self.observer.rung_finished(rung_result)
@@ -235,8 +243,12 @@ class Ladder:
         cpus = self.layout.server_cpus
         server: Deployment
         if app is None or stack is Stack.STATIC:
-            server = NginxStatic(
-                self.workdir / "nginx", free_port(), {STATIC_FILE: STATIC_BODY}, cpus=cpus
+            server = static_deployment(
+                self.static_server,
+                self.workdir / self.static_server,
+                free_port(),
+                self.options.settings,
+                cpus,
             )
         else:
             # The data is prepared once (the site seeded once): every application reads it.
@@ -254,7 +266,7 @@ class Ladder:
                 app_environment={**data.environment, **app_environment(app)},
             )
             server = find_adapter(self.options.server).build(plan)
-            check_sections(self.options.settings, plan.used)
+            check_sections(self.options.settings, [*plan.used, *service_sections()])
             self.result.conditions["server_settings"] = plan.used
         with server:
             yield server

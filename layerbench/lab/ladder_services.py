@@ -8,11 +8,13 @@ from types import TracebackType
 
 from layerbench.app.app_config import ServiceUrls
 from layerbench.errors import MissingPackageError
+from layerbench.lab.service_settings import service_arguments
 from layerbench.roles import CACHE_ROLE, DATABASE_ROLE
 from layerbench.rungs.seeding import SEEDERS
+from layerbench.servers.server_settings import SettingsBook
 from layerbench.services.registry import service_class
 
-ROLE_OF = {"mariadb": DATABASE_ROLE, "postgres": DATABASE_ROLE}
+ROLE_OF = {"mariadb": DATABASE_ROLE, "postgres": DATABASE_ROLE, "couchdb": DATABASE_ROLE}
 
 
 def role_of(kind: str) -> str:
@@ -25,6 +27,8 @@ class LadderServices:
 
     kinds: tuple[str, ...]
     cpus: frozenset[int] | None = None
+    # The run's --set book: a service's own section (couchdb.server, mariadb.profile).
+    book: SettingsBook = field(default_factory=dict)
     urls: dict[str, str] = field(default_factory=dict, init=False)
     # Why a service is not there (its package to install), by kind.
     missing: dict[str, str] = field(default_factory=dict, init=False)
@@ -32,9 +36,13 @@ class LadderServices:
     _stack: ExitStack = field(default_factory=ExitStack, init=False)
 
     def __enter__(self) -> "LadderServices":
+        # Every service's settings are checked before any starts.
+        services = [
+            service_class(kind)(cpus=self.cpus, **service_arguments(self.book, kind))
+            for kind in self.kinds
+        ]
         try:
-            for kind in self.kinds:
-                service = service_class(kind)(cpus=self.cpus)
+            for kind, service in zip(self.kinds, services, strict=True):
                 try:
                     self._stack.enter_context(service)
                 except MissingPackageError as error:

@@ -17,6 +17,11 @@ HELLO_SELECT_FORMAT = "SELECT value FROM hello WHERE id = %s"
 HELLO_SELECT_LITERAL = f"SELECT value FROM hello WHERE id = {HELLO_ID}"
 # The key the memcached and Redis rungs read.
 HELLO_CACHE_KEY = f"hello:{HELLO_ID}"
+# The row as a CouchDB document: its database and id, and the field the couchdb rung reads.
+HELLO_COUCHDB_DATABASE = "layerbench"
+HELLO_DOCUMENT_ID = f"hello-{HELLO_ID}"
+HELLO_DOCUMENT_PATH = f"/{HELLO_COUCHDB_DATABASE}/{HELLO_DOCUMENT_ID}"
+HELLO_DOCUMENT_FIELD = "value"
 
 # The demo site's video that the page rungs show and the write rung comments on.
 PAGE_VIDEO_PRETTYID = "hello-world"

@@ -8,6 +8,7 @@ import psycopg
 import redis
 from pymemcache.client.base import Client as MemcacheClient
 
+from layerbench.services.couchdb_client import CouchdbClient
 from layerbench.services.urls import ServiceUrl
 
 TIMEOUT_S = 5.0
@@ -46,6 +47,11 @@ def mariadb_arguments(url: str) -> dict[str, Any]:
 
 def mariadb_connection(url: str) -> MySQLdb.Connection:
     return MySQLdb.connect(autocommit=True, **mariadb_arguments(url))
+
+
+def couchdb_client(url: str) -> CouchdbClient:
+    """One kept-alive HTTP connection to CouchDB's API (pouchdb-server or Apache CouchDB)."""
+    return CouchdbClient(url, timeout_s=TIMEOUT_S)
 
 
 def postgres_connection(url: str) -> psycopg.Connection[tuple[Any, ...]]:

@@ -1,23 +1,53 @@
 """A throwaway MariaDB: mariadb-install-db into the private directory, the server with
 ``--no-defaults`` (no /etc/mysql), listening on loopback and on a socket in the directory, and a
-database named ``layerbench`` that root reaches over TCP without a password."""
+database named ``layerbench`` that root reaches over TCP without a password.
+
+Its InnoDB settings come in profiles (``--set mariadb.profile=NAME``): ``default``, the lab's
+usual small instance, and ``seed003``, the my.cnf seed 003 wrote for RelStorage's writes,
+adapted: ``innodb_additional_mem_pool_size=20M`` is left out (InnoDB's own memory pool went in
+MySQL 5.7 and MariaDB 10.2, and the server refuses the option), and ``innodb_file_per_table``
+is MariaDB's default already (given all the same)."""
 
 from pathlib import Path
 
 import pymysql
 
-from layerbench.errors import LayerbenchError
-from layerbench.services.service import ManagedService
+from layerbench.errors import ConfigError, LayerbenchError
+from layerbench.services.service import READY_TIMEOUT_S, ManagedService
 from layerbench.services.urls import ServiceUrl
 
 DATABASE = "layerbench"
 SOCKET = "mariadb.sock"
+# What each profile gives the server (and mariadb-install-db, which makes the system tablespace).
+PROFILES: dict[str, tuple[str, ...]] = {
+    "default": ("--innodb-buffer-pool-size=64M", "--innodb-log-file-size=16M"),
+    "seed003": (
+        "--innodb-data-file-path=ibdata1:10M:autoextend",
+        "--innodb-buffer-pool-size=256M",
+        "--innodb-log-file-size=64M",
+        "--innodb-log-buffer-size=8M",
+        "--innodb-flush-log-at-trx-commit=1",
+        "--innodb-file-per-table=ON",
+    ),
+}
 
 
 class MariadbService(ManagedService):
     name = "mariadb"
     apt_package = "mariadb-server"
     port_taken_marker = "Address already in use"
+
+    def __init__(
+        self,
+        *,
+        profile: str = "default",
+        cpus: frozenset[int] | None = None,
+        ready_timeout_s: float = READY_TIMEOUT_S,
+    ) -> None:
+        if profile not in PROFILES:
+            raise ConfigError(f"mariadb.profile={profile}: one of {', '.join(PROFILES)}")
+        super().__init__(cpus=cpus, ready_timeout_s=ready_timeout_s)
+        self.profile = profile
 
     def programs(self) -> dict[str, str]:
         return {"mariadb-install-db": "mariadb-install-db", "mariadbd": "/usr/sbin/mariadbd"}
@@ -33,6 +63,7 @@ class MariadbService(ManagedService):
             # Its temporary files in its own directory, not in $TMPDIR, which the account it
             # runs as may not be allowed to write.
             f"--tmpdir={directory}",
+            *PROFILES[self.profile],
         ]
         if self.run_as is not None:
             command.append(f"--user={self.run_as.name}")
@@ -51,8 +82,7 @@ class MariadbService(ManagedService):
             "--skip-name-resolve",
             "--log-error",  # to stderr, which is our log
             "--max-connections=500",
-            "--innodb-buffer-pool-size=64M",
-            "--innodb-log-file-size=16M",
+            *PROFILES[self.profile],
         ]
         if self.run_as is not None:
             command.append(f"--user={self.run_as.name}")

@@ -3,6 +3,7 @@
 from collections.abc import Callable
 
 from layerbench.errors import ConfigError
+from layerbench.services.couchdb import CouchdbService, probe_couchdb
 from layerbench.services.mariadb import MariadbService, probe_mariadb
 from layerbench.services.memcached import MemcachedService, probe_memcached
 from layerbench.services.postgres import PostgresService, probe_postgres
@@ -11,13 +12,14 @@ from layerbench.services.service import ManagedService
 
 SERVICES: dict[str, type[ManagedService]] = {
     service.name: service
-    for service in (PostgresService, MariadbService, MemcachedService, RedisService)
+    for service in (PostgresService, MariadbService, MemcachedService, RedisService, CouchdbService)
 }
 PROBES: dict[str, Callable[[str], None]] = {
     "postgres": probe_postgres,
     "mariadb": probe_mariadb,
     "memcached": probe_memcached,
     "redis": probe_redis,
+    "couchdb": probe_couchdb,
 }
 
 

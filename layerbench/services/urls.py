@@ -5,6 +5,7 @@ instead of a throwaway instance.
     mysql://USER[:PASSWORD]@HOST:PORT/DATABASE      (mariadb:// is accepted as the same)
     memcached://HOST:PORT
     redis://HOST:PORT[/DB]
+    http://[USER:PASSWORD@]HOST:PORT                 (CouchDB's HTTP API)
 """
 
 import re
@@ -20,8 +21,15 @@ KIND_BY_SCHEME = {
     "mariadb": "mariadb",
     "memcached": "memcached",
     "redis": "redis",
+    "http": "couchdb",
 }
-DEFAULT_PORTS = {"postgres": 5432, "mariadb": 3306, "memcached": 11211, "redis": 6379}
+DEFAULT_PORTS = {
+    "postgres": 5432,
+    "mariadb": 3306,
+    "memcached": 11211,
+    "redis": 6379,
+    "couchdb": 5984,
+}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,40 @@
+"""The throwaway services' settings, given like a server's (``--set couchdb.server=apache``,
+``--set mariadb.profile=seed003``): a section per service kind that has any, read into the
+keyword arguments of its class. A key it does not have, or a value not among its choices, is
+a ConfigError naming what is known."""
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from layerbench.servers.server_settings import SettingsBook, read_section
+
+
+@dataclass(frozen=True)
+class CouchdbSettings:
+    # pouchdb-server from node/ (the default), or Apache CouchDB where it is installed.
+    server: Literal["pouchdb", "apache"] = "pouchdb"
+
+
+@dataclass(frozen=True)
+class MariadbSettings:
+    # InnoDB's settings: the service's defaults, or seed 003's my.cnf (services/mariadb.py).
+    profile: Literal["default", "seed003"] = "default"
+
+
+SERVICE_SETTINGS: dict[str, type[Any]] = {"couchdb": CouchdbSettings, "mariadb": MariadbSettings}
+
+
+def service_arguments(book: SettingsBook, kind: str) -> dict[str, Any]:
+    """The keyword arguments of ``kind``'s service class from its section of ``book``
+    (nothing for a kind without settings)."""
+    settings_type = SERVICE_SETTINGS.get(kind)
+    if settings_type is None:
+        return {}
+    return dataclasses.asdict(read_section(settings_type, book, kind))
+
+
+def service_sections() -> tuple[str, ...]:
+    """The sections the services read: known to every run, which reads them when it starts
+    the service (a section nothing reads is refused)."""
+    return tuple(SERVICE_SETTINGS)
