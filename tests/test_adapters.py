@@ -15,7 +15,7 @@ import pytest
 from layerbench.errors import MissingPackageError
 from layerbench.proc.http_probe import http_get
 from layerbench.rungs.rung_data import HELLO_VALUE
-from layerbench.servers.adapters import ADAPTERS, ServerPlan, Serves
+from layerbench.servers.adapters import ADAPTERS, ASGI, ServerPlan, Serves
 from layerbench.servers.deployment import Deployment
 from tests.adapter_plan import STATIC_BODY, STATIC_FILE, plan_for
 from tests.conftest import missing
@@ -64,8 +64,8 @@ def test_adapter_serves_its_rung_and_leaves_nothing(name: str, workdir: Path) ->
         assert processes_in(sessions)
         if serves is Serves.STATIC:
             checks = {"/" + STATIC_FILE: STATIC_BODY}
-        elif serves is Serves.STRING:
-            checks = {"/ladder/string": HELLO}
+        elif serves is Serves.STRING or ASGI in ADAPTERS[name].interfaces:
+            checks = {"/ladder/string": HELLO}  # the ASGI servers' test application's one rung
         else:
             checks = {"/ladder/string": HELLO, "/ladder/template": TEMPLATE_BODY}
         for path, body in checks.items():

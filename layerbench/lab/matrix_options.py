@@ -80,6 +80,8 @@ class MatrixOptions:
             raise ConfigError(f"repeats must be 1 to {MAX_REPEATS}, not {self.repeats}")
         for column in self.columns:
             self.rung_for(column)  # refuses a rung the column's server cannot serve
+            app = column.application
+            find_adapter(column.adapter).check_interface(app.name, app.interface)
 
     def rung_for(self, column: Column) -> Rung:
         """The rung a column measures: a static server always serves the static file (the

@@ -50,9 +50,7 @@ class LadderOptions:
             raise ConfigError(f"port must be between 1 and 65535, not {self.port}")
         if find_adapter(self.server).serves is Serves.STATIC:
             raise ConfigError(f"{self.server} serves a static file, not the application")
-        self.applications  # noqa: B018 - refuses an unknown application
-        if not self.apps:
-            raise ConfigError("no applications to run")
+        self._check_applications()
         if len(set(self.apps)) < len(self.apps):
             raise ConfigError(f"an application named twice: {', '.join(self.apps)}")
         if self.port is not None and len(self.apps) > 1:
@@ -64,6 +62,13 @@ class LadderOptions:
         if self.mix is not None:
             self._check_rung_names((self.mix.hit, self.mix.miss))
             self.ladder  # noqa: B018 - builds the mixed rung, which checks the two can mix
+
+    def _check_applications(self) -> None:
+        """Refuses an unknown application, or one whose interface the server does not run."""
+        for app in self.applications:
+            find_adapter(self.server).check_interface(app.name, app.interface)
+        if not self.apps:
+            raise ConfigError("no applications to run")
 
     def _check_rung_names(self, chosen: tuple[str, ...]) -> None:
         names = [rung.name for rung in ladder_of(self.full)]

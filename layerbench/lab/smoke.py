@@ -16,7 +16,7 @@ from layerbench.lab.trial import TrialRunner
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
 from layerbench.rungs.sqlite_file import create_seeded_database
-from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
+from layerbench.servers.adapters import WSGI, ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.server_settings import SettingsBook, check_sections
@@ -39,6 +39,7 @@ class SmokeOptions:
         parse_spec(self.app)
         if find_adapter(self.server).serves is not Serves.APPLICATION:
             raise ConfigError(f"{self.server} cannot run an application")
+        find_adapter(self.server).check_interface(f"{self.app} (WSGI)", WSGI)
         bad = [url for url in self.urls if not url.startswith("/")]
         if bad or not self.urls:
             raise ConfigError(

@@ -13,10 +13,14 @@ from layerbench.errors import ConfigError
 from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.apache import ApacheSettings, ApacheStatic
 from layerbench.servers.cheroot import CherootServer, CherootSettings
+from layerbench.servers.daphne import DaphneServer, DaphneSettings
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.embedded_app import EmbeddedApp
 from layerbench.servers.granian import GranianServer, GranianSettings
+from layerbench.servers.granian_asgi import GranianAsgiServer, GranianAsgiSettings
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench.servers.gunicorn_uvicorn import GunicornUvicornServer, GunicornUvicornSettings
+from layerbench.servers.hypercorn import HypercornServer, HypercornSettings
 from layerbench.servers.mod_python import ModPythonHandler, ModPythonWsgi
 from layerbench.servers.mod_wsgi import (
     ModWsgiDaemonSettings,
@@ -27,12 +31,16 @@ from layerbench.servers.nginx import NginxSettings, NginxStatic
 from layerbench.servers.paste import PasteServer, PasteSettings
 from layerbench.servers.python_app_server import PythonAppServer
 from layerbench.servers.server_settings import SettingsBook, as_record, read_section
+from layerbench.servers.uvicorn import UvicornServer, UvicornSettings
 from layerbench.servers.uwsgi import UwsgiServer, UwsgiSettings
 from layerbench.servers.uwsgi_nginx import NginxUwsgiFront, uwsgi_behind_nginx
 from layerbench.servers.waitress import WaitressServer, WaitressSettings
 
 T = TypeVar("T")
 CORES_DEFAULT = 2  # processes for the servers that fork workers: this project's machines
+# The interfaces an application speaks (frameworks/applications.py's Application.interface).
+WSGI = "wsgi"
+ASGI = "asgi"
 
 
 class Serves(Enum):
@@ -72,6 +80,25 @@ class Adapter:
     serves: Serves
     summary: str
     build: Callable[[ServerPlan], Deployment]
+    # The application interfaces it runs (a static server runs none).
+    interfaces: frozenset[str] = frozenset({WSGI})
+
+    def check_interface(self, app: str, interface: str) -> None:
+        """A ConfigError, before anything starts, when it cannot run ``app``, which speaks
+        ``interface``; naming the servers that can."""
+        if self.serves is Serves.STATIC or interface in self.interfaces:
+            return
+        theirs = [
+            a.name
+            for a in ADAPTERS.values()
+            if a.serves is Serves.APPLICATION and interface in a.interfaces
+        ]
+        article = "an" if interface == ASGI else "a"
+        raise ConfigError(
+            f"{self.name} runs {'/'.join(sorted(self.interfaces)).upper()} applications, and "
+            f"{app} is {article} {interface.upper()} application: choose one of "
+            + ", ".join(theirs)
+        )
 
 
 def _python_server(
@@ -229,6 +256,46 @@ ADAPTERS: dict[str, Adapter] = {
             Serves.APPLICATION,
             "Apache mod_python's WSGI handler",
             _mod_python_wsgi,
+        ),
+        Adapter(
+            "uvicorn",
+            Serves.APPLICATION,
+            "uvicorn, an event loop per worker (ASGI)",
+            _python_server(UvicornServer, UvicornSettings, "uvicorn", workers=CORES_DEFAULT),
+            frozenset({ASGI}),
+        ),
+        Adapter(
+            "gunicorn-uvicorn",
+            Serves.APPLICATION,
+            "gunicorn with uvicorn workers (ASGI)",
+            _python_server(
+                GunicornUvicornServer,
+                GunicornUvicornSettings,
+                "gunicorn-uvicorn",
+                workers=CORES_DEFAULT,
+            ),
+            frozenset({ASGI}),
+        ),
+        Adapter(
+            "hypercorn",
+            Serves.APPLICATION,
+            "Hypercorn, an event loop per worker (ASGI)",
+            _python_server(HypercornServer, HypercornSettings, "hypercorn", workers=CORES_DEFAULT),
+            frozenset({ASGI}),
+        ),
+        Adapter(
+            "daphne",
+            Serves.APPLICATION,
+            "Daphne (Twisted), one process (ASGI)",
+            _python_server(DaphneServer, DaphneSettings, "daphne"),
+            frozenset({ASGI}),
+        ),
+        Adapter(
+            "granian-asgi",
+            Serves.APPLICATION,
+            "granian (Rust), ASGI interface",
+            _python_server(GranianAsgiServer, GranianAsgiSettings, "granian-asgi"),
+            frozenset({ASGI}),
         ),
         Adapter("nginx-static", Serves.STATIC, "nginx serving a file", _nginx_static),
         Adapter("apache-static", Serves.STATIC, "Apache serving a file", _apache_static),

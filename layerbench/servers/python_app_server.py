@@ -16,6 +16,8 @@ from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import ManagedServer
 
 APP_ENTRY = "layerbench.app.entry:application"
+# What an ASGI server imports: the ASGI application $LAYERBENCH_ASGI_APP names.
+ASGI_ENTRY = "layerbench.app.asgi_entry:application"
 SettingsT = TypeVar("SettingsT")
 
 

@@ -1,0 +1,53 @@
+"""granian (a Rust HTTP server) running an ASGI application through its ASGI interface: N
+worker processes, each a Rust runtime of M threads feeding one Python event loop (uvloop or
+asyncio). The ``granian`` adapter is the same server's WSGI interface."""
+
+from dataclasses import dataclass
+from typing import Literal
+
+from layerbench.errors import ConfigError
+from layerbench.servers.managed_server import LISTEN_BACKLOG
+from layerbench.servers.python_app_server import ASGI_ENTRY, PythonAppServer
+
+
+@dataclass(frozen=True)
+class GranianAsgiSettings:
+    workers: int = 2
+    runtime_threads: int = 1
+    loop: Literal["uvloop", "asyncio"] = "uvloop"
+    backlog: int = LISTEN_BACKLOG
+
+    def __post_init__(self) -> None:
+        if min(self.workers, self.runtime_threads) < 1:
+            raise ConfigError("granian's workers and runtime threads must be at least 1")
+
+
+class GranianAsgiServer(PythonAppServer[GranianAsgiSettings]):
+    name = "granian-asgi"
+    distribution = "granian"
+    module = "granian"
+
+    def command(self) -> list[str]:
+        return [
+            *self.python(),
+            "-m",
+            "granian",
+            "--interface",
+            "asgi",
+            "--host",
+            self.host,
+            "--port",
+            str(self.port),
+            "--workers",
+            str(self.settings.workers),
+            "--runtime-threads",
+            str(self.settings.runtime_threads),
+            "--loop",
+            self.settings.loop,
+            "--backlog",
+            str(self.settings.backlog),
+            "--no-ws",
+            "--log-level",
+            "warning",
+            ASGI_ENTRY,
+        ]

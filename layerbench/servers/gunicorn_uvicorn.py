@@ -1,0 +1,64 @@
+"""gunicorn managing uvicorn workers (the uvicorn-worker package): gunicorn's arbiter forks N
+workers and restarts one that dies; each worker is a uvicorn event loop (uvloop and httptools,
+or asyncio and h11) running an ASGI application."""
+
+from dataclasses import dataclass
+from importlib.metadata import version
+from typing import Literal
+
+from layerbench.errors import ConfigError
+from layerbench.servers.managed_server import LISTEN_BACKLOG
+from layerbench.servers.python_app_server import ASGI_ENTRY, PythonAppServer
+
+WORKER_CLASSES = {
+    "httptools": "uvicorn_worker.UvicornWorker",  # uvloop and httptools when installed
+    "h11": "uvicorn_worker.UvicornH11Worker",  # asyncio and h11
+}
+
+
+@dataclass(frozen=True)
+class GunicornUvicornSettings:
+    workers: int = 1
+    http: Literal["httptools", "h11"] = "httptools"
+    keep_alive_s: int = 5
+    backlog: int = LISTEN_BACKLOG
+
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise ConfigError("gunicorn needs at least one worker")
+        if self.keep_alive_s < 0:
+            raise ConfigError("gunicorn's keep_alive_s is 0 or more")
+
+
+class GunicornUvicornServer(PythonAppServer[GunicornUvicornSettings]):
+    name = "gunicorn-uvicorn"
+    distribution = "uvicorn-worker"
+    module = "uvicorn_worker"
+
+    def versions(self) -> dict[str, str]:
+        return {name: version(name) for name in ("gunicorn", "uvicorn-worker", "uvicorn")}
+
+    def command(self) -> list[str]:
+        return [
+            *self.python(),
+            "-m",
+            "gunicorn",
+            "--bind",
+            self.bind_address,
+            "--workers",
+            str(self.settings.workers),
+            "--worker-class",
+            WORKER_CLASSES[self.settings.http],
+            "--keep-alive",
+            str(self.settings.keep_alive_s),
+            "--backlog",
+            str(self.settings.backlog),
+            "--worker-tmp-dir",
+            str(self.workdir),
+            "--no-control-socket",
+            "--error-logfile",
+            "-",
+            "--log-level",
+            "warning",
+            ASGI_ENTRY,
+        ]
