@@ -4,10 +4,11 @@ definition, the video page's comments in order, a comment written as the project
 writes one (short id, the ids registry, the audit history with its actor) and swept from the
 page cache after its commit, and the bad requests' answers (404, 422, 400, 415).
 
-Starlette and FastAPI run in-process on SQLite (the application built from its environment,
-driven through httpx's ASGITransport with its lifespan, tests/asgi_client.py)."""
+Each runs in-process on SQLite, driven through httpx's ASGITransport with its lifespan
+(tests/asgi_client.py): Starlette and FastAPI built by their factories from the environment,
+Django through its entry module (Django is configured once per process: this is the one
+in-process Django of the test run; under a real server it runs in its own process)."""
 
-from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -16,10 +17,10 @@ import pytest
 
 from layerbench.app.app_config import DB_PATH_VARIABLE, AppConfig
 from layerbench.app.asgi_app import ASGI_APP_VARIABLE
-from layerbench.app.user_app import import_callable, parse_spec
+from layerbench.app.user_app import import_callable
 from layerbench.frameworks.applications import APPLICATIONS, Application
 from layerbench.lab.app_under_test import app_environment
-from tests.asgi_client import ASGIClient, asgi_client
+from tests.asgi_client import asgi_client
 from tests.test_framework_sites import (
     check_bad_requests,
     check_page_comments,
@@ -29,21 +30,19 @@ from tests.test_framework_sites import (
 )
 
 ASGI_APPLICATIONS = [app for app in APPLICATIONS.values() if app.interface == "asgi"]
-# Those built by a factory from an AppConfig, so several can run in one test process (Django
-# is configured once per process: it runs under a server, in tests/test_asgi_servers_sites.py).
-IN_PROCESS = {"starlette", "fastapi"}
+# Those built by a factory from an AppConfig, so that each test has its own.
+FACTORIES = {
+    "starlette": "layerbench.frameworks.starlette_site.starlette_app:create_app",
+    "fastapi": "layerbench.frameworks.fastapi_site.fastapi_app:create_app",
+}
 
 
-def factory_of(app: Application) -> Any:
+def built(app: Application) -> Any:
+    """The application configured from the environment, as a server's import makes it."""
+    if app.name in FACTORIES:
+        return import_callable(FACTORIES[app.name], [])(AppConfig.from_env())
     assert app.entry is not None
-    module, _ = parse_spec(app.entry)
-    return import_callable(module.rpartition(".")[0] + "." + app.name + "_app:create_app", [])
-
-
-@contextmanager
-def in_process(app: Application, config: AppConfig) -> Iterator[ASGIClient]:
-    with asgi_client(factory_of(app)(config)) as client:
-        yield client
+    return import_callable(app.entry, [])
 
 
 def test_the_asgi_applications() -> None:
@@ -52,7 +51,7 @@ def test_the_asgi_applications() -> None:
         assert app_environment(app) == {ASGI_APP_VARIABLE: app.entry}
 
 
-@pytest.mark.parametrize("name", sorted(IN_PROCESS))
+@pytest.mark.parametrize("name", ["starlette", "fastapi", "django-asgi"])
 def test_asgi_site_in_process_on_sqlite(
     name: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -60,7 +59,7 @@ def test_asgi_site_in_process_on_sqlite(
     with contextmanager(sqlite_layout)(tmp_path, request) as data:
         for variable, value in {**data.environment, DB_PATH_VARIABLE: str(data.db_path)}.items():
             monkeypatch.setenv(variable, value)
-        with in_process(app, AppConfig.from_env()) as client:
+        with asgi_client(built(app)) as client:
             check_rungs(app, client)
             check_page_comments(client)
             check_write_swept(app, client, data.database_url)

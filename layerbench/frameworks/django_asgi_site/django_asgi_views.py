@@ -1,0 +1,140 @@
+"""The async views: the ladder's framework rungs, the video page (built, or through the page
+cache) and a comment posted as JSON, answering as the Django site's sync views do."""
+
+import json
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+
+from layerbench.app.api import schemas
+from layerbench.app.api.http import ACTOR_HEADER
+from layerbench.app.api.page_cache import CachedPage, etag_of, video_family
+from layerbench.app.videos import COMMENT_COLUMNS, REF_PATTERN, short_id_number
+from layerbench.frameworks.django_site.django_comments import write_comment
+from layerbench.frameworks.django_site.django_models import Comment, Hello, Video
+from layerbench.frameworks.django_site.django_settings import RUNGS, SITE
+from layerbench.frameworks.django_site.django_views import (
+    HELLO_BYTES,
+    HTML,
+    JSON,
+    JSON_PARAMS,
+    TEXT,
+    actor_of,
+    comments_of,
+    not_found,
+    problem,
+)
+from layerbench.frameworks.starlette_site.starlette_page_cache import AsyncPageCache
+from layerbench.rungs.rung_data import HELLO_ID, PAGE_VIDEO_PRETTYID, MissingRungDataError
+
+
+class DjangoAsyncCache:
+    """Django's cache framework through its async API, as the ASGI sites' page cache uses a
+    cache (the same keys as the sweeper's sync calls)."""
+
+    async def get_many(self, keys: list[str]) -> list[bytes | None]:
+        found = await caches[SITE].aget_many(keys)
+        return [found.get(key) for key in keys]
+
+    async def set(self, key: str, value: bytes) -> None:
+        await caches[SITE].aset(key, value, timeout=None)
+
+
+PAGES = AsyncPageCache(DjangoAsyncCache())
+
+
+async def hello_row() -> Hello:
+    hello = await Hello.objects.using(RUNGS).filter(pk=HELLO_ID).afirst()
+    if hello is None:
+        raise MissingRungDataError(f"row {HELLO_ID} of table hello")
+    return hello
+
+
+@require_GET
+async def string(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(HELLO_BYTES, content_type=TEXT)
+
+
+@require_GET
+async def orm(request: HttpRequest) -> HttpResponse:
+    return HttpResponse((await hello_row()).value.encode(), content_type=TEXT)
+
+
+@require_GET
+async def template(request: HttpRequest) -> HttpResponse:
+    body = render_to_string("django_hello.html", {"hello": await hello_row()})
+    return HttpResponse(body.encode(), content_type=HTML)
+
+
+async def find_video(ref: str) -> Video | None:
+    """The video ``ref`` names by short id, else pretty id."""
+    if short_id_number(ref) is not None:
+        return await Video.objects.filter(short_id=ref).afirst()
+    if REF_PATTERN.fullmatch(ref):
+        return await Video.objects.filter(prettyid=ref).afirst()
+    return None
+
+
+async def video_page(video: Video) -> bytes:
+    comments: list[Comment] = [comment async for comment in comments_of(video)]
+    return render_to_string("django_video.html", {"video": video, "comments": comments}).encode()
+
+
+@require_GET
+async def page(request: HttpRequest) -> HttpResponse:
+    video = await find_video(PAGE_VIDEO_PRETTYID)
+    if video is None:
+        raise MissingRungDataError(f"video {PAGE_VIDEO_PRETTYID}")
+    return HttpResponse(await video_page(video), content_type=HTML)
+
+
+@require_GET
+async def cached_page(request: HttpRequest, ref: str) -> HttpResponse:
+    # The generation is read before the database (see page_cache).
+    lookup = await PAGES.lookup(video_family(ref), request.path)
+    kept = lookup.page
+    if kept is None:
+        video = await find_video(ref)
+        if video is None:
+            return not_found(ref)
+        body = await video_page(video)
+        kept = CachedPage(body, HTML, etag_of(body))
+        await PAGES.keep(lookup, kept)
+    response = HttpResponse(kept.body, content_type=kept.content_type)
+    response["ETag"] = kept.etag
+    return response
+
+
+@require_POST
+async def post_comment(request: HttpRequest, ref: str) -> HttpResponse:
+    if request.content_type != JSON:
+        return problem(415, "unsupported media type", [f"the body must be {JSON}"])
+    try:
+        fields: Any = json.loads(request.body)
+    except (UnicodeDecodeError, ValueError) as error:
+        return problem(400, "a body that cannot be read", [str(error)])
+    found = schemas.problems(schemas.COMMENT_INPUT, fields)
+    actor = actor_of(request)
+    if actor is None:
+        found.append(f"{ACTOR_HEADER}: 1 to 64 of A-Z a-z 0-9 . _ @ + -")
+    if found or actor is None:
+        return problem(422, "invalid input", found)
+    video = await find_video(ref)
+    if video is None:
+        return problem(404, f"no video {ref}", [])
+    values = {column: fields.get(name) for name, column in COMMENT_COLUMNS.items()}
+    # A transaction has no async API in Django: the write (and its sweep on commit) runs whole
+    # on Django's thread for sync code.
+    comment = await sync_to_async(write_comment)(video, values, actor)
+    document = {
+        "id": comment.short_id,
+        "video_id": video.short_id,
+        **{name: getattr(comment, column) for name, column in COMMENT_COLUMNS.items()},
+    }
+    response = JsonResponse(document, status=201, json_dumps_params=JSON_PARAMS)
+    response["Location"] = f"/videos/{video.short_id}/comments/{comment.short_id}"
+    return response
