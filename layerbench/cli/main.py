@@ -24,6 +24,7 @@ from typing import NoReturn
 from layerbench import __version__
 from layerbench.cli import (
     app_cmd,
+    cost_cmd,
     ids_cmd,
     ladder_cmd,
     matrix_cmd,
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     results_cmd.add_parser(commands)
     report_cmd.add_parser(commands)
     smoke_cmd.add_parser(commands)
+    cost_cmd.add_parser(commands)
     ids_cmd.add_parser(commands)
     services_cmd.add_parser(commands)
     app_cmd.add_parser(commands)

@@ -1,0 +1,139 @@
+"""A cost pass: each repeat a child Python under callgrind (``collect_child``) that imports the
+application once and collects every request of the plan in turn; its dumps read, its answers
+verified, the harness's own cost taken off. Up to ``plan.jobs`` repeats run at once.
+
+Each child runs with ``PYTHONHASHSEED=0`` (a random hash seed moves a count by whole percents),
+its imports uninstrumented (``--instr-atstart=no``: they are not measured, and run faster), and
+nothing collected but the N calls of each request (``--collect-atstart=no``)."""
+
+import base64
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from layerbench.cost.callgrind_dumps import OUT_FILE, dump_files, instructions, top_functions
+from layerbench.cost.collect_child import HARNESS_LABEL
+from layerbench.cost.cost_plan import CostPlan, CostRequest
+from layerbench.cost.shim_build import find_valgrind, shim_library
+from layerbench.errors import LayerbenchError, VerificationError
+from layerbench.proc.process import ManagedProcess
+
+HASH_SEED = "0"
+
+
+@dataclass
+class CostMeasurement:
+    # Per request label, its instructions per request, one per repeat.
+    per_request: dict[str, list[float]] = field(default_factory=dict)
+    harness: list[float] = field(default_factory=list)
+    profile: str | None = None
+
+
+def run_cost_pass(plan: CostPlan, workdir: Path) -> CostMeasurement:
+    valgrind = find_valgrind()
+    shim = shim_library()
+    measurement = CostMeasurement({request.label: [] for request in plan.requests})
+    repeats = list(range(1, plan.repeats + 1))
+    while repeats:
+        batch, repeats = repeats[: plan.jobs], repeats[plan.jobs :]
+        directories = [workdir / f"repeat-{number}" for number in batch]
+        _run_children(plan, valgrind, shim, directories)
+        for directory in directories:
+            _read_repeat(plan, directory, measurement)
+    if plan.profile is not None:
+        dumps = dump_files(workdir / "repeat-1")
+        measurement.profile = top_functions(dumps[plan.profile])
+    return measurement
+
+
+def child_environment(application_environment: dict[str, str]) -> dict[str, str]:
+    return {**os.environ, **application_environment, "PYTHONHASHSEED": HASH_SEED}
+
+
+def _run_children(plan: CostPlan, valgrind: Path, shim: Path, directories: list[Path]) -> None:
+    children = []
+    try:
+        for directory in directories:
+            directory.mkdir(parents=True)
+            environment = plan.prepare(directory / "data")
+            plan_path = _write_child_plan(plan, shim, directory)
+            argv = [
+                str(valgrind),
+                "--tool=callgrind",
+                "--collect-atstart=no",
+                "--instr-atstart=no",
+                f"--callgrind-out-file={directory / OUT_FILE}",
+                sys.executable,
+                "-m",
+                "layerbench.cost.collect_child",
+                str(plan_path),
+            ]
+            child = ManagedProcess(
+                "callgrind",
+                argv,
+                log_path=directory / "callgrind.log",
+                env=child_environment(environment),
+                cwd=directory,
+            )
+            children.append(child.start())
+        for child in children:
+            if child.wait() != 0:
+                raise LayerbenchError(
+                    "the application under callgrind failed "
+                    f"(exit status {child.returncode()}); last lines of its log:\n"
+                    + child.log_tail()
+                )
+    finally:
+        for child in children:
+            child.stop()
+
+
+def _write_child_plan(plan: CostPlan, shim: Path, directory: Path) -> Path:
+    document = {
+        "shim_path": str(shim),
+        "warmup": plan.warmup,
+        "count": plan.count,
+        "answers_path": str(directory / "answers.json"),
+        "requests": [_request_document(request) for request in plan.requests],
+    }
+    path = directory / "plan.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def _request_document(request: CostRequest) -> dict[str, Any]:
+    return {
+        "label": request.label,
+        "method": request.method,
+        "path": request.path,
+        "body_b64": base64.b64encode(request.body).decode() if request.body else None,
+        "content_type": request.content_type,
+    }
+
+
+def _read_repeat(plan: CostPlan, directory: Path, measurement: CostMeasurement) -> None:
+    answers = json.loads((directory / "answers.json").read_text())
+    for request in plan.requests:
+        _verify(request, answers[request.label])
+    dumps = dump_files(directory)
+    harness = instructions(dumps[HARNESS_LABEL]) / plan.count
+    measurement.harness.append(harness)
+    for request in plan.requests:
+        total = instructions(dumps[request.label]) / plan.count
+        measurement.per_request[request.label].append(total - harness)
+
+
+def _verify(request: CostRequest, answer: dict[str, Any]) -> None:
+    """Every collected call answered the same status, and the last answer is right."""
+    statuses: dict[str, int] = answer["statuses"]
+    body = base64.b64decode(answer["last_body_b64"])
+    status = int(answer["last_status"])
+    if len(statuses) != 1 or not request.accepts(status, body):
+        seen = ", ".join(f"{count} x {code}" for code, count in sorted(statuses.items()))
+        raise VerificationError(
+            f"{request.label} ({request.method} {request.path}) answered {seen}, "
+            f"last {status} {body[:80]!r}; expected {request.expected}"
+        )

@@ -1,0 +1,135 @@
+"""``layerbench cost``: the ladder's rungs (those the application answers) as cost requests,
+on the data the ladder prepares (the embedded defaults: SQLite, the in-process cache)."""
+
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from layerbench.app.app_config import DB_PATH_VARIABLE
+from layerbench.app.ladder_data import prepare_app_data
+from layerbench.cost.cost_conditions import cost_conditions
+from layerbench.cost.cost_plan import (
+    DEFAULT_REPEATS,
+    DEFAULT_REQUESTS,
+    DEFAULT_WARMUP,
+    CostPlan,
+    CostRequest,
+)
+from layerbench.cost.cost_run import run_cost_pass
+from layerbench.cost.shim_build import find_valgrind
+from layerbench.errors import ConfigError
+from layerbench.frameworks.applications import Application, find_application
+from layerbench.lab.app_under_test import app_environment, check_installed
+from layerbench.proc.work_dirs import work_directory
+from layerbench.results.cost_result import CostResult, RequestCost
+from layerbench.rungs.definitions import LADDER, Rung, Stack
+
+
+@dataclass(frozen=True)
+class CostOptions:
+    app: str = "bare"
+    rungs: tuple[str, ...] | None = None
+    requests: int = DEFAULT_REQUESTS
+    warmup: int = DEFAULT_WARMUP
+    repeats: int = DEFAULT_REPEATS
+    jobs: int = 0  # 0: as many as there are CPUs
+    profile: str | None = None
+
+    def __post_init__(self) -> None:
+        application = find_application(self.app)
+        if application.interface != "wsgi":
+            raise ConfigError(
+                f"cost calls a WSGI application in-process; {self.app} is {application.interface}"
+            )
+        names = [rung.name for rung in LADDER if rung.stack is Stack.PYTHON]
+        unknown = [name for name in self.rungs or () if name not in names]
+        if unknown:
+            raise ConfigError(
+                f"unknown rung {', '.join(unknown)}; the rungs cost measures are: "
+                + ", ".join(names)
+            )
+        if self.rungs is not None and not self.rungs:
+            raise ConfigError("no rungs to measure")
+
+    @property
+    def application(self) -> Application:
+        return find_application(self.app)
+
+    def chosen_rungs(self) -> tuple[Rung, ...]:
+        """The default ladder's application rungs (not nginx's), those chosen and answered."""
+        return tuple(
+            rung
+            for rung in LADDER
+            if rung.stack is Stack.PYTHON
+            and (self.rungs is None or rung.name in self.rungs)
+            and self.application.answers_rung(rung.name)
+        )
+
+
+def rung_request(rung: Rung) -> CostRequest:
+    expected = f"{rung.expected_status}" + (
+        f" with {(rung.expected_body or rung.expected_text or b'')[:60]!r}"
+    )
+    return CostRequest(
+        label=rung.name,
+        method=rung.method,
+        path=rung.path,
+        accepts=rung.accepts,
+        expected=expected,
+        body=rung.body,
+        content_type=rung.content_type,
+    )
+
+
+def cost_plan(options: CostOptions) -> CostPlan:
+    rungs = options.chosen_rungs()
+    if not rungs:
+        raise ConfigError(
+            f"{options.app} answers none of the rungs {', '.join(options.rungs or ())}"
+        )
+    application = options.application
+
+    def prepare(directory: Path) -> dict[str, str]:
+        data = prepare_app_data(directory)
+        return {
+            **data.environment,
+            DB_PATH_VARIABLE: str(data.db_path),
+            **app_environment(application),
+        }
+
+    return CostPlan(
+        requests=tuple(rung_request(rung) for rung in rungs),
+        prepare=prepare,
+        count=options.requests,
+        warmup=options.warmup,
+        repeats=options.repeats,
+        jobs=options.jobs or len(os.sched_getaffinity(0)),
+        profile=options.profile,
+    )
+
+
+def run_cost(options: CostOptions) -> CostResult:
+    plan = cost_plan(options)
+    valgrind = find_valgrind()
+    check_installed(options.application)
+    started = time.monotonic()
+    with work_directory("layerbench-cost-") as workdir:
+        measurement = run_cost_pass(plan, workdir)
+    result = CostResult(
+        options=_options_document(options, plan),
+        conditions=cost_conditions(valgrind),
+        requests=[
+            RequestCost(label, values, options.app)
+            for label, values in measurement.per_request.items()
+        ],
+        harness_instructions_per_request=measurement.harness,
+        profile=measurement.profile,
+    )
+    result.elapsed_s = time.monotonic() - started
+    return result
+
+
+def _options_document(options: CostOptions, plan: CostPlan) -> dict[str, Any]:
+    return {**asdict(options), "jobs": plan.jobs}

@@ -1,0 +1,70 @@
+"""What a cost run found: per request (a rung, or a smoke URL), the instructions one call of
+the application took, once per repeat, and what they were counted under.
+
+``instructions_per_request`` is callgrind's count of the N collected calls, less the same loop
+around an application that does nothing (the harness: the environ's copy, the input stream,
+``start_response``, the toggles themselves), divided by N. The harness's own figure is kept
+beside them."""
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Any
+
+COST_VERSION = 1
+
+
+@dataclass(frozen=True)
+class RequestCost:
+    # The rung's name, or the smoke URL.
+    label: str
+    # One per repeat, in the order they were run.
+    instructions_per_request: list[float]
+    # The application's name (``--app``).
+    app: str = ""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.instructions_per_request)
+
+    @property
+    def cv_percent(self) -> float | None:
+        """Coefficient of variation over the repeats, in %; None for one repeat."""
+        values = self.instructions_per_request
+        if len(values) < 2:
+            return None
+        mean = statistics.fmean(values)
+        return 100 * statistics.stdev(values) / mean if mean else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "app": self.app,
+            "instructions_per_request": self.instructions_per_request,
+            "median_instructions_per_request": self.median,
+            "cv_percent": self.cv_percent,
+        }
+
+
+@dataclass
+class CostResult:
+    options: dict[str, Any]
+    conditions: dict[str, Any]
+    requests: list[RequestCost] = field(default_factory=list)
+    # The harness's own instructions per request, one per repeat.
+    harness_instructions_per_request: list[float] = field(default_factory=list)
+    # Seconds the whole run took, wall clock.
+    elapsed_s: float = 0.0
+    # callgrind_annotate's top functions of the profiled request, if one was asked for.
+    profile: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": COST_VERSION,
+            "kind": "cost",
+            "options": self.options,
+            "conditions": self.conditions,
+            "requests": [request.to_dict() for request in self.requests],
+            "harness_instructions_per_request": self.harness_instructions_per_request,
+            "elapsed_s": self.elapsed_s,
+            "profile": self.profile,
+        }
