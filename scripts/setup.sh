@@ -23,6 +23,8 @@ apt_packages=(python3 python3-venv python3-dev build-essential pkg-config libmar
 # The couchdb service runs pouchdb-server (Node) from node/; Debian's Node where none is installed
 # (a Node from elsewhere brings its own npm, which Debian's npm package would conflict with).
 command -v npm >/dev/null || apt_packages+=(nodejs npm)
+# valgrind: `layerbench cost` counts instructions under callgrind (its callgrind.h builds the shim).
+apt_packages+=(valgrind)
 # Rails 6.1 under Apache + Passenger and puma (--app rails; issue 24), from Debian's parts: the
 # rails metapackage's webpacker chain does not install beside Debian's Node.
 [[ ${1:-runtime} == dev ]] && apt_packages+=(ruby-rails libapache2-mod-passenger passenger
@@ -72,6 +74,8 @@ if [[ ! -f $stamp || pyproject.toml -nt $stamp ]]; then
     .venv/bin/python -m pip install -q -e ".$extras"
     touch "$stamp"
 fi
+# The callgrind shim of `layerbench cost`, compiled once into the cache (~/.cache/layerbench).
+.venv/bin/python -m layerbench.cost.shim_build >/dev/null
 
 # pouchdb-server, the couchdb service's CouchDB-compatible store: node/package.json under its
 # lock file, into node/node_modules (nothing global). No install scripts: its LevelDB binding
