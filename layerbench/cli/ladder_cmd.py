@@ -13,6 +13,7 @@ from layerbench.lab.options import DEFAULT_SERVER, LadderOptions
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.app_costs import format_app_costs
 from layerbench.report.ladder_table import format_ladder_table
+from layerbench.report.worker_memory import format_memory_table, ladder_memory_items
 from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.server_settings import add_assignments
@@ -125,5 +126,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     result = run_ladder(options, results, LadderProgress(options, sys.stderr))
     table = format_ladder_table(result, wide=args.wide)
     costs = format_app_costs(result)  # with several applications
-    publish(results, result.to_dict(), table + ("\n\n" + costs if costs else ""))
+    memory = format_memory_table(ladder_memory_items(result))
+    tables = [part for part in (table, costs, memory) if part]
+    publish(results, result.to_dict(), "\n\n".join(tables))
     return EXIT_RUNG_FAILED if result.failed else 0

@@ -12,6 +12,9 @@ from layerbench.lab.matrix_options import Column, MatrixOptions, parse_concurren
 from layerbench.lab.matrix_run import run_matrix
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.matrix_table import format_matrix_table
+from layerbench.report.seed_figures import SEED_NAMES
+from layerbench.report.seed_table import RunColumn, RunShape, check_seed, format_seed_table
+from layerbench.report.worker_memory import format_memory_table, matrix_memory_items
 from layerbench.rungs.definitions import RUNG_NAMES
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments
@@ -74,6 +77,12 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--label", help="a name for the run in the results database")
     parser.add_argument("--wide", action="store_true", help="the table with every column")
+    parser.add_argument(
+        "--seed",
+        metavar="NNN",
+        help="after the table, the seed's figures beside this run's (seed vs here): "
+        + ", ".join(SEED_NAMES),
+    )
     parser.set_defaults(handler=cmd_matrix)
 
 
@@ -92,7 +101,23 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         pin=not args.no_pin,
         settings=common,
     )
+    if args.seed is not None:
+        check_seed(args.seed, _shape(options))  # a run that cannot hold the seed's: refused
     results = ResultsFile(args.json, args.label)
     result = run_matrix(options, results, MatrixProgress(options, sys.stderr))
-    publish(results, result.to_dict(), format_matrix_table(result, wide=args.wide))
+    tables = [
+        format_matrix_table(result, wide=args.wide),
+        format_memory_table(matrix_memory_items(result)),
+        format_seed_table(result, args.seed) if args.seed is not None else "",
+    ]
+    publish(results, result.to_dict(), "\n\n".join(table for table in tables if table))
     return EXIT_CELL_FAILED if result.failed else 0
+
+
+def _shape(options: MatrixOptions) -> RunShape:
+    """The run as planned: its columns' settings as given (the defaults not known yet)."""
+    columns = tuple(
+        RunColumn(c.label, c.adapter, c.app, options.rung_for(c).name, c.book, {})
+        for c in options.columns
+    )
+    return RunShape(columns, options.concurrency)

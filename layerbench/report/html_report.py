@@ -15,6 +15,12 @@ from typing import Any
 from layerbench.report.mix_lines import mix_rows
 from layerbench.report.svg_bars import Bar, bar_chart, stacked_bar_chart
 from layerbench.report.svg_lines import Series, line_chart
+from layerbench.report.worker_memory import (
+    TITLE,
+    ladder_memory_items,
+    matrix_memory_items,
+    memory_rows,
+)
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.results.status import Status
@@ -77,7 +83,18 @@ def _ladder_sections(result: LadderResult) -> list[str]:
     sections.append(_figure(_latency_chart([c for c in curves if c.points])))
     sections.append(_figure(_cpu_chart([(name(rung), rung) for rung in rungs])))
     sections.append(_figure(_memory_chart(rungs)))
+    sections.append(_memory_table(ladder_memory_items(result)))
     return sections
+
+
+def _memory_table(items: list[tuple[str, Repeated]]) -> str:
+    """Per worker of the server: RSS (as the seeds read it off top), PSS and USS."""
+    header, *rows = memory_rows(items)
+    if not rows:
+        return ""
+    return f"<h2>Memory per worker</h2><p>{escape(TITLE)}</p>" + _table(
+        header, rows, numeric=range(1, len(header))
+    )
 
 
 def _ladder_table(result: LadderResult) -> str:
@@ -187,6 +204,7 @@ def _matrix_sections(result: MatrixResult) -> list[str]:
         _table(["server", "c", "req/s", "p99 ms", "errors", ""], rows, numeric=range(1, 5)),
         *charts,
         _figure(_cpu_chart([(f"{c.column} c={c.concurrency}", c) for c in cells])),
+        _memory_table(matrix_memory_items(result)),
     ]
 
 

@@ -1,0 +1,166 @@
+"""Seed vs here (report/seed_table.py): the seeds' figures placed in a matrix run's cells, our
+ratios with their bootstrap intervals, and whether each of the seeds' conclusions holds; a run
+that holds none of a seed's experiments is refused in one line. Results are built with the
+project's own structures (the table is under test, not the servers)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from layerbench.errors import ConfigError
+from layerbench.report.seed_table import RunColumn, RunShape, check_seed, format_seed_table
+from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
+from layerbench.results.status import Status
+from layerbench.results.trials import Trial
+from layerbench.stats.comparison import compare_rates
+from tests.report_documents import CONDITIONS, load, usage
+
+PASTE = "paste:app=zope"
+DAEMON = "mod_wsgi-daemon:processes=4:threads=1:app=zope"
+DAEMON_USED = {"mod_wsgi-daemon": {"processes": 4, "threads": 1, "preload": True}}
+COMMAND = (sys.executable, "-m", "layerbench.cli")
+LAZY = "mod_wsgi-embedded:preload=off:app=django"
+PRELOADED = "mod_wsgi-embedded:preload=on:app=django"
+
+
+def matrix(
+    rung: str,
+    levels: tuple[int, ...],
+    columns: list[tuple[str, str, dict[str, dict[str, object]]]],
+    rates: dict[tuple[str, int], list[float]],
+) -> MatrixResult:
+    """``columns``: (label, app, settings used); ``rates``: per (label, row) each trial's
+    req/s. Each server process (RSS twice its PSS, tests/report_documents.py) used CPU."""
+    result = MatrixResult(
+        options={"concurrency": list(levels), "rung": rung},
+        conditions=CONDITIONS,
+        started_at="2026-01-02T03:04:05+00:00",
+    )
+    for label, app, used in columns:
+        result.columns.append(ColumnInfo(label, label.split(":")[0], rung, app, settings=used))
+    for (label, row), trial_rates in rates.items():
+        roles = {"server": [("apache2", 1.0, 20.0), ("apache2", 0.5, 30.0)]}
+        trials = tuple(Trial(load(rate), usage(roles)) for rate in trial_rates)
+        result.cells.append(Cell(label, row, levels[row], Status.OK, trials=trials))
+    return result
+
+
+def seed_003(c8_daemon: list[float]) -> MatrixResult:
+    return matrix(
+        "page",
+        (1, 8),
+        [(PASTE, "zope", {"paste": {"threads": 10}}), (DAEMON, "zope", DAEMON_USED)],
+        {
+            (PASTE, 0): [400.0, 410.0, 395.0],
+            (DAEMON, 0): [405.0, 398.0, 402.0],
+            (PASTE, 1): [280.0, 275.0, 290.0],
+            (DAEMON, 1): c8_daemon,
+        },
+    )
+
+
+def test_seed_003_holds_with_the_ratio_and_its_interval() -> None:
+    daemon = [1400.0, 1450.0, 1480.0]
+    text = format_seed_table(seed_003(daemon), "003")
+    expected = compare_rates("c8", [280.0, 275.0, 290.0], daemon)
+    assert expected.ci_low is not None and expected.ci_high is not None
+    lines = text.splitlines()
+    row = next(line for line in lines if line.startswith("mod_wsgi 4 x 1 c=8"))
+    # The seed's 1476 and its ratio to paste's 276; ours, its interval, our ratio and its own.
+    assert row.split()[-9:] == [
+        "1,476",
+        "5.35",
+        "1,450",
+        "[1,400,",
+        "1,480]",
+        f"{expected.ratio:.2f}",
+        f"[{expected.ci_low:.2f},",
+        f"{expected.ci_high:.2f}]",
+        "50.0",  # RSS per worker: the mean of the two workers' (no RES from seed 003)
+    ]
+    claim = "  at c=8, 4 processes 1476 against one process's threads 276: 5.3x (the GIL)"
+    c8 = lines[lines.index(claim) + 1]
+    assert c8.endswith(": holds (faster)"), c8
+    c1 = next(line for line in lines if "c=1 = " in line)
+    assert c1.endswith("holds (within ±10%)"), c1
+
+
+def test_a_conclusion_the_run_contradicts_does_not_hold() -> None:
+    text = format_seed_table(seed_003([200.0, 210.0, 190.0]), "003")
+    verdict = next(line for line in text.splitlines() if "c=8 / paste (threads) c=8" in line)
+    assert verdict.endswith("does not hold (slower here)"), verdict
+
+
+def test_one_trial_has_no_interval_and_says_so() -> None:
+    result = matrix(
+        "page",
+        (1, 8),
+        [(PASTE, "zope", {}), (DAEMON, "zope", DAEMON_USED)],
+        {(PASTE, 0): [400.0], (DAEMON, 0): [404.0], (PASTE, 1): [276.0], (DAEMON, 1): [1476.0]},
+    )
+    text = format_seed_table(result, "003")
+    assert "= 5.35 (+435%), 1 trial, no interval: holds (faster)" in text, text
+
+
+def test_preload_places_the_first_and_the_second_measurement() -> None:
+    off = {"mod_wsgi-embedded": {"preload": False}}
+    on = {"mod_wsgi-embedded": {"preload": True}}
+    result = matrix(
+        "string",
+        (100, 100),
+        [(LAZY, "django", off), (PRELOADED, "django", on)],
+        {
+            (LAZY, 0): [600.0, 610.0, 620.0],
+            (PRELOADED, 0): [700.0, 720.0, 710.0],
+            (LAZY, 1): [880.0, 870.0, 875.0],
+            (PRELOADED, 1): [881.0, 872.0, 879.0],
+        },
+    )
+    text = format_seed_table(result, "004")
+    lines = text.splitlines()
+    second = next(line for line in lines if line.startswith("preloaded, second run"))
+    assert f"{PRELOADED} c=100 (second)" in second and " 879 " in second, second
+    first = next(line for line in lines if line.startswith("preloaded, first run"))
+    assert " 710 " in first, first
+    assert first.rstrip().endswith("50.0"), first
+    verdicts = [line for line in lines if line.startswith("    here:")]
+    assert verdicts[0].endswith("holds (faster)") and verdicts[1].endswith("holds (within ±10%)")
+
+
+def test_a_run_without_the_seeds_configurations_is_refused() -> None:
+    result = seed_003([1400.0, 1450.0, 1480.0])
+    with pytest.raises(ConfigError, match="holds none of seed 002's experiments: django-template"):
+        format_seed_table(result, "002")
+    with pytest.raises(ConfigError, match="no figures of a seed '1'; the seeds with experiments"):
+        format_seed_table(result, "1")
+
+
+def test_before_the_run_a_default_may_be_the_seeds_setting_and_a_given_one_decides() -> None:
+    def daemon(book: dict[str, dict[str, str]]) -> RunShape:
+        columns = (
+            RunColumn("p", "paste", "zope", "page", {}, {}),
+            RunColumn("d", "mod_wsgi-daemon", "zope", "page", book, {}),
+        )
+        return RunShape(columns, (1, 8))
+
+    given = {"mod_wsgi-daemon": {"processes": "4", "threads": "1"}}
+    assert [e.name for e in check_seed("003", daemon(given))] == ["zope-threads-processes"]
+    # Not given: its default is not known before the run, and may be the seed's.
+    assert [e.name for e in check_seed("003", daemon({}))] == ["zope-threads-processes"]
+    with pytest.raises(ConfigError, match="lacks mod_wsgi-daemon:app=zope:mod_wsgi-daemon"):
+        check_seed("003", daemon({"mod_wsgi-daemon": {"processes": "2", "threads": "1"}}))
+
+
+def test_the_matrix_command_refuses_a_seed_it_cannot_hold_before_anything_starts() -> None:
+    done = subprocess.run(
+        [*COMMAND, "matrix", "--servers", "gunicorn", "-c", "1", "--seed", "002"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "holds none of seed 002's experiments" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
