@@ -18,7 +18,7 @@ from layerbench.app.user_app import USER_APP_VARIABLE
 from layerbench.errors import MissingPackageError
 from layerbench.frameworks.applications import ZOPE
 from layerbench.frameworks.zope_site.zope_storage import DEFAULT_FILE_NAME, ZODB_PATH_VARIABLE
-from layerbench.frameworks.zope_site.zope_zeo import zeo_address, zeo_log
+from layerbench.frameworks.zope_site.zope_zeo import SERVER_MODULE, zeo_address, zeo_log
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.ports import free_port
 from layerbench.rungs.definitions import APPLICATION_RUNGS, CACHED_PAGE, PAGE
@@ -122,7 +122,7 @@ def zeo_clients(storage: Path) -> int:
 
 
 def zeo_servers(storage: Path) -> list[int]:
-    return processes_mentioning(f"ZEO.runzeo -a {zeo_address(storage)} -f {storage} ")
+    return processes_mentioning(f"{SERVER_MODULE} -a {zeo_address(storage)} -f {storage} ")
 
 
 def every_process_connected(storage: Path, processes: int, server: Deployment) -> None:
@@ -190,6 +190,8 @@ os.waitpid(child, 0)
 def test_a_process_forked_after_the_storage_opened_answers_500_saying_why(
     tmp_path: Path,
 ) -> None:
+    """And the ZEO server the script started ends once the script's process group has: it
+    serves no one then (a script in no group of its own would keep it as long as its group)."""
     db_path = create_seeded_database(tmp_path)
     run = subprocess.run(
         [sys.executable, "-c", FORKED_REQUEST],
@@ -198,8 +200,14 @@ def test_a_process_forked_after_the_storage_opened_answers_500_saying_why(
         text=True,
         timeout=60,
         check=True,
+        start_new_session=True,
     )
     parent, child = run.stdout.splitlines()
     assert parent == repr(("200 OK", b"Hello world!"))
     assert child.startswith("('500 Internal Server Error', b'this process was forked from pid ")
     assert FORKED in child
+    deadline = time.monotonic() + 10
+    while zeo_servers(tmp_path / DEFAULT_FILE_NAME):
+        assert time.monotonic() < deadline, "the ZEO server outlived the script's group"
+        time.sleep(0.1)
+    assert processes_mentioning(str(tmp_path)) == []

@@ -10,10 +10,11 @@ start a server, nor both make Zope's first objects in a new database.
 
 The server is a child of the process that started it, in the server's process group: the lab
 stops it with that group (and the group's watchdog, should the lab die), and it outlives the
-worker that started it, should that one be recycled. Its CPU and memory are counted with the
+worker that started it, should that one be recycled; it ends itself once it is alone in the
+group (:mod:`zope_zeo_server`). Its CPU and memory are counted with the
 server's processes, which the sampler follows. It runs on the interpreter the application runs
-on, with the application's ``sys.path``: an embedded Python (mod_wsgi, uWSGI) has the
-project's packages on its path, not in Debian's ``python3``'s.
+on, with the application's ``sys.path`` and layerbench's directory: an embedded Python
+(mod_wsgi, uWSGI) has the project's packages on its path, not in Debian's ``python3``'s.
 """
 
 import fcntl
@@ -26,8 +27,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import layerbench
 from layerbench.errors import LayerbenchError
 
+SERVER_MODULE = "layerbench.frameworks.zope_site.zope_zeo_server"
 START_TIMEOUT_S = 30.0
 POLL_S = 0.05
 # The interpreter the project's virtualenv is built on, for a server embedding Python (whose
@@ -92,11 +95,11 @@ def ensure_zeo_server(storage: Path) -> Path:
     argv = ["-a", str(address), "-f", str(storage), "--pid-file", str(pid_file)]
     with open(log_path, "ab") as log:
         server = subprocess.Popen(
-            [_python(), "-m", "ZEO.runzeo", *argv],
+            [_python(), "-m", SERVER_MODULE, *argv],
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
+            env={**os.environ, "PYTHONPATH": _python_path()},
             cwd=storage.parent,
         )
     _started.append(server)
@@ -117,6 +120,13 @@ def ensure_zeo_server(storage: Path) -> Path:
 def _python() -> str:
     executable = Path(sys.executable)
     return str(executable) if executable.name.startswith("python") else SYSTEM_PYTHON
+
+
+def _python_path() -> str:
+    """This process's ``sys.path``, after layerbench's own directory: an editable install finds
+    layerbench through an import hook (installed by a ``.pth`` file), not ``sys.path``."""
+    project = str(Path(layerbench.__file__).resolve().parent.parent)
+    return os.pathsep.join(dict.fromkeys([project, *(p for p in sys.path if p)]))
 
 
 def _tail(log_path: Path) -> str:
