@@ -10,7 +10,7 @@ from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
-from layerbench.rungs.definitions import FULL_RUNG_NAMES
+from layerbench.rungs.definitions import FULL_LADDER
 
 MIB = 1024 * 1024
 INTERVAL_S = 3.0
@@ -100,7 +100,8 @@ def full_ladder() -> LadderResult:
         finished_at="2026-01-02T03:09:05+00:00",
     )
     rate = 36574.0
-    for i, name in enumerate(FULL_RUNG_NAMES):
+    for i, rung in enumerate(FULL_LADDER):
+        name = rung.name
         server = "nginx" if name == "static" else "gunicorn"
         workers = [("nginx", 0.8, 1.5)] * 2 if name == "static" else [("gunicorn", 0.1, 20.0)]
         workers += [] if name == "static" else [("gunicorn", 1.4, 28.0)] * 2
@@ -109,7 +110,7 @@ def full_ladder() -> LadderResult:
             Trial(load(rate * factor, p50_us=10_000_000 / rate), usage(roles))
             for factor in (1.0, 0.93, 1.04)  # a noisy rung: CV over 3 %
         )
-        result.rungs.append(RungResult(name, server, Status.OK, trials=trials))
+        result.rungs.append(RungResult(name, server, Status.OK, trials=trials, chain=rung.chain))
         rate *= 0.62 if i < 2 else 0.85
     return result
 

@@ -1,10 +1,12 @@
 """The ladder's derived figures and its table, on results built by hand."""
 
+import json
 from dataclasses import replace
 from typing import Any
 
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.report.noise_notes import noise_causes
+from layerbench.results.ladder_document import read_ladder
 from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.matrix_result import Cell
@@ -79,6 +81,66 @@ def test_change_vs_top_is_the_product_of_the_changes_down_the_ladder() -> None:
     assert above[1] is not None and above[3] is not None
     product = (1 + above[1]) * (1 + above[3]) - 1
     assert round(product, 6) == round(tops[3], 6)
+
+
+def _chain_rung(name: str, rate: float | None, chain: tuple[str, ...]) -> RungResult:
+    if rate is None:
+        return RungResult(name, "mod_wsgi-embedded", Status.ERROR, message="broken", chain=chain)
+    trials = (Trial(load(rate), unsampled()),)
+    return RungResult(name, "mod_wsgi-embedded", Status.OK, trials=trials, chain=chain)
+
+
+def seed_chains(mariadb: float | None = 880) -> LadderResult:
+    """Seed 000's chains: memcached and _mysql each from the string, MySQLdb from _mysql,
+    SQLAlchemy from MySQLdb; PostgreSQL's beside them."""
+    result = LadderResult(options={}, conditions={}, started_at="2026-11-22T00:00:00+00:00")
+    result.rungs = [
+        _chain_rung("static", 9700, ()),
+        _chain_rung("string", 7500, ("static",)),
+        _chain_rung("memcached", 2100, ("string", "static")),
+        _chain_rung("mariadb-raw", 1400, ("string", "static")),
+        _chain_rung("mariadb", mariadb, ("mariadb-raw", "string", "static")),
+        _chain_rung("orm-mariadb", 700, ("mariadb", "mariadb-raw", "string", "static")),
+        _chain_rung("postgres", 1600, ("string", "static")),
+        _chain_rung("orm", 1200, ("postgres", "string", "static")),
+    ]
+    return result
+
+
+def test_each_rung_is_against_the_rung_it_adds_a_layer_to_in_its_chain() -> None:
+    result = seed_chains()
+    above = [reference.rung if reference else None for reference in result.references()]
+    assert above == [
+        None, "static", "string", "string", "mariadb-raw", "mariadb", "string", "postgres"
+    ]  # fmt: skip
+    changes = dict(zip([rung.rung for rung in result.rungs], result.change_vs_above(), strict=True))
+    # The seed's hits: _mysql -82 % against the string (not against memcached), MySQLdb -37 %,
+    # SQLAlchemy -20 %; and the ORM on PostgreSQL against psycopg, not against MariaDB's ORM.
+    assert [round(changes[name] or 0, 2) for name in ("mariadb-raw", "mariadb", "orm-mariadb")] \
+        == [-0.81, -0.37, -0.2]  # fmt: skip
+    assert changes["orm"] == 1200 / 1600 - 1
+    assert not result.follows_the_rows()
+    # A rung whose above failed is against the next of its chain, and the table says so.
+    broken = seed_chains(mariadb=None)
+    assert broken.references()[5] is broken.rungs[3]
+    wide = format_ladder_table(broken, wide=True, colour=False)
+    assert any(line.split()[:2] == ["orm-mariadb", "mariadb-raw"] for line in wide.splitlines())
+    compact = format_ladder_table(seed_chains(), colour=False).splitlines()
+    assert "   orm-mariadb " in [line[:15] for line in compact]
+    assert "above" not in compact[1]
+
+
+def test_a_chain_is_stored_and_read_back_and_a_document_without_one_reads_as_before() -> None:
+    document = seed_chains().to_dict()
+    assert document["rungs"][5]["chain"] == ["mariadb", "mariadb-raw", "string", "static"]
+    assert document["rungs"][5]["above"] == "mariadb"
+    read = read_ladder(json.loads(json.dumps(document)))
+    assert read.change_vs_above() == seed_chains().change_vs_above()
+    for rung in document["rungs"]:
+        del rung["chain"]
+    unchained = read_ladder(document)
+    assert unchained.follows_the_rows()
+    assert unchained.references()[3] is unchained.rungs[2]  # memcached, the row above
 
 
 def test_failed_when_any_rung_failed_but_not_when_one_was_skipped() -> None:

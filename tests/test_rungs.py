@@ -3,6 +3,7 @@ every rung of the table by name, and no other; the rung data, seeded, is read ba
 bare application's handlers on the real services, and its absence is one error."""
 
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from layerbench.app.app_config import ServiceUrls
 from layerbench.app.cache import LocalCache
 from layerbench.app.database import Database
 from layerbench.app.per_thread import PerThread
+from layerbench.app.process_engine import ProcessEngine
 from layerbench.app.rung_handlers import HELLO_BYTES, LadderRungs
 from layerbench.app.rung_table import SITE_RUNGS, rung_handlers, rung_routes
 from layerbench.app.service_rung_handlers import ServiceRungs
@@ -22,6 +24,7 @@ from layerbench.rungs.definitions import (
     FULL_RUNG_NAMES,
     FULL_SERVICES,
     RUNG_NAMES,
+    ladder_of,
 )
 from layerbench.rungs.rung_data import HELLO_CACHE_KEY, MissingRungDataError
 from layerbench.rungs.seeding import SEEDERS
@@ -65,6 +68,19 @@ def test_the_ladders_are_one_table_in_the_seeds_order() -> None:
     names = [row.rung.name for row in DEFINITIONS]
     paths = [row.rung.path for row in DEFINITIONS]
     assert len(set(names)) == len(names) and len(set(paths)) == len(paths)
+
+
+def test_each_vs_above_changes_one_layer_the_full_ladder_in_the_seeds_chains() -> None:
+    full = {rung.name: rung.chain for rung in ladder_of(full=True)}
+    # Seed 000: _mysql -> MySQLdb -> SQLAlchemy on one database, each from the string.
+    assert full["orm-mariadb"] == ("mariadb", "mariadb-raw", "string", "static")
+    assert full["memcached"] == full["redis"] == ("string", "static")
+    # PostgreSQL's beside it.
+    assert full["template"] == ("orm", "postgres", "string", "static")
+    assert full["static"] == ()
+    default = [(rung.name, rung.chain) for rung in ladder_of(full=False)]
+    for (above, chain), (_, below) in pairwise(default):
+        assert below == (above, *chain)
 
 
 def test_the_bare_application_answers_every_rung_and_no_other(seeded_db: Path) -> None:
@@ -171,3 +187,5 @@ def _close_connections(rungs: ServiceRungs) -> None:
     for attribute in vars(rungs).values():
         if isinstance(attribute, PerThread):
             attribute.get().close()
+        if isinstance(attribute, ProcessEngine):
+            attribute.engine().dispose()

@@ -5,6 +5,7 @@ memcached    a get through pymemcache                          (+ memcached)
 redis        a GET through redis-py                            (+ Redis)
 mariadb-raw  the row through the raw C driver, MySQLdb._mysql  (+ MariaDB)
 mariadb      the row through its DB-API, MySQLdb               (+ DB-API)
+orm-mariadb  the row through the SQLAlchemy ORM over MySQLdb   (+ ORM)
 postgres     the row through psycopg 3                         (PostgreSQL)
 
 A rung exists only when its service's URL is configured; the rung data is the lab's to seed
@@ -12,11 +13,21 @@ A rung exists only when its service's URL is configured; the rung data is the la
 """
 
 from MySQLdb import _mysql
+from sqlalchemy import URL
 
 from layerbench.app.app_config import ServiceUrls
+from layerbench.app.models import Hello
 from layerbench.app.per_thread import PerThread
+from layerbench.app.process_engine import ProcessEngine
 from layerbench.app.rung_handlers import TEXT, Handler, Response
-from layerbench.rungs.definitions import MARIADB, MARIADB_RAW, MEMCACHED, POSTGRES, REDIS
+from layerbench.rungs.definitions import (
+    MARIADB,
+    MARIADB_RAW,
+    MEMCACHED,
+    ORM_MARIADB,
+    POSTGRES,
+    REDIS,
+)
 from layerbench.rungs.rung_data import (
     HELLO_CACHE_KEY,
     HELLO_ID,
@@ -39,6 +50,21 @@ def _found(value: bytes | None, where: str) -> bytes:
     return value
 
 
+def mysqldb_orm_url(url: str) -> URL:
+    """SQLAlchemy's URL of the MariaDB at ``url`` through MySQLdb, the driver of the rungs
+    above (the site's own engine uses PyMySQL)."""
+    arguments = mariadb_arguments(url)
+    return URL.create(
+        "mysql+mysqldb",
+        username=arguments["user"],
+        password=arguments["password"] or None,
+        host=arguments["host"],
+        port=arguments["port"],
+        database=arguments["database"] or None,
+        query={"charset": "utf8mb4"},
+    )
+
+
 class ServiceRungs:
     def __init__(self, urls: ServiceUrls) -> None:
         self._handlers: dict[str, Handler] = {}
@@ -55,6 +81,8 @@ class ServiceRungs:
             self._mysql = PerThread(lambda: mariadb_connection(mariadb_url))
             self._handlers[MARIADB_RAW.name] = self.mariadb_raw
             self._handlers[MARIADB.name] = self.mariadb
+            self._orm_mariadb = ProcessEngine(mysqldb_orm_url(mariadb_url))
+            self._handlers[ORM_MARIADB.name] = self.orm_mariadb
         if postgres_url := urls.postgres:
             self._postgres = PerThread(lambda: postgres_connection(postgres_url))
             self._handlers[POSTGRES.name] = self.postgres
@@ -81,6 +109,12 @@ class ServiceRungs:
             cursor.execute(HELLO_SELECT_FORMAT, (HELLO_ID,))
             row = cursor.fetchone()
         return "200 OK", TEXT, _found(row[0].encode() if row else None, "MariaDB")
+
+    def orm_mariadb(self) -> Response:
+        with self._orm_mariadb.session() as session:
+            hello = session.get(Hello, HELLO_ID)
+            value = hello.value.encode() if hello is not None else None
+        return "200 OK", TEXT, _found(value, "MariaDB")
 
     def postgres(self) -> Response:
         row = self._postgres.get().execute(HELLO_SELECT_FORMAT, (HELLO_ID,)).fetchone()

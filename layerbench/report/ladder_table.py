@@ -1,5 +1,7 @@
 """The seed's "cost of each layer" table, for the terminal: per rung, req/s, the hit against
-the rung above and against the top of the ladder (the product of the hits down to it),
+the rung above (on a ladder of several chains, the full one's, each rung is indented under the
+one it adds a layer to, and ``wide`` names that one in the column ``above``) and against the
+top of the ladder (the product of the hits down to it),
 latency percentiles, errors, the spread of its trials, and the CPU (% of one core) of every
 role. It fits a 120-column terminal; ``wide`` adds ms/req, p99.9 and every role's memory
 (PSS)."""
@@ -16,6 +18,7 @@ MIB = 1024 * 1024
 ROLE_ORDER = (FRONT_ROLE, SERVER_ROLE, DATABASE_ROLE, CACHE_ROLE, CLIENT_ROLE)
 LOAD_COLUMNS = (
     "rung",
+    "above",
     "server",
     "req/s",
     "vs above",
@@ -28,7 +31,12 @@ LOAD_COLUMNS = (
     "CV %",
 )
 COMPACT_LEAVES_OUT = ("ms/req", "p99.9 ms")
-LEFT_ALIGNED = 2
+# Left out of a ladder of one chain (its rows say what each rung is against), and of the
+# compact table (its indentation says it).
+ONE_CHAIN_LEAVES_OUT = ("above",)
+CHAINS_NOTE = (
+    "vs above: against the rung each adds one layer to, the nearest row above it indented less"
+)
 
 
 def format_ladder_table(
@@ -39,7 +47,12 @@ def format_ladder_table(
         for role in ROLE_ORDER
         if any(rung.usage and rung.usage.roles.get(role) for rung in result.rungs)
     ]
-    shown = [i for i, name in enumerate(LOAD_COLUMNS) if wide or name not in COMPACT_LEAVES_OUT]
+    chains = not result.follows_the_rows()
+    left_out = (() if wide else COMPACT_LEAVES_OUT) + (
+        ONE_CHAIN_LEAVES_OUT if not (chains and wide) else ()
+    )
+    shown = [i for i, name in enumerate(LOAD_COLUMNS) if name not in left_out]
+    left_aligned = sum(1 for i in shown if LOAD_COLUMNS[i] in ("rung", "above", "server"))
     # Several applications (ladder --apps): a first column names each row's.
     many = len(result.apps) > 1
     lead = 1 if many else 0
@@ -48,17 +61,25 @@ def format_ladder_table(
         groups.append(Group(("PSS MiB",), lead + len(shown) + len(roles), len(roles)))
     header = ["app"] * lead + [LOAD_COLUMNS[i] for i in shown] + roles + (roles if wide else [])
     rows = [header]
-    for rung, change, top in zip(
-        result.rungs, result.change_vs_above(), result.change_vs_top(), strict=True
+    for rung, change, top, above in zip(
+        result.rungs,
+        result.change_vs_above(),
+        result.change_vs_top(),
+        result.references(),
+        strict=True,
     ):
-        cells = _row(rung, change, top)
+        cells = _row(rung, change, top, above)
+        if chains:
+            cells[0] = " " * max(0, len(rung.chain) - 1) + rung.rung
         cpu, pss = _costs(rung, roles)
         rows.append([rung.app] * lead + [cells[i] for i in shown] + cpu + (pss if wide else []))
-    lines = format_table(rows, lead + LEFT_ALIGNED, groups=groups, colour=colour)
+    lines = format_table(rows, lead + left_aligned, groups=groups, colour=colour)
     name = result.label
     notes = [
         f"  {name(rung)}: {rung.message}" for rung in result.rungs if rung.status is not Status.OK
     ]
+    if chains:
+        lines += ["", CHAINS_NOTE]
     if notes:
         lines += ["", "not measured:", *_wrapped(notes)]
     measured = [(name(rung), rung) for rung in result.rungs if rung.status is Status.OK]
@@ -85,12 +106,17 @@ def _cv(rung: RungResult) -> str:
     return f"{100 * spread.cv:.1f}" + (" !" if rung.noisy else "")
 
 
-def _row(rung: RungResult, change: float | None, top: float | None) -> list[str]:
+def _row(
+    rung: RungResult, change: float | None, top: float | None, above: RungResult | None
+) -> list[str]:
     """Every figure of LOAD_COLUMNS."""
+    against = above.rung if above else ""
     if rung.load is None:
-        return [rung.rung, rung.server, rung.status.value, *[""] * (len(LOAD_COLUMNS) - 3)]
+        left = [rung.rung, against, rung.server, rung.status.value]
+        return left + [""] * (len(LOAD_COLUMNS) - len(left))
     return [
         rung.rung,
+        against,
         rung.server,
         f"{rung.load.requests_per_s:,.0f}",
         _percent(change),

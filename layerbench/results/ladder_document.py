@@ -45,4 +45,5 @@ def _rung(rung: dict[str, Any]) -> RungResult:
         message=rung.get("message"),
         trials=read_trials(rung),
         app=str(rung.get("app") or "bare"),
+        chain=tuple(str(name) for name in rung.get("chain") or ()),
     )

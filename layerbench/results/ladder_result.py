@@ -19,7 +19,11 @@ what changed here, whenever a field changes meaning or goes away.
     4: the applications under test (``layerbench ladder --app``, ``--apps``): options
        ``apps``, per rung ``app`` (with several, a rung per application, each application's
        rungs together, and ``change_vs_above``, ``change_vs_top`` within its own); a rung an
-       application does not answer has the status ``not applicable``
+       application does not answer has the status ``not applicable``. Added since, without a
+       version change: per rung ``chain``, the rungs it adds a layer to, nearest first (the full
+       ladder's chains: MariaDB's and PostgreSQL's beside each other, each from the string),
+       and ``above``, the rung its ``change_vs_above`` is against: the first of its chain
+       measured (a document without ``chain``: the nearest measured rung above it)
 """
 
 from dataclasses import dataclass, field
@@ -48,6 +52,8 @@ class RungResult(Repeated):
     trials: tuple[Trial, ...] = ()
     # The application that answered it (frameworks/applications.py).
     app: str = "bare"
+    # The rungs it adds a layer to, nearest first (Rung.chain); () when not known.
+    chain: tuple[str, ...] = ()
 
 
 @dataclass
@@ -74,18 +80,42 @@ class LadderResult:
         """A rung's name; in a run over several applications, ``APP RUNG``."""
         return f"{rung.app} {rung.rung}" if len(self.apps) > 1 else rung.rung
 
-    def change_vs_above(self) -> list[float | None]:
-        """Per rung, its req/s relative to the nearest measured rung above it of the same
-        application, as a signed fraction: -0.23 is the seed's "23 %" hit. None for an
-        application's first measured rung."""
-        changes: list[float | None] = []
-        above: dict[str, float] = {}
+    def references(self) -> list[RungResult | None]:
+        """Per rung, the rung its change is against, of the same application: the first of its
+        chain that was measured; without a chain, the nearest measured rung above it. None
+        when there is none."""
+        references: list[RungResult | None] = []
+        measured: dict[tuple[str, str], RungResult] = {}
+        nearest: dict[str, RungResult] = {}
         for rung in self.rungs:
-            rate, before = rung.requests_per_s, above.get(rung.app)
+            if rung.chain:
+                found = (measured.get((rung.app, name)) for name in rung.chain)
+                references.append(next((above for above in found if above), None))
+            else:
+                references.append(nearest.get(rung.app))
+            if rung.requests_per_s is not None:
+                measured[(rung.app, rung.rung)] = nearest[rung.app] = rung
+        return references
+
+    def change_vs_above(self) -> list[float | None]:
+        """Per rung, its req/s relative to its reference (:meth:`references`), as a signed
+        fraction: -0.23 is the seed's "23 %" hit. None without a reference."""
+        changes: list[float | None] = []
+        for rung, above in zip(self.rungs, self.references(), strict=True):
+            rate, before = rung.requests_per_s, above.requests_per_s if above else None
             changes.append(rate / before - 1.0 if rate is not None and before else None)
-            if rate is not None:
-                above[rung.app] = rate
         return changes
+
+    def follows_the_rows(self) -> bool:
+        """Whether every rung's reference is the measured row above it (a ladder of one chain:
+        a table need not name them)."""
+        nearest: dict[str, RungResult] = {}
+        for rung, above in zip(self.rungs, self.references(), strict=True):
+            if above is not None and above is not nearest.get(rung.app):
+                return False
+            if rung.requests_per_s is not None:
+                nearest[rung.app] = rung
+        return True
 
     def change_vs_top(self) -> list[float | None]:
         """Per rung, its req/s relative to its application's first measured rung, as a signed
@@ -111,9 +141,13 @@ class LadderResult:
             "options": self.options,
             "conditions": self.conditions,
             "rungs": [
-                _rung_dict(rung, change, top)
-                for rung, change, top in zip(
-                    self.rungs, self.change_vs_above(), self.change_vs_top(), strict=True
+                _rung_dict(rung, change, top, above)
+                for rung, change, top, above in zip(
+                    self.rungs,
+                    self.change_vs_above(),
+                    self.change_vs_top(),
+                    self.references(),
+                    strict=True,
                 )
             ],
         }
@@ -122,10 +156,14 @@ class LadderResult:
         return document
 
 
-def _rung_dict(rung: RungResult, change: float | None, top: float | None) -> dict[str, Any]:
+def _rung_dict(
+    rung: RungResult, change: float | None, top: float | None, above: RungResult | None
+) -> dict[str, Any]:
     return {
         "rung": rung.rung,
         "app": rung.app,
+        "chain": list(rung.chain),
+        "above": above.rung if above else None,
         "server": rung.server,
         "status": rung.status.value,
         "url": rung.url,

@@ -47,6 +47,9 @@ class Rung:
     # A mixed rung: other rungs' requests, each with its weight, sent interleaved (its own
     # path and expected answer are unused; each part is verified as itself).
     mix: tuple[tuple[int, "Rung"], ...] = ()
+    # The rungs this one adds a layer to, nearest first, down to the top of its ladder: "vs
+    # above" compares it with the first of them measured (set by ``ladder_of``).
+    chain: tuple[str, ...] = ()
 
     def accepts(self, status: int, body: bytes) -> bool:
         if status != self.expected_status:
@@ -62,6 +65,8 @@ class Ladders(Enum):
     BOTH = "both"
     DEFAULT = "default"
     FULL = "full"
+    # On neither by default: run when asked for by name (--rungs, a matrix's --rung), on either.
+    ASKED = "asked"
 
 
 @dataclass(frozen=True)
@@ -74,8 +79,13 @@ class Definition:
     # differs. The default ladder's embedded SQLite and in-process cache need no service.
     full_needs: tuple[str, ...] = ()
     full_layer: str | None = None
+    # On the full ladder: the rung it adds one layer to, when not the one before it (the
+    # seed's chains: memcached and _mysql each against the string; MySQLdb against _mysql).
+    full_above: str | None = None
 
     def is_on(self, full: bool) -> bool:
+        if self.ladders is Ladders.ASKED:
+            return False
         return self.ladders is Ladders.BOTH or (self.ladders is Ladders.FULL) == full
 
     def rung_on(self, full: bool) -> Rung:
@@ -106,7 +116,9 @@ MEMCACHED = _python("memcached", "a get from memcached (pymemcache)")
 REDIS = _python("redis", "a GET from Redis (redis-py)")
 MARIADB_RAW = _python("mariadb-raw", "the row from MariaDB, raw C driver (MySQLdb._mysql)")
 MARIADB = _python("mariadb", "the row from MariaDB through DB-API (MySQLdb)")
+ORM_MARIADB = _python("orm-mariadb", "the row through the SQLAlchemy ORM on MariaDB (MySQLdb)")
 POSTGRES = _python("postgres", "the row from PostgreSQL (psycopg 3)")
+COUCHDB = _python("couchdb", "the row as a CouchDB document over HTTP (kept alive)")
 ORM = _python("orm", "the row through the SQLAlchemy ORM")
 TEMPLATE = Rung(
     "template",
@@ -129,6 +141,14 @@ CACHED_PAGE = Rung(
     "the same page from the page cache",
     expected_text=PAGE_TITLE,
 )
+UPSTREAM = Rung(
+    "upstream",
+    Stack.PYTHON,
+    "/ladder/upstream",
+    "a wait on an HTTP service that answers after a known delay (upstream.ms)",
+    HELLO,
+    needs=("upstream",),
+)
 WRITE = Rung(
     "write",
     Stack.PYTHON,
@@ -148,27 +168,55 @@ DEFINITIONS: tuple[Definition, ...] = (
     Definition(CACHE, Ladders.DEFAULT),
     Definition(DB_RAW, Ladders.DEFAULT),
     Definition(MEMCACHED, Ladders.FULL, ("memcached",)),
-    Definition(REDIS, Ladders.FULL, ("redis",)),
-    Definition(MARIADB_RAW, Ladders.FULL, ("mariadb",)),
+    Definition(REDIS, Ladders.FULL, ("redis",), full_above=STRING.name),
+    # The seed's chain on one database: _mysql -> MySQLdb -> SQLAlchemy ORM, on MariaDB.
+    Definition(MARIADB_RAW, Ladders.FULL, ("mariadb",), full_above=STRING.name),
     Definition(MARIADB, Ladders.FULL, ("mariadb",)),
-    Definition(POSTGRES, Ladders.FULL, ("postgres",)),
+    Definition(ORM_MARIADB, Ladders.FULL, ("mariadb",)),
+    # PostgreSQL's beside it: psycopg -> ORM -> template.
+    Definition(POSTGRES, Ladders.FULL, ("postgres",), full_above=STRING.name),
     Definition(ORM, Ladders.BOTH, ("postgres",), f"{ORM.layer} (PostgreSQL)"),
     Definition(TEMPLATE, Ladders.BOTH, ("postgres",)),
     Definition(PAGE, Ladders.BOTH, SITE_SERVICES),
     Definition(CACHED_PAGE, Ladders.BOTH, SITE_SERVICES),
     Definition(WRITE, Ladders.BOTH, SITE_SERVICES),
+    Definition(UPSTREAM, Ladders.ASKED, ("upstream",)),
 )
 
 
 def ladder_of(full: bool) -> tuple[Rung, ...]:
-    return tuple(row.rung_on(full) for row in DEFINITIONS if row.is_on(full))
+    """The ladder's rungs in order, each with its chain: the rung it adds a layer to (the one
+    before it, or its ``full_above``), and that rung's chain."""
+    rungs: list[Rung] = []
+    chains: dict[str, tuple[str, ...]] = {}
+    for row in DEFINITIONS:
+        if not row.is_on(full):
+            continue
+        above = (row.full_above if full else None) or (rungs[-1].name if rungs else None)
+        chain = (above, *chains[above]) if above else ()
+        chains[row.rung.name] = chain
+        rungs.append(replace(row.rung_on(full), chain=chain))
+    return tuple(rungs)
+
+
+def asked_rungs(full: bool) -> tuple[Rung, ...]:
+    """The rungs on neither ladder by default, as they run on that one when asked for."""
+    return tuple(row.rung_on(full) for row in DEFINITIONS if row.ladders is Ladders.ASKED)
+
+
+def selectable_of(full: bool) -> tuple[Rung, ...]:
+    """Every rung a run on that ladder may ask for by name: its own, then the asked ones."""
+    return (*ladder_of(full), *asked_rungs(full))
 
 
 LADDER = ladder_of(full=False)
 FULL_LADDER = ladder_of(full=True)
 RUNG_NAMES = tuple(rung.name for rung in LADDER)
 FULL_RUNG_NAMES = tuple(rung.name for rung in FULL_LADDER)
-# The full ladder's services, in the order it first reads them.
-FULL_SERVICES = tuple(dict.fromkeys(kind for rung in FULL_LADDER for kind in rung.needs))
+# The services a run may start, in the order the full ladder first reads them (then the asked
+# rungs': the upstream rung's delaying server).
+FULL_SERVICES = tuple(
+    dict.fromkeys(kind for rung in selectable_of(full=True) for kind in rung.needs)
+)
 # The rungs an application answers: all but nginx's.
 APPLICATION_RUNGS = tuple(row.rung for row in DEFINITIONS if row.rung.stack is Stack.PYTHON)
