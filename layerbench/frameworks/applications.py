@@ -23,7 +23,8 @@ class Application:
     answers: frozenset[str] | None
     description: str
     # The interface its entry speaks: "wsgi" (PEP 3333, loaded through layerbench.app.entry) or
-    # "asgi" (loaded through layerbench.app.asgi_entry, named by $LAYERBENCH_ASGI_APP).
+    # "asgi" (loaded through layerbench.app.asgi_entry, named by $LAYERBENCH_ASGI_APP); "rack"
+    # is Ruby's (no Python entry: only the Ruby servers, passenger and puma, run it).
     interface: str = "wsgi"
 
     def answers_rung(self, name: str) -> bool:
@@ -79,9 +80,17 @@ DJANGO_ASGI = Application(
     "Django 5.2 through its ASGI handler: async views, Django's async ORM where it is async",
     interface="asgi",
 )
+RAILS = Application(
+    "rails",
+    None,  # rails_site/config.ru, deployed by layerbench.servers.rails_app
+    FRAMEWORK_RUNGS,
+    "Rails 6.1 (Ruby): ERB, ActiveRecord, caches_page and a cache_sweeper (seed 000)",
+    interface="rack",
+)
 
 APPLICATIONS: dict[str, Application] = {
-    app.name: app for app in (BARE, DJANGO, FLASK, PYRAMID, ZOPE, STARLETTE, FASTAPI, DJANGO_ASGI)
+    app.name: app
+    for app in (BARE, DJANGO, FLASK, PYRAMID, ZOPE, STARLETTE, FASTAPI, DJANGO_ASGI, RAILS)
 }
 
 

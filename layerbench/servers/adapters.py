@@ -28,8 +28,11 @@ from layerbench.servers.mod_wsgi import (
     ModWsgiServer,
 )
 from layerbench.servers.nginx import NginxSettings, NginxStatic
+from layerbench.servers.passenger import PassengerServer, PassengerSettings
 from layerbench.servers.paste import PasteServer, PasteSettings
+from layerbench.servers.puma import PumaServer, PumaSettings
 from layerbench.servers.python_app_server import PythonAppServer
+from layerbench.servers.rails_app import RailsApp
 from layerbench.servers.server_settings import SettingsBook, as_record, read_section
 from layerbench.servers.uvicorn import UvicornServer, UvicornSettings
 from layerbench.servers.uwsgi import UwsgiServer, UwsgiSettings
@@ -41,6 +44,7 @@ CORES_DEFAULT = 2  # processes for the servers that fork workers: this project's
 # The interfaces an application speaks (frameworks/applications.py's Application.interface).
 WSGI = "wsgi"
 ASGI = "asgi"
+RACK = "rack"  # Ruby's: the Rails application, under passenger and puma
 
 
 class Serves(Enum):
@@ -178,6 +182,21 @@ def _nginx_static(plan: ServerPlan) -> Deployment:
     return NginxStatic(plan.workdir, plan.port, plan.static_files, workers=workers, cpus=plan.cpus)
 
 
+def _passenger(plan: ServerPlan) -> Deployment:
+    passenger = plan.settings(PassengerSettings, "passenger")
+    apache = plan.settings(ApacheSettings, "apache")
+    app = RailsApp(plan.db_path, plan.app_environment)
+    return PassengerServer(
+        plan.workdir, plan.port, app, apache, passenger, cpus=plan.cpus, host=plan.host
+    )
+
+
+def _puma(plan: ServerPlan) -> Deployment:
+    settings = plan.settings(PumaSettings, "puma", workers=CORES_DEFAULT)
+    app = RailsApp(plan.db_path, plan.app_environment)
+    return PumaServer(plan.workdir, plan.port, app, settings, plan.cpus, host=plan.host)
+
+
 def _apache_static(plan: ServerPlan) -> Deployment:
     apache = plan.settings(ApacheSettings, "apache")
     return ApacheStatic(
@@ -299,6 +318,20 @@ ADAPTERS: dict[str, Adapter] = {
         ),
         Adapter("nginx-static", Serves.STATIC, "nginx serving a file", _nginx_static),
         Adapter("apache-static", Serves.STATIC, "Apache serving a file", _apache_static),
+        Adapter(
+            "passenger",
+            Serves.APPLICATION,
+            "Apache + Phusion Passenger (mod_rails), the Rails application (Ruby)",
+            _passenger,
+            frozenset({RACK}),
+        ),
+        Adapter(
+            "puma",
+            Serves.APPLICATION,
+            "puma, worker processes of threads, the Rails application (Ruby)",
+            _puma,
+            frozenset({RACK}),
+        ),
     )
 }
 

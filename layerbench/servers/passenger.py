@@ -19,7 +19,8 @@ from layerbench.errors import ConfigError
 from layerbench.proc.ports import LOOPBACK
 from layerbench.proc.sessions import end_sessions, sessions_below
 from layerbench.servers.apache import ApacheServer, ApacheSettings
-from layerbench.servers.rails_app import RailsApp, rails_version
+from layerbench.servers.managed_server import LISTEN_BACKLOG
+from layerbench.servers.rails_app import RailsApp, rails_version, require_rails
 
 APT_PACKAGE = "libapache2-mod-passenger"
 PASSENGER_ROOT = Path("/usr/lib/ruby/vendor_ruby/phusion_passenger/locations.ini")
@@ -44,10 +45,15 @@ class PassengerSettings:
     high_performance: Switch = ""
     # Ruby processes started at once and kept however idle (PassengerMinInstances).
     min_instances: int = 1
+    # Requests waiting for a Ruby process beyond which Passenger answers 503 (its own default,
+    # 100, failed 500 connections at once); 0: no bound.
+    max_request_queue_size: int = LISTEN_BACKLOG
 
     def __post_init__(self) -> None:
-        if self.pool_size < 0 or self.min_instances < 0:
-            raise ConfigError("passenger's pool_size and min_instances cannot be negative")
+        if min(self.pool_size, self.min_instances, self.max_request_queue_size) < 0:
+            raise ConfigError(
+                "passenger's pool_size, min_instances and max_request_queue_size cannot be negative"
+            )
 
     @property
     def seeded(self) -> bool:
@@ -81,6 +87,7 @@ class PassengerServer(ApacheServer):
     ) -> None:
         super().__init__(workdir, port, apache, cpus, host=host)
         self.start_timeout_s = RAILS_START_S
+        require_rails()
         self.app = app
         self.passenger = settings
         self.ready_path = app.ready_path
@@ -143,6 +150,7 @@ PassengerDisableAnonymousTelemetry on
 PassengerDisableSecurityUpdateCheck on
 PassengerMaxPoolSize {settings.resolved_pool_size()}
 PassengerMinInstances {settings.min_instances}
+PassengerMaxRequestQueueSize {settings.max_request_queue_size}
 PassengerSpawnMethod {settings.resolved_spawn_method()}
 PassengerHighPerformance {high}
 PassengerAppEnv production

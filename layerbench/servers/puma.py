@@ -11,7 +11,7 @@ from layerbench.errors import ConfigError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import ManagedServer
-from layerbench.servers.rails_app import RailsApp, rails_version
+from layerbench.servers.rails_app import RailsApp, rails_version, require_rails
 
 APT_PACKAGE = "puma"
 # Each worker boots Rails (seconds) on the server's CPUs.
@@ -48,6 +48,7 @@ class PumaServer(ManagedServer):
         super().__init__(workdir, port, cpus, host=host)
         self.start_timeout_s = RAILS_START_S + WORKER_START_S * settings.workers
         self.binary = find_program("puma", APT_PACKAGE)
+        require_rails()
         self.app = app
         self.settings = settings
         self.ready_path = app.ready_path
