@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from layerbench.report.html_report import html_report
@@ -14,6 +15,7 @@ from layerbench.report.worker_memory import (
     WorkerMemory,
     format_memory_table,
     ladder_memory_items,
+    matrix_memory_items,
 )
 from layerbench.results.usage import ProcessUsage, RoleUsage
 from tests.report_documents import full_ladder, seed_002_matrix
@@ -74,3 +76,11 @@ def test_a_real_servers_workers_have_their_memory_read(tmp_path: Path) -> None:
     assert int(workers) == len(served)
     mean_rss = sum(p["rss_bytes"] for p in served) / len(served) / MIB
     assert rss == f"{mean_rss:.1f}", (rss, processes)
+
+
+def test_a_level_measured_twice_names_which_measurement() -> None:
+    result = seed_002_matrix()
+    first = next(cell for cell in result.cells if cell.column == "uwsgi")
+    result.cells.append(replace(first, row=1))
+    names = [name for name, _ in matrix_memory_items(result) if name.startswith("uwsgi ")]
+    assert names == ["uwsgi c=1 (1)", "uwsgi c=1 (2)"]

@@ -89,8 +89,16 @@ def ladder_memory_items(result: LadderResult) -> list[tuple[str, Repeated]]:
 
 
 def matrix_memory_items(result: MatrixResult) -> list[tuple[str, Repeated]]:
-    return [
-        (f"{cell.column} c={cell.concurrency}", cell)
-        for cell in result.cells
-        if cell.status is Status.OK
-    ]
+    """A level the run measured twice (the first measurement after a start, then the next)
+    names which: ``c=100 (2)``."""
+    levels = [cell.concurrency for cell in {cell.row: cell for cell in result.cells}.values()]
+    items: list[tuple[str, Repeated]] = []
+    for cell in result.cells:
+        if cell.status is not Status.OK:
+            continue
+        name = f"{cell.column} c={cell.concurrency}"
+        if levels.count(cell.concurrency) > 1:
+            rows = sorted({c.row for c in result.cells if c.concurrency == cell.concurrency})
+            name += f" ({rows.index(cell.row) + 1})"
+        items.append((name, cell))
+    return items
