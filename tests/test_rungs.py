@@ -26,9 +26,10 @@ from layerbench.rungs.definitions import (
     RUNG_NAMES,
     ladder_of,
 )
-from layerbench.rungs.rung_data import HELLO_CACHE_KEY, MissingRungDataError
+from layerbench.rungs.rung_data import HELLO_CACHE_KEY, HELLO_DOCUMENT_PATH, MissingRungDataError
 from layerbench.rungs.seeding import SEEDERS
 from layerbench.rungs.service_clients import (
+    couchdb_client,
     mariadb_connection,
     memcached_client,
     postgres_connection,
@@ -41,6 +42,7 @@ EVERY_SERVICE = ServiceUrls(
     redis="redis://127.0.0.1:1/0",
     mariadb="mysql://root@127.0.0.1:1/layerbench",
     postgres="postgresql://layerbench@127.0.0.1:1/layerbench",
+    couchdb="http://127.0.0.1:1",
 )
 
 
@@ -59,12 +61,12 @@ def test_the_ladders_are_one_table_in_the_seeds_order() -> None:
         "static", "string", "cache", "db-raw", "orm", "template", "page", "cached-page", "write"
     ])  # fmt: skip
     assert _in_order(FULL_RUNG_NAMES, [
-        "static", "string", "memcached", "redis", "mariadb-raw", "mariadb", "postgres", "orm",
-        "template", "page", "cached-page", "write",
+        "static", "string", "memcached", "redis", "couchdb", "mariadb-raw", "mariadb", "postgres",
+        "orm", "template", "page", "cached-page", "write",
     ])  # fmt: skip
     assert not _in_order(RUNG_NAMES, ["string", "static"])
     assert "cache" not in FULL_RUNG_NAMES and "memcached" not in RUNG_NAMES
-    assert FULL_SERVICES == ("memcached", "redis", "mariadb", "postgres")
+    assert FULL_SERVICES == ("memcached", "redis", "couchdb", "mariadb", "postgres", "upstream")
     names = [row.rung.name for row in DEFINITIONS]
     paths = [row.rung.path for row in DEFINITIONS]
     assert len(set(names)) == len(names) and len(set(paths)) == len(paths)
@@ -152,7 +154,19 @@ def _forget_redis(url: str) -> None:
         client.delete(HELLO_CACHE_KEY)
 
 
+def _forget_couchdb(url: str) -> None:
+    client = couchdb_client(url)
+    try:
+        status, document = client.request("GET", HELLO_DOCUMENT_PATH)
+        assert status == 200
+        status, _ = client.request("DELETE", f"{HELLO_DOCUMENT_PATH}?rev={document['_rev']}")
+        assert status == 200
+    finally:
+        client.close()
+
+
 FORGET: dict[str, Callable[[str], None]] = {
+    "couchdb": _forget_couchdb,
     "mariadb": _forget_mariadb,
     "postgres": _forget_postgres,
     "memcached": _forget_memcached,

@@ -7,6 +7,7 @@ mariadb-raw  the row through the raw C driver, MySQLdb._mysql  (+ MariaDB)
 mariadb      the row through its DB-API, MySQLdb               (+ DB-API)
 orm-mariadb  the row through the SQLAlchemy ORM over MySQLdb   (+ ORM)
 postgres     the row through psycopg 3                         (PostgreSQL)
+couchdb      the row as a document, GET over HTTP kept alive   (CouchDB)
 
 A rung exists only when its service's URL is configured; the rung data is the lab's to seed
 (a missing row or key is an error, never a fast empty answer).
@@ -16,11 +17,13 @@ from MySQLdb import _mysql
 from sqlalchemy import URL
 
 from layerbench.app.app_config import ServiceUrls
+from layerbench.app.couchdb_rung_handler import read_hello_document
 from layerbench.app.models import Hello
 from layerbench.app.per_thread import PerThread
 from layerbench.app.process_engine import ProcessEngine
 from layerbench.app.rung_handlers import TEXT, Handler, Response
 from layerbench.rungs.definitions import (
+    COUCHDB,
     MARIADB,
     MARIADB_RAW,
     MEMCACHED,
@@ -36,6 +39,7 @@ from layerbench.rungs.rung_data import (
     MissingRungDataError,
 )
 from layerbench.rungs.service_clients import (
+    couchdb_client,
     mariadb_arguments,
     mariadb_connection,
     memcached_client,
@@ -86,6 +90,9 @@ class ServiceRungs:
         if postgres_url := urls.postgres:
             self._postgres = PerThread(lambda: postgres_connection(postgres_url))
             self._handlers[POSTGRES.name] = self.postgres
+        if couchdb_url := urls.couchdb:
+            self._couchdb = PerThread(lambda: couchdb_client(couchdb_url))
+            self._handlers[COUCHDB.name] = self.couchdb
 
     def handlers(self) -> dict[str, Handler]:
         return dict(self._handlers)
@@ -119,3 +126,6 @@ class ServiceRungs:
     def postgres(self) -> Response:
         row = self._postgres.get().execute(HELLO_SELECT_FORMAT, (HELLO_ID,)).fetchone()
         return "200 OK", TEXT, _found(str(row[0]).encode() if row else None, "PostgreSQL")
+
+    def couchdb(self) -> Response:
+        return read_hello_document(self._couchdb.get())

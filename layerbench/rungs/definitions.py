@@ -169,6 +169,8 @@ DEFINITIONS: tuple[Definition, ...] = (
     Definition(DB_RAW, Ladders.DEFAULT),
     Definition(MEMCACHED, Ladders.FULL, ("memcached",)),
     Definition(REDIS, Ladders.FULL, ("redis",), full_above=STRING.name),
+    # The seed's CouchDB (seed 000): a document by id over HTTP, against the string.
+    Definition(COUCHDB, Ladders.FULL, ("couchdb",), full_above=STRING.name),
     # The seed's chain on one database: _mysql -> MySQLdb -> SQLAlchemy ORM, on MariaDB.
     Definition(MARIADB_RAW, Ladders.FULL, ("mariadb",), full_above=STRING.name),
     Definition(MARIADB, Ladders.FULL, ("mariadb",)),
