@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.app.import_check import check_importable
+from layerbench.cli.smoke_instructions import smoke_instructions
+from layerbench.cost.cost_plan import DEFAULT_REQUESTS
 from layerbench.errors import ConfigError
 from layerbench.lab.smoke import SmokeOptions
 from layerbench.lab.smoke_baseline import baseline_document, read_baseline
@@ -20,6 +22,7 @@ from layerbench.results.smoke_result import check_in_baseline, judge
 from layerbench.servers.server_settings import add_assignments
 
 EXIT_REGRESSED = 1
+DEFAULT_TOLERANCE = 0.10
 
 
 def add_parser(commands: Any) -> None:
@@ -41,7 +44,23 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--warmup", type=float, default=0.5, help="seconds of warm-up (0.5)")
     parser.add_argument("-c", "--concurrency", type=int, default=10, help="connections (10)")
     parser.add_argument(
-        "--tolerance", type=float, default=0.10, help="slowdown tolerated, a fraction (0.10)"
+        "--tolerance",
+        type=float,
+        default=None,
+        help="slowdown tolerated, a fraction (0.10; with --measure instructions 0.01)",
+    )
+    parser.add_argument(
+        "--measure",
+        choices=("requests", "instructions"),
+        default="requests",
+        help="req/s under the server (requests), or instructions per request of the "
+        "application called in-process under valgrind (instructions)",
+    )
+    parser.add_argument(
+        "--requests",
+        type=int,
+        default=DEFAULT_REQUESTS,
+        help=f"--measure instructions: requests counted per URL and repeat ({DEFAULT_REQUESTS})",
     )
     parser.add_argument(
         "--app-path",
@@ -59,6 +78,8 @@ def add_parser(commands: Any) -> None:
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
+    if args.measure == "instructions":
+        return smoke_instructions(args)
     options = SmokeOptions(
         app=args.app,
         urls=tuple(args.url or ["/"]),
@@ -68,7 +89,7 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         duration_s=args.duration,
         warmup_s=args.warmup,
         concurrency=args.concurrency,
-        tolerance=args.tolerance,
+        tolerance=DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance,
         app_path=tuple(args.app_path or ["."]),
     )
     check_importable(options.app, [str(Path(p).resolve()) for p in options.app_path])

@@ -8,7 +8,7 @@ from pathlib import Path
 from layerbench.errors import ConfigError
 
 DEFAULT_REQUESTS = 100
-DEFAULT_WARMUP = 10
+DEFAULT_WARMUP = 20
 DEFAULT_REPEATS = 5
 
 

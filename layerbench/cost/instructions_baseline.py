@@ -1,0 +1,94 @@
+"""The baseline file of ``smoke --measure instructions``: every URL's instructions per request,
+one per repeat, and what they were counted under (:mod:`layerbench.cost.cost_conditions`):
+the interpreter, the architecture, the hash seed, every package's version.
+
+A count from another interpreter or architecture is not comparable with one from here: such a
+baseline is refused (exit 2), naming the difference, unless compared anyway. Other packages'
+versions are said, not refused: a changed dependency is one of the things the gate is for.
+
+History of ``version``:
+  1  the URLs' instructions per request, the conditions, the requests and warm-up per URL"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from layerbench.cost.cost_conditions import COMPARABLE
+from layerbench.errors import ConfigError
+
+KIND = "smoke-instructions"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class InstructionsBaseline:
+    instructions: dict[str, list[float]]
+    conditions: dict[str, Any]
+
+
+def baseline_document(
+    app: str, conditions: dict[str, Any], instructions: dict[str, list[float]]
+) -> dict[str, Any]:
+    return {
+        "version": VERSION,
+        "kind": KIND,
+        "app": app,
+        "conditions": conditions,
+        "urls": {url: {"instructions_per_request": v} for url, v in instructions.items()},
+    }
+
+
+def is_instructions_baseline(path: Path) -> bool:
+    try:
+        document = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(document, dict) and document.get("kind") == KIND
+
+
+def read_instructions_baseline(path: Path) -> InstructionsBaseline:
+    try:
+        document = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"no baseline at {path}: make one with --save") from None
+    except OSError as error:
+        raise ConfigError(f"cannot read {path}: {error.strerror}") from None
+    except ValueError as error:
+        raise ConfigError(f"{path} is not JSON: {error}") from None
+    if not isinstance(document, dict) or document.get("kind") != KIND:
+        raise ConfigError(
+            f"{path} is not a baseline of instructions (smoke --measure instructions --save); "
+            "a req/s baseline is compared without --measure instructions"
+        )
+    if document.get("version") != VERSION:
+        raise ConfigError(f"{path}: a baseline of version {document.get('version')!r}, not 1")
+    try:
+        instructions = {
+            url: [float(v) for v in entry["instructions_per_request"]]
+            for url, entry in document["urls"].items()
+        }
+        conditions = dict(document["conditions"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise ConfigError(f"{path}: its urls are not what a baseline holds") from None
+    return InstructionsBaseline(instructions, conditions)
+
+
+def incomparable(baseline: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """How the interpreter or the architecture differ (empty: the counts are comparable)."""
+    return [
+        f"{key} {baseline.get(key)} in the baseline, {now.get(key)} now"
+        for key in COMPARABLE
+        if baseline.get(key) != now.get(key)
+    ]
+
+
+def package_changes(baseline: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """Each package whose version differs, or that is in one only."""
+    before: dict[str, str] = baseline.get("packages") or {}
+    after: dict[str, str] = now.get("packages") or {}
+    return [
+        f"{name} {before.get(name, 'absent')} -> {after.get(name, 'absent')}"
+        for name in sorted(set(before) | set(after), key=str.lower)
+        if before.get(name) != after.get(name)
+    ]
