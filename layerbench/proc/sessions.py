@@ -8,6 +8,7 @@ import signal
 import time
 
 POLL_S = 0.05
+KILLED_WAIT_S = 5.0
 
 
 def _stat(pid: int) -> tuple[int, int, str] | None:
@@ -49,10 +50,14 @@ def members(sessions: set[int]) -> list[int]:
 
 def end_sessions(sessions: set[int], grace_s: float) -> None:
     """Let the processes of ``sessions`` leave by themselves for ``grace_s``, then SIGKILL
-    what is left of them."""
+    what is left of them (and what they start meanwhile) until none is left, or KILLED_WAIT_S
+    has passed (a process in uninterruptible sleep)."""
     deadline = time.monotonic() + grace_s
     while members(sessions) and time.monotonic() < deadline:
         time.sleep(POLL_S)
-    for pid in members(sessions):
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + KILLED_WAIT_S
+    while (left := members(sessions)) and time.monotonic() < deadline:
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(POLL_S)
