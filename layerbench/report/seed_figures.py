@@ -79,8 +79,8 @@ _002_CONDITIONS = (
     "Python 2.7.5; ab at c=1, 500 warm-up + 500K requests"
 )
 _002_COMMAND = (
-    "matrix --servers mod_python-wsgi:app=django:apache.mpm=prefork,uwsgi-nginx:app=django,"
-    "uwsgi:app=django,mod_wsgi-embedded:app=django:apache.mpm=prefork --concurrency 1 "
+    "matrix --servers mod_python-wsgi:app=django:apache.threads_per_child=1,"
+    "uwsgi-nginx:app=django,uwsgi:app=django,mod_wsgi-embedded:app=django --concurrency 1 "
     "--rung {rung} --seed 002"
 )
 
@@ -121,6 +121,11 @@ _004_CONDITIONS = (
     'ab -n 10000 -c 100 on a "Hello, world" view; RES per process read off top'
 )
 _004_PRELOAD = "mod_wsgi-embedded.preload"
+# The seed's Apache: processes of one thread (prefork), 20 at most (MaxClients 20).
+_004_APACHE = (
+    "--set apache.max_request_workers=20 --set apache.min_spare_threads=5 "
+    "--set apache.max_spare_threads=10"
+)
 
 SEEDS: tuple[SeedExperiment, ...] = (
     _seed_002("template", "uWSGI 474 against mod_python's WSGI 455 req/s: +4 %", 455, 474),
@@ -177,7 +182,7 @@ SEEDS: tuple[SeedExperiment, ...] = (
             ),
         ),
         "matrix --servers paste:app=zope,mod_wsgi-daemon:processes=4:threads=1:app=zope "
-        "--rung page --concurrency 1,8 --seed 003",
+        "--rung page --concurrency 1,8 --warmup 5 --no-pin --seed 003",
     ),
     SeedExperiment(
         "004",
@@ -222,8 +227,8 @@ SEEDS: tuple[SeedExperiment, ...] = (
             ),
         ),
         "matrix --servers mod_wsgi-embedded:app=django,mod_python-wsgi:app=django,"
-        "mod_wsgi-embedded:app=pyramid --set apache.mpm=prefork --set "
-        "apache.max_request_workers=20 --rung string --concurrency 100 --seed 004",
+        "mod_wsgi-embedded:app=pyramid --set apache.threads_per_child=1 "
+        f"{_004_APACHE} --rung string --concurrency 100 --seed 004",
     ),
     SeedExperiment(
         "004",
@@ -271,8 +276,8 @@ SEEDS: tuple[SeedExperiment, ...] = (
             ),
         ),
         "matrix --servers mod_wsgi-embedded:preload=off:app=django,"
-        "mod_wsgi-embedded:preload=on:app=django --set apache.mpm=prefork --set "
-        "apache.max_request_workers=20 --rung string --concurrency 100,100 --warmup 0 --seed 004",
+        "mod_wsgi-embedded:preload=on:app=django --set apache.threads_per_child=1 "
+        f"{_004_APACHE} --rung string --concurrency 100,100 --warmup 0 --seed 004",
     ),
 )
 
