@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
+
 from layerbench.app.app_config import DATABASE_URL_VARIABLE, ServiceUrls
 from layerbench.app.ladder_data import prepare_app_data, seed_site
 from layerbench.app.user_app import USER_APP_VARIABLE
@@ -142,6 +144,7 @@ def verify_rungs_in_every_process(server: Deployment, storage: Path, processes: 
     assert len(zeo_servers(storage)) == 1
 
 
+@pytest.mark.wide
 def test_gunicorn_workers_share_the_storage_through_one_zeo_server(tmp_path: Path) -> None:
     data = prepare_app_data(tmp_path / "data")
     storage = data.db_path.parent / DEFAULT_FILE_NAME

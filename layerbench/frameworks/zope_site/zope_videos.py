@@ -52,6 +52,11 @@ class Video(Persistent):  # type: ignore[misc]
         self.tags = tuple(row.get("tags") or ())
         self.comments = tuple(comments)
 
+    def fields(self) -> tuple[Any, ...]:
+        """What the page shows of it: equal fields, the same page."""
+        comments = tuple((c.comment_id, c.name, c.body) for c in self.comments)
+        return (self.prettyid, self.title, self.url, self.description, self.tags, comments)
+
 
 def copy_page_video(config: AppConfig) -> Video | None:
     """The page rungs' video and its comments from the site's database (None without one)."""
@@ -78,7 +83,10 @@ class VideoPages(SimpleItem):  # type: ignore[misc]
         self.videos = OOBTree()
 
     def keep_video(self, video: Video) -> None:
-        self.videos[video.prettyid] = video
+        """Store ``video``, unless it is stored already as it is (a start then writes nothing)."""
+        kept: Video | None = self.videos.get(video.prettyid)
+        if kept is None or kept.fields() != video.fields():
+            self.videos[video.prettyid] = video
 
     def render(self, prettyid: str) -> str:
         """The page, built now from the objects in ZODB."""

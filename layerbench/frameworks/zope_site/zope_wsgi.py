@@ -56,12 +56,25 @@ logger = logging.getLogger(__name__)
 
 
 def create_application(config: AppConfig) -> WSGIApplication:
+    """Zope on the storage's ZEO server. The process that finds the database not yet made
+    makes it (Zope's first objects, the seeding) while the others wait; once it is made, the
+    processes load Zope at the same time (on a made database its start writes nothing), so a
+    server's processes are all ready at about the same moment rather than one by one, and
+    take turns only for the seeding (which writes nothing when the data has not changed)."""
     path = storage_path(config)
     hello, video = read_hello(config), copy_page_video(config)
+    made = path.with_name(f"{path.name}.made")
+    zope: WSGIApplication | None = None
     with starting_alone(path):
         configure_zope(path, ensure_zeo_server(path))
-        zope: WSGIApplication = loadapp(f"config:{PASTE_CONFIG}")
-        seed(hello, video)
+        if not made.exists():
+            zope = loadapp(f"config:{PASTE_CONFIG}")
+            seed(hello, video)
+            made.touch()
+    if zope is None:
+        zope = loadapp(f"config:{PASTE_CONFIG}")
+        with starting_alone(path):
+            seed(hello, video)
     return in_opening_process(zope)
 
 
