@@ -3,9 +3,6 @@ memcached, Redis, and the page-cache directory through nginx, which serves its f
 write has returned, no read that starts later shows older content — the JSON video, the JSON
 index and the HTML pages alike."""
 
-import re
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -24,21 +21,12 @@ from layerbench.proc.ports import free_port
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.nginx_front import NginxFront
 from tests.app_server import Client, serve
+from tests.stale_reads import drive, versions_in
 
 pytestmark = pytest.mark.services
 
 WRITES = 60
 READERS = 4
-TITLE = re.compile(rb"version (\d+)\b")
-
-
-@dataclass(frozen=True)
-class Read:
-    started: float
-    path: str
-    version: int
-    # X-Cache: miss, hit (the application's cache) or front (nginx served the page's file).
-    cache: str
 
 
 @dataclass(frozen=True)
@@ -69,10 +57,6 @@ def backing(request: pytest.FixtureRequest) -> Iterator[Backing]:
         yield Backing(LocalCache(), request.getfixturevalue("workdir") / "pages")
 
 
-def versions_in(body: bytes) -> list[int]:
-    return [int(found) for found in TITLE.findall(body)]
-
-
 def started(stack: ExitStack, settings: AppConfig, backing: Backing) -> Client:
     """The application on ``backing``, behind nginx for the page-cache directory."""
     site = stack.enter_context(serve(settings, backing.cache, backing.pages))
@@ -82,16 +66,6 @@ def started(stack: ExitStack, settings: AppConfig, backing: Backing) -> Client:
     front = NginxFront(backing.directory.parent / "nginx", free_port(), upstream, backing.directory)
     stack.enter_context(front)
     return Client(front.port)
-
-
-def stale_reads(reads: list[Read], written: list[tuple[float, int]]) -> list[tuple[str, int, int]]:
-    """Reads that started after a write had returned and show an older version than it."""
-    stale = []
-    for one in reads:
-        returned_before = [version for at, version in written if at < one.started]
-        if returned_before and one.version < max(returned_before):
-            stale.append((one.path, one.version, max(returned_before)))
-    return stale
 
 
 def paths_read(video: str, backing: Backing) -> list[str]:
@@ -112,48 +86,20 @@ def test_no_read_after_a_write_shows_what_it_replaced(backing: Backing, tmp_path
             "POST", "/videos", {"title": "version 0", "url": "https://example.org/v"}
         ).json()
         paths = paths_read(video["id"], backing)
-        written: list[tuple[float, int]] = []  # (when the write returned, its version)
-        reads: list[Read] = []
-        done = threading.Event()
-        failures: list[str] = []
 
-        def write() -> None:
-            try:
-                for version in range(1, WRITES + 1):
-                    patched = site.request("PATCH", paths[0], {"title": f"version {version}"})
-                    assert patched.status == 200, patched.body
-                    written.append((time.monotonic(), version))
-            except BaseException as error:
-                failures.append(f"writer: {error!r}")
-            finally:
-                done.set()
+        def write(version: int) -> None:
+            patched = site.request("PATCH", paths[0], {"title": f"version {version}"})
+            assert patched.status == 200, patched.body
 
-        def read(client: Client, offset: int) -> None:
-            n = offset
-            try:
-                while not done.is_set():
-                    path = paths[n % len(paths)]
-                    n += 1
-                    started = time.monotonic()
-                    answer = client.request("GET", path)
-                    assert answer.status == 200, answer.body
-                    found = set(versions_in(answer.body))
-                    assert len(found) == 1, (path, answer.body[:300])
-                    cache = answer.headers.get("x-cache", "")
-                    reads.append(Read(started, path, found.pop(), cache))
-            except BaseException as error:
-                failures.append(f"reader: {error!r}")
+        def version_of(path: str, body: bytes) -> int:
+            found = set(versions_in(body))
+            assert len(found) == 1, (path, body[:300])
+            return found.pop()
 
-        threads = [threading.Thread(target=write)]
-        threads += [threading.Thread(target=read, args=(site, i)) for i in range(READERS)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
-        assert not failures, failures
-        assert not any(thread.is_alive() for thread in threads)
+        run = drive(site, write, paths, version_of, writes=WRITES, readers=READERS)
 
-    stale = stale_reads(reads, written)
+    reads, written = run.reads, run.written
+    stale = run.stale()
     assert len(written) == WRITES
     assert len(reads) > WRITES, "the readers hardly overlapped the writes"
     assert {one.path for one in reads} == set(paths)
