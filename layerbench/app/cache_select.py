@@ -65,14 +65,17 @@ def database_identity(database_url: str) -> str:
         repository.connection.close()
 
 
-def pages_from_url(url: str | None, cache: CacheBackend, database_url: str = "") -> PageCache:
+def pages_from_url(
+    url: str | None, cache: CacheBackend, database_url: str = "", namespace: str = ""
+) -> PageCache:
     """Where the site keeps the pages of the database at ``database_url``: the directory of a
-    file:// URL, nowhere for ``none``, or else ``cache``."""
+    file:// URL, nowhere for ``none``, or else ``cache``, under keys starting with
+    ``namespace`` (a framework application's: the bare application's keys have none)."""
     if url == NONE:
         return NoPages()
     directory = page_directory_of(url) if url else None
     if directory is None:
-        return KeyValuePageCache(cache)
+        return KeyValuePageCache(cache, namespace)
     try:
         return PageDirectory(directory, database_identity(database_url))
     except OSError as error:

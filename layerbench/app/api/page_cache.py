@@ -85,20 +85,24 @@ def video_family(ref: str) -> str:
 
 
 class KeyValuePageCache:
-    """Pages in a key/value cache, each with the generation it was built under."""
+    """Pages in a key/value cache, each with the generation it was built under. Every key
+    starts with ``namespace``: the applications that share one cache (``ladder --apps
+    bare,flask --full``: one memcached) each keep their own pages and generations, and never
+    serve each other's."""
 
-    def __init__(self, backend: CacheBackend) -> None:
+    def __init__(self, backend: CacheBackend, namespace: str = "") -> None:
         self.backend = backend
+        self.namespace = namespace
 
     def lookup(self, family: str, path: str, query: str | None, *, shareable: bool) -> Lookup:
         if query is None:
             return Lookup(family, "", None, None)
-        key = f"{PAGE_PREFIX}{family}:{path}?{query}" if query else f"{PAGE_PREFIX}{family}:{path}"
-        generation, data = self.backend.get_many([GENERATION_PREFIX + family, key])
+        key = f"{self.namespace}{PAGE_PREFIX}{family}:{path}" + (f"?{query}" if query else "")
+        generation, data = self.backend.get_many([self._generation_key(family), key])
         if generation is None:
             # None yet (or evicted): a new one, which no kept page carries.
             generation = secrets.token_hex(8).encode()
-            self.backend.set(GENERATION_PREFIX + family, generation)
+            self.backend.set(self._generation_key(family), generation)
             return Lookup(family, generation.decode(), key, None)
         page = None
         if data is not None:
@@ -113,7 +117,10 @@ class KeyValuePageCache:
     def sweep(self, families: set[str]) -> None:
         """After a write has committed: every page of these families is out of date."""
         for family in families:
-            self.backend.set(GENERATION_PREFIX + family, secrets.token_hex(8).encode())
+            self.backend.set(self._generation_key(family), secrets.token_hex(8).encode())
+
+    def _generation_key(self, family: str) -> str:
+        return f"{self.namespace}{GENERATION_PREFIX}{family}"
 
 
 class NoPages:

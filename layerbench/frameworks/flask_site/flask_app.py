@@ -34,6 +34,7 @@ JSON = "application/json"
 ANONYMOUS = "anonymous"
 HELLO_BYTES = HELLO_VALUE.encode()
 HELLO_ROW = f"row {HELLO_ID} of table hello"
+PAGE_NAMESPACE = "flask:"
 
 
 def create_app(config: AppConfig | None = None) -> Flask:
@@ -43,9 +44,9 @@ def create_app(config: AppConfig | None = None) -> Flask:
     add_ladder(app, sessionmaker(rung_engine(config.orm_url or str(config.db_path))))
     if config.database_url is not None:
         cache = cache_from_url(config.cache_url, config.cache_max_bytes)
-        add_site(
-            app, config.database_url, pages_from_url(config.cache_url, cache, config.database_url)
-        )
+        # Its own keys in a cache it may share with the other applications (ladder --apps).
+        pages = pages_from_url(config.cache_url, cache, config.database_url, PAGE_NAMESPACE)
+        add_site(app, config.database_url, pages)
     return app
 
 

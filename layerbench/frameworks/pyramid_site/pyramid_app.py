@@ -22,6 +22,7 @@ from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID, WRITE_VIDEO_PRETTYID
 HELLO_TEMPLATE = "layerbench.frameworks.pyramid_site:templates/hello.pt"
 VIDEO_PAGE_ROUTE = CACHED_PAGE.path.replace(PAGE_VIDEO_PRETTYID, "{ref}")
 COMMENTS_ROUTE = WRITE.path.replace(WRITE_VIDEO_PRETTYID, "{ref}")
+PAGE_NAMESPACE = "pyramid:"
 
 
 def main(global_config: dict[str, str], **settings: str) -> Any:
@@ -39,7 +40,8 @@ def main(global_config: dict[str, str], **settings: str) -> Any:
 
 def _add_site(configurator: Any, config: AppConfig, database_url: str) -> None:
     cache = cache_from_url(config.cache_url, config.cache_max_bytes)
-    pages = pages_from_url(config.cache_url, cache, database_url)
+    # Its own keys in a cache it may share with the other applications (ladder --apps).
+    pages = pages_from_url(config.cache_url, cache, database_url, PAGE_NAMESPACE)
     # The site's ORM engine, one per process (its DB-API side, the db-raw rung's, is unused).
     site = Database(Path(database_url), database_url)
     sweeper = SessionSweeper(pages)
