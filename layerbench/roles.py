@@ -5,3 +5,4 @@ SERVER_ROLE = "server"  # the server running the application (or serving the sta
 FRONT_ROLE = "front"  # a server in front of it (nginx before uWSGI)
 DATABASE_ROLE = "database"
 CACHE_ROLE = "cache"
+UPSTREAM_ROLE = "upstream"  # the upstream rung's delaying server

@@ -16,7 +16,7 @@ from pathlib import Path
 from layerbench.errors import MissingPackageError
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.deployment import Deployment
-from layerbench.services.registry import SERVICES
+from layerbench.services.registry import service_class
 from layerbench.services.service import ManagedService
 from tests.adapter_plan import plan_for
 
@@ -28,7 +28,7 @@ def main() -> None:
         if kind == "adapter":
             target = ADAPTERS[name].build(plan_for(Path(sys.argv[3])))
         else:
-            target = SERVICES[name]()
+            target = service_class(name)()
             for program in target.programs():
                 target.find(program)
     except MissingPackageError as error:

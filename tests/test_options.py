@@ -15,7 +15,7 @@ from layerbench.lab.options import LadderOptions
         ({"server": "nginx-static"}, "nginx-static serves a static file"),
         (
             {"rungs": ("memcached",)},
-            r"unknown rung memcached; the ladder's rungs are: .*write \(--full has more\)",
+            r"unknown rung memcached; the ladder's rungs are: .*, upstream \(--full has more\)",
         ),
         ({"port": 70000}, "port must be between 1 and 65535"),
         (

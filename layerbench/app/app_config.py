@@ -21,6 +21,8 @@ SERVICE_URL_VARIABLES = {
     "mariadb": "LAYERBENCH_MARIADB_URL",
     "postgres": "LAYERBENCH_POSTGRES_URL",
     "couchdb": "LAYERBENCH_COUCHDB_URL",
+    # The URL the upstream rung GETs: the delaying server's, with the run's delay in it.
+    "upstream": "LAYERBENCH_UPSTREAM_URL",
 }
 
 
@@ -33,6 +35,7 @@ class ServiceUrls:
     mariadb: str | None = None
     postgres: str | None = None
     couchdb: str | None = None
+    upstream: str | None = None
 
     @classmethod
     def from_env(cls) -> "ServiceUrls":

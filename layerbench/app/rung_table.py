@@ -9,6 +9,7 @@ from layerbench.app.cache import CacheBackend
 from layerbench.app.database import Database
 from layerbench.app.rung_handlers import Handler, LadderRungs
 from layerbench.app.service_rung_handlers import ServiceRungs
+from layerbench.app.upstream_rung_handler import upstream_handlers
 from layerbench.rungs.definitions import APPLICATION_RUNGS, CACHED_PAGE, PAGE, WRITE
 
 SITE_RUNGS = (PAGE.name, CACHED_PAGE.name, WRITE.name)
@@ -18,9 +19,10 @@ def rung_handlers(
     database: Database, cache: CacheBackend, templates: Environment, services: ServiceUrls
 ) -> dict[str, Handler]:
     """The handler of every rung the application answers itself (not its site's), by name: the
-    embedded rungs, and the service rungs whose service is configured."""
+    embedded rungs, and the service rungs whose service is configured (the upstream rung's
+    too)."""
     embedded = LadderRungs(database, cache, templates).handlers()
-    return {**embedded, **ServiceRungs(services).handlers()}
+    return {**embedded, **ServiceRungs(services).handlers(), **upstream_handlers(services)}
 
 
 def rung_routes(handlers: dict[str, Handler]) -> dict[str, Handler]:

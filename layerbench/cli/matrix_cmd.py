@@ -8,14 +8,18 @@ from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
 from layerbench.frameworks.applications import APPLICATIONS, BARE
-from layerbench.lab.matrix_options import Column, MatrixOptions, parse_concurrency
+from layerbench.lab.matrix_options import (
+    MATRIX_RUNG_NAMES,
+    Column,
+    MatrixOptions,
+    parse_concurrency,
+)
 from layerbench.lab.matrix_run import run_matrix
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.matrix_table import format_matrix_table
 from layerbench.report.seed_figures import SEED_NAMES
 from layerbench.report.seed_table import RunColumn, RunShape, check_seed, format_seed_table
 from layerbench.report.worker_memory import format_memory_table, matrix_memory_items
-from layerbench.rungs.definitions import RUNG_NAMES
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments
 
@@ -49,7 +53,7 @@ def add_parser(commands: Any) -> None:
         f"({BARE.name})",
     )
     parser.add_argument(
-        "--rung", default="string", choices=RUNG_NAMES, help="the rung measured (string)"
+        "--rung", default="string", choices=MATRIX_RUNG_NAMES, help="the rung measured (string)"
     )
     parser.add_argument(
         "--set",

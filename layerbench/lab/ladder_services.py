@@ -9,12 +9,17 @@ from types import TracebackType
 from layerbench.app.app_config import ServiceUrls
 from layerbench.errors import MissingPackageError
 from layerbench.lab.service_settings import service_arguments
-from layerbench.roles import CACHE_ROLE, DATABASE_ROLE
+from layerbench.roles import CACHE_ROLE, DATABASE_ROLE, UPSTREAM_ROLE
 from layerbench.rungs.seeding import SEEDERS
 from layerbench.servers.server_settings import SettingsBook
 from layerbench.services.registry import service_class
 
-ROLE_OF = {"mariadb": DATABASE_ROLE, "postgres": DATABASE_ROLE, "couchdb": DATABASE_ROLE}
+ROLE_OF = {
+    "mariadb": DATABASE_ROLE,
+    "postgres": DATABASE_ROLE,
+    "couchdb": DATABASE_ROLE,
+    "upstream": UPSTREAM_ROLE,
+}
 
 
 def role_of(kind: str) -> str:

@@ -11,12 +11,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
+from layerbench.app.app_config import ServiceUrls
 from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.lab.app_under_test import app_environment, not_applicable
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.matrix_options import Column, MatrixOptions
+from layerbench.lab.service_settings import service_sections
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.ports import free_port
@@ -62,8 +64,14 @@ class Matrix:
         result: MatrixResult,
         observer: MatrixObserver,
         checkpoint: Callable[[], None] = lambda: None,
+        services: ServiceUrls | None = None,
+        service_sessions: dict[str, set[int]] | None = None,
     ) -> None:
+        """``services``: the URLs of the services its rung reads (the upstream rung's delaying
+        server), started by the caller; ``service_sessions``: their sessions by role."""
         self.options = options
+        self.services = services or ServiceUrls()
+        self.service_sessions = service_sessions or {}
         self.layout = layout
         self.workdir = workdir
         self.result = result
@@ -100,7 +108,7 @@ class Matrix:
             info = ColumnInfo(column.label, column.adapter, rung.name, app=column.app)
             return PlannedColumn(info, rung, None, unanswered, Status.NOT_APPLICABLE)
         root = self.workdir / f"column-{index}"
-        data = prepare_app_data(root / "data")
+        data = prepare_app_data(root / "data", self.services)
         plan = ServerPlan(
             workdir=root / "server",
             port=free_port(),
@@ -115,7 +123,7 @@ class Matrix:
         except MissingPackageError as error:
             info = ColumnInfo(column.label, column.adapter, rung.name, app=column.app)
             return PlannedColumn(info, rung, None, skipped=str(error))
-        check_sections(column.book, plan.used)
+        check_sections(column.book, [*plan.used, *service_sections()])
         info = ColumnInfo(column.label, column.adapter, rung.name, column.app, settings=plan.used)
         return PlannedColumn(info, rung, deployment)
 
@@ -161,7 +169,7 @@ class Matrix:
         label = f"{column.info.server}-{index}-r{row}-c{concurrency}-{len(trials) + 1}"
         info = column.info
         try:
-            load, usage = self.trials.run(deployment, url, spec, label)
+            load, usage = self.trials.run(deployment, url, spec, label, self.service_sessions)
         except LayerbenchError as error:
             deployment.check_alive()  # a dead server ends the column
             cell = Cell(info.label, row, concurrency, Status.ERROR, str(error), trials)

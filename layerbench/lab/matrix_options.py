@@ -15,11 +15,14 @@ from typing import Any
 from layerbench.errors import ConfigError
 from layerbench.frameworks.applications import BARE, Application, find_application
 from layerbench.results.trials import MAX_REPEATS
-from layerbench.rungs.definitions import LADDER, RUNG_NAMES, Rung, Stack
+from layerbench.rungs.definitions import Rung, Stack, selectable_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook, add_assignments
 
 MAX_CONCURRENCY = 20_000
+# The rungs a matrix may measure: the default ladder's, and those run only when asked for.
+MATRIX_RUNGS = selectable_of(full=False)
+MATRIX_RUNG_NAMES = tuple(rung.name for rung in MATRIX_RUNGS)
 
 
 @dataclass(frozen=True)
@@ -72,8 +75,9 @@ class MatrixOptions:
         for level in self.concurrency:
             if not 1 <= level <= MAX_CONCURRENCY:
                 raise ConfigError(f"concurrency must be 1 to {MAX_CONCURRENCY:,}, not {level}")
-        if self.rung not in RUNG_NAMES:
-            raise ConfigError(f"unknown rung {self.rung}; the rungs are: {', '.join(RUNG_NAMES)}")
+        if self.rung not in MATRIX_RUNG_NAMES:
+            known = ", ".join(MATRIX_RUNG_NAMES)
+            raise ConfigError(f"unknown rung {self.rung}; the rungs are: {known}")
         if self.duration_s <= 0 or self.warmup_s < 0:
             raise ConfigError("the duration must be positive and the warm-up not negative")
         if not 1 <= self.repeats <= MAX_REPEATS:
@@ -83,12 +87,16 @@ class MatrixOptions:
             app = column.application
             find_adapter(column.adapter).check_interface(app.name, app.interface)
 
+    def named_rung(self) -> Rung:
+        """The rung ``rung`` names (a static column measures the static file instead)."""
+        return next(rung for rung in MATRIX_RUNGS if rung.name == self.rung)
+
     def rung_for(self, column: Column) -> Rung:
         """The rung a column measures: a static server always serves the static file (the
         anchor the others are compared with); the others serve the chosen rung."""
         serves = find_adapter(column.adapter).serves
         name = "static" if serves is Serves.STATIC else self.rung
-        rung = next(rung for rung in LADDER if rung.name == name)
+        rung = next(rung for rung in MATRIX_RUNGS if rung.name == name)
         if serves is Serves.APPLICATION and rung.stack is not Stack.PYTHON:
             raise ConfigError(f"{column.adapter} runs the application: choose a Python rung")
         if serves is Serves.STRING and rung.name != "string":

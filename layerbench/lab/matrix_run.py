@@ -10,12 +10,14 @@ from typing import Protocol
 from layerbench.lab.app_under_test import check_installed
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import CpuLayout, plan_cpu_layout
+from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.lab.matrix import Matrix, MatrixObserver
 from layerbench.lab.matrix_options import MatrixOptions
 from layerbench.lab.publish import ResultsFile, now
 from layerbench.proc.work_dirs import work_directory
 from layerbench.results.matrix_result import MatrixResult
+from layerbench.rungs.definitions import FULL_SERVICES
 
 
 class MatrixRunObserver(MatrixObserver, Protocol):
@@ -35,7 +37,12 @@ def run_matrix(
         options=options.to_dict(), conditions=collect_conditions(layout), started_at=now()
     )
     try:
-        with work_directory("layerbench-matrix-") as workdir:
+        with (
+            work_directory("layerbench-matrix-") as workdir,
+            # The services its rung reads (the upstream rung's delaying server), up first.
+            LadderServices(_services_of(options), layout.server_cpus, options.settings) as up,
+        ):
+            result.conditions["services"] = dict(up.urls)
             matrix = Matrix(
                 options=options,
                 layout=layout,
@@ -44,6 +51,8 @@ def run_matrix(
                 result=result,
                 observer=observer,
                 checkpoint=lambda: results.save(result.to_dict()),
+                services=up.service_urls(),
+                service_sessions=up.sessions,
             )
             planned = matrix.plan()  # refuses wrong settings before anything starts
             observer.begin(layout)
@@ -56,3 +65,9 @@ def run_matrix(
         if result.cells or result.interrupted:
             results.save_last(result.to_dict())
     return result
+
+
+def _services_of(options: MatrixOptions) -> tuple[str, ...]:
+    """The services the matrix's rung reads, in the order a run starts them."""
+    needs = options.named_rung().needs
+    return tuple(kind for kind in FULL_SERVICES if kind in needs)

@@ -7,7 +7,7 @@ from layerbench.errors import ConfigError
 from layerbench.frameworks.applications import BARE, Application, find_application
 from layerbench.lab.mix import MixOptions, mixed_rung
 from layerbench.results.trials import MAX_REPEATS
-from layerbench.rungs.definitions import Rung, ladder_of
+from layerbench.rungs.definitions import Rung, ladder_of, selectable_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook
 
@@ -71,7 +71,7 @@ class LadderOptions:
             raise ConfigError("no applications to run")
 
     def _check_rung_names(self, chosen: tuple[str, ...]) -> None:
-        names = [rung.name for rung in ladder_of(self.full)]
+        names = [rung.name for rung in selectable_of(self.full)]
         unknown = [name for name in chosen if name not in names]
         if unknown:
             which, more = ("full ladder", "") if self.full else ("ladder", " (--full has more)")
@@ -89,11 +89,13 @@ class LadderOptions:
     def ladder(self) -> tuple[Rung, ...]:
         """The rungs to run, in the ladder's order; for a mix, its two rungs and the mix."""
         if self.mix is not None:
-            by_name = {rung.name: rung for rung in ladder_of(self.full)}
+            by_name = {rung.name: rung for rung in selectable_of(self.full)}
             hit, miss = by_name[self.mix.hit], by_name[self.mix.miss]
             return (hit, miss, mixed_rung(self.mix, hit, miss))
         chosen = self.rungs
-        return tuple(r for r in ladder_of(self.full) if chosen is None or r.name in chosen)
+        if chosen is None:
+            return ladder_of(self.full)
+        return tuple(r for r in selectable_of(self.full) if r.name in chosen)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

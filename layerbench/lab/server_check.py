@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 from layerbench.errors import ConfigError, MissingPackageError, PortInUseError
+from layerbench.lab.service_settings import service_arguments, service_sections
 from layerbench.proc.ports import LOOPBACK, ensure_port_free
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.servers.adapters import ServerPlan, find_adapter
@@ -32,7 +33,9 @@ def check_server(server: str, settings: SettingsBook, port: int | None = None) -
         except MissingPackageError:
             pass
         else:
-            check_sections(settings, plan.used)
+            check_sections(settings, [*plan.used, *service_sections()])
+    for kind in service_sections():  # a service's settings, read as its run would
+        service_arguments(settings, kind)
     if port is not None:
         try:
             ensure_port_free(LOOPBACK, port)

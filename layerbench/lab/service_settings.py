@@ -7,7 +7,10 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from layerbench.errors import ConfigError
 from layerbench.servers.server_settings import SettingsBook, read_section
+from layerbench.services.delaying_server import MAX_DELAY_MS
+from layerbench.services.upstream import DEFAULT_DELAY_MS
 
 
 @dataclass(frozen=True)
@@ -22,7 +25,21 @@ class MariadbSettings:
     profile: Literal["default", "seed003"] = "default"
 
 
-SERVICE_SETTINGS: dict[str, type[Any]] = {"couchdb": CouchdbSettings, "mariadb": MariadbSettings}
+@dataclass(frozen=True)
+class UpstreamSettings:
+    # How long the upstream rung's delaying server waits before it answers, in milliseconds.
+    ms: int = DEFAULT_DELAY_MS
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.ms <= MAX_DELAY_MS:
+            raise ConfigError(f"upstream.ms is 0 to {MAX_DELAY_MS:,} milliseconds, not {self.ms}")
+
+
+SERVICE_SETTINGS: dict[str, type[Any]] = {
+    "couchdb": CouchdbSettings,
+    "mariadb": MariadbSettings,
+    "upstream": UpstreamSettings,
+}
 
 
 def service_arguments(book: SettingsBook, kind: str) -> dict[str, Any]:

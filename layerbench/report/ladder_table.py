@@ -12,10 +12,17 @@ from layerbench.report.noise_notes import noise_notes
 from layerbench.report.text_table import TERMINAL_WIDTH, Group, format_table
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.status import Status
-from layerbench.roles import CACHE_ROLE, CLIENT_ROLE, DATABASE_ROLE, FRONT_ROLE, SERVER_ROLE
+from layerbench.roles import (
+    CACHE_ROLE,
+    CLIENT_ROLE,
+    DATABASE_ROLE,
+    FRONT_ROLE,
+    SERVER_ROLE,
+    UPSTREAM_ROLE,
+)
 
 MIB = 1024 * 1024
-ROLE_ORDER = (FRONT_ROLE, SERVER_ROLE, DATABASE_ROLE, CACHE_ROLE, CLIENT_ROLE)
+ROLE_ORDER = (FRONT_ROLE, SERVER_ROLE, DATABASE_ROLE, CACHE_ROLE, UPSTREAM_ROLE, CLIENT_ROLE)
 LOAD_COLUMNS = (
     "rung",
     "above",

@@ -12,10 +12,10 @@ from layerbench.report.noise_notes import noise_notes
 from layerbench.report.text_table import TERMINAL_WIDTH, Group, format_table
 from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.results.status import Status
-from layerbench.roles import CLIENT_ROLE, FRONT_ROLE, SERVER_ROLE
+from layerbench.roles import CLIENT_ROLE, FRONT_ROLE, SERVER_ROLE, UPSTREAM_ROLE
 
 MIB = 1024 * 1024
-ROLE_ORDER = (FRONT_ROLE, SERVER_ROLE, CLIENT_ROLE)
+ROLE_ORDER = (FRONT_ROLE, SERVER_ROLE, UPSTREAM_ROLE, CLIENT_ROLE)
 FIGURES = ("req/s", "ms/req", "p99 ms")
 LABEL_WIDTH = 20
 LEGEND = (

@@ -74,10 +74,15 @@ class SeedingError(LayerbenchError):
     """A service refused the rung data."""
 
 
+def seed_upstream(url: str) -> None:
+    """The upstream rung's delaying server holds no data: it answers every request alike."""
+
+
 SEEDERS: dict[str, Callable[[str], None]] = {
     "mariadb": seed_mariadb,
     "postgres": seed_postgres,
     "memcached": seed_memcached,
     "redis": seed_redis,
     "couchdb": seed_couchdb,
+    "upstream": seed_upstream,
 }

@@ -9,6 +9,7 @@ from layerbench.services.memcached import MemcachedService, probe_memcached
 from layerbench.services.postgres import PostgresService, probe_postgres
 from layerbench.services.redis import RedisService, probe_redis
 from layerbench.services.service import ManagedService
+from layerbench.services.upstream import UpstreamService
 
 SERVICES: dict[str, type[ManagedService]] = {
     service.name: service
@@ -23,9 +24,14 @@ PROBES: dict[str, Callable[[str], None]] = {
 }
 
 
+# What a rung needs started besides the backing services: the upstream rung's delaying server
+# (not a store: ``services up`` and ``services check`` leave it out).
+RUNG_HELPERS: dict[str, type[ManagedService]] = {UpstreamService.name: UpstreamService}
+
+
 def service_class(name: str) -> type[ManagedService]:
     try:
-        return SERVICES[name]
+        return SERVICES[name] if name in SERVICES else RUNG_HELPERS[name]
     except KeyError:
         known = ", ".join(SERVICES)
         raise ConfigError(f"no service named {name!r}; the services are {known}") from None
