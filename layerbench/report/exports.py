@@ -56,6 +56,7 @@ LADDER_COLUMNS: tuple[Column, ...] = (
     ("errors", "errors", _whole),
     ("cv_percent", "CV %", _one_decimal),
     ("app", "app", _text),  # the application that answered (ladder --app, --apps)
+    ("above", "above", _text),  # the rung "vs above" is against (its chain's first measured)
 )
 MATRIX_COLUMNS: tuple[Column, ...] = (
     ("server", "server", _text),  # the cell's column: its server configuration
@@ -85,9 +86,13 @@ def _columns(result: LadderResult | MatrixResult) -> tuple[list[Column], list[di
         values = [_cell_values(cell) for cell in result.cells]
     else:
         values = [
-            _rung_values(rung, change, top)
-            for rung, change, top in zip(
-                result.rungs, result.change_vs_above(), result.change_vs_top(), strict=True
+            _rung_values(rung, change, top, above)
+            for rung, change, top, above in zip(
+                result.rungs,
+                result.change_vs_above(),
+                result.change_vs_top(),
+                result.references(),
+                strict=True,
             )
         ]
     for item, flat in zip(items, values, strict=True):
@@ -112,10 +117,13 @@ def _figures(item: Repeated) -> dict[str, Any]:
     }
 
 
-def _rung_values(rung: RungResult, change: float | None, top: float | None) -> dict[str, Any]:
+def _rung_values(
+    rung: RungResult, change: float | None, top: float | None, above: RungResult | None
+) -> dict[str, Any]:
     return {
         "rung": rung.rung,
         "app": rung.app,
+        "above": above.rung if above else None,
         "server": rung.server,
         "status": rung.status.value,
         "change_vs_above": change,

@@ -108,7 +108,13 @@ def _python(name: str, layer: str) -> Rung:
     return Rung(name, Stack.PYTHON, f"/ladder/{name}", layer, HELLO)
 
 
-STATIC = Rung("static", Stack.STATIC, "/" + STATIC_FILE, "a static file from nginx", STATIC_BODY)
+STATIC = Rung(
+    "static",
+    Stack.STATIC,
+    "/" + STATIC_FILE,
+    "a static file (nginx's; Apache's own under an Apache server)",
+    STATIC_BODY,
+)
 STRING = _python("string", "a Python string from a global")
 CACHE = _python("cache", "a lookup in the in-process cache")
 DB_RAW = _python("db-raw", "the row through sqlite3 (DB-API)")
