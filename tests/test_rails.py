@@ -223,7 +223,11 @@ def test_the_sampler_counts_passengers_ruby_processes(servers: dict[str, RailsSe
     assert sum(p.cpu_s for p in ruby) > 0 and all(p.rss_bytes > 0 for p in ruby)
 
 
-@pytest.mark.parametrize("name", SERVERS)
+@pytest.mark.parametrize(
+    "name",
+    # puma keeps its processes in its group, as every adapter's test_adapters checks: wide.
+    ["passenger", pytest.param("puma", marks=pytest.mark.wide)],
+)
 def test_an_interrupted_run_leaves_no_process(workdir: Path, site: AppData, name: str) -> None:
     with pytest.raises(KeyboardInterrupt):
         deployment = build(name, workdir, site, SETTINGS[name])
