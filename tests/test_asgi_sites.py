@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from layerbench.app.app_config import DB_PATH_VARIABLE, AppConfig
+from layerbench.app.app_config import DB_PATH_VARIABLE, SERVICE_URL_VARIABLES, AppConfig
 from layerbench.app.asgi_app import ASGI_APP_VARIABLE
 from layerbench.app.user_app import import_callable
 from layerbench.frameworks.applications import APPLICATIONS, Application
@@ -28,6 +28,7 @@ from tests.test_framework_sites import (
     check_write_swept,
     sqlite_layout,
 )
+from tests.upstream_fixture import upstream_url  # noqa: F401 (a fixture)
 
 ASGI_APPLICATIONS = [app for app in APPLICATIONS.values() if app.interface == "asgi"]
 # Those built by a factory from an AppConfig, so that each test has its own.
@@ -53,11 +54,20 @@ def test_the_asgi_applications() -> None:
 
 @pytest.mark.parametrize("name", ["starlette", "fastapi", "django-asgi"])
 def test_asgi_site_in_process_on_sqlite(
-    name: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+    name: str,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    monkeypatch: pytest.MonkeyPatch,
+    upstream_url: str,  # noqa: F811 (the fixture)
 ) -> None:
     app = APPLICATIONS[name]
     with contextmanager(sqlite_layout)(tmp_path, request) as data:
-        for variable, value in {**data.environment, DB_PATH_VARIABLE: str(data.db_path)}.items():
+        environment = {
+            **data.environment,
+            DB_PATH_VARIABLE: str(data.db_path),
+            SERVICE_URL_VARIABLES["upstream"]: upstream_url,
+        }
+        for variable, value in environment.items():
             monkeypatch.setenv(variable, value)
         with asgi_client(built(app)) as client:
             check_rungs(app, client)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from layerbench.app.app_config import SERVICE_URL_VARIABLES
 from layerbench.errors import MissingPackageError
 from layerbench.frameworks.applications import APPLICATIONS, Application
 from layerbench.lab.app_under_test import app_environment
@@ -29,6 +30,7 @@ from tests.test_framework_sites import (
     check_rungs,
     check_write_swept,
 )
+from tests.upstream_fixture import upstream_url  # noqa: F401 (a fixture)
 
 ASGI_SERVERS = [name for name, adapter in ADAPTERS.items() if ASGI in adapter.interfaces]
 ASGI_APPS = [app.name for app in APPLICATIONS.values() if app.interface == ASGI]
@@ -51,7 +53,9 @@ WIDE = [
 
 
 @contextmanager
-def served(server: str, app: Application, workdir: Path, data: SiteData) -> Iterator[Client]:
+def served(
+    server: str, app: Application, workdir: Path, data: SiteData, upstream: str
+) -> Iterator[Client]:
     workdir.chmod(0o711)
     settings = {} if server in ONE_PROCESS else {"workers": str(data.workers)}
     plan = ServerPlan(
@@ -60,7 +64,11 @@ def served(server: str, app: Application, workdir: Path, data: SiteData) -> Iter
         db_path=data.db_path,
         static_files={},
         book={server: settings},
-        app_environment={**app_environment(app), **data.environment},
+        app_environment={
+            **app_environment(app),
+            **data.environment,
+            SERVICE_URL_VARIABLES["upstream"]: upstream,
+        },
     )
     try:
         deployment = ADAPTERS[server].build(plan)
@@ -73,13 +81,17 @@ def served(server: str, app: Application, workdir: Path, data: SiteData) -> Iter
 
 @pytest.mark.parametrize(("server", "name", "layout"), [*DEFAULT, *WIDE])
 def test_asgi_site_served(
-    server: str, name: str, layout: str, workdir: Path, request: pytest.FixtureRequest
+    server: str,
+    name: str,
+    layout: str,
+    workdir: Path,
+    request: pytest.FixtureRequest,
 ) -> None:
     app = APPLICATIONS[name]
     (workdir / "data").mkdir()
     with (
         LAYOUTS[layout](workdir / "data", request) as data,
-        served(server, app, workdir, data) as client,
+        served(server, app, workdir, data, request.getfixturevalue("upstream_url")) as client,
     ):
         check_rungs(app, client)
         check_page_comments(client)

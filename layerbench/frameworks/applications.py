@@ -12,6 +12,8 @@ from layerbench.errors import ConfigError
 
 # The rungs a framework's application answers: the seed's framework rungs.
 FRAMEWORK_RUNGS = frozenset({"string", "template", "orm", "page", "cached-page", "write"})
+# And the upstream rung's view (a GET of the delaying server), where a framework has one.
+WAITING_RUNGS = FRAMEWORK_RUNGS | {"upstream"}
 
 
 @dataclass(frozen=True)
@@ -62,21 +64,21 @@ ZOPE = Application(
 STARLETTE = Application(
     "starlette",
     "layerbench.frameworks.starlette_site.starlette_asgi:application",
-    FRAMEWORK_RUNGS,
-    "Starlette (ASGI): Jinja2, async SQLAlchemy 2 (aiosqlite, asyncpg, aiomysql), async cache",
+    WAITING_RUNGS,
+    "Starlette (ASGI): Jinja2, async SQLAlchemy 2 (aiosqlite, psycopg, aiomysql), async cache",
     interface="asgi",
 )
 FASTAPI = Application(
     "fastapi",
     "layerbench.frameworks.fastapi_site.fastapi_asgi:application",
-    FRAMEWORK_RUNGS,
+    WAITING_RUNGS,
     "FastAPI (ASGI): Pydantic models for the API, the Starlette site's async data layer",
     interface="asgi",
 )
 DJANGO_ASGI = Application(
     "django-asgi",
     "layerbench.frameworks.django_asgi_site.django_asgi:application",
-    FRAMEWORK_RUNGS,
+    WAITING_RUNGS,
     "Django 5.2 through its ASGI handler: async views, Django's async ORM where it is async",
     interface="asgi",
 )

@@ -7,13 +7,15 @@ from django.urls import URLPattern, path
 from layerbench.frameworks.django_asgi_site import django_asgi_views as views
 from layerbench.frameworks.django_site.django_settings import SITE
 from layerbench.frameworks.django_site.django_urls import rung_path
-from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE
+from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
 
 urlpatterns: list[URLPattern] = [
     path(rung_path(STRING.path), views.string),
     path(rung_path(ORM.path), views.orm),
     path(rung_path(TEMPLATE.path), views.template),
 ]
+if views.UPSTREAM is not None:
+    urlpatterns.append(path(rung_path(UPSTREAM.path), views.upstream))
 if settings.DATABASES[SITE]:
     urlpatterns += [
         path(rung_path(PAGE.path), views.page),

@@ -1,5 +1,6 @@
-"""The async views: the ladder's framework rungs, the video page (built, or through the page
-cache) and a comment posted as JSON, answering as the Django site's sync views do."""
+"""The async views: the ladder's framework rungs, the upstream rung (when its URL is set), the
+video page (built, or through the page cache) and a comment posted as JSON, answering as the
+Django site's sync views do."""
 
 import json
 from typing import Any
@@ -13,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 from layerbench.app.api import schemas
 from layerbench.app.api.http import ACTOR_HEADER
 from layerbench.app.api.page_cache import CachedPage, etag_of, video_family
+from layerbench.app.app_config import ServiceUrls
 from layerbench.app.videos import COMMENT_COLUMNS, REF_PATTERN, short_id_number
 from layerbench.frameworks.django_site.django_comments import write_comment
 from layerbench.frameworks.django_site.django_models import Comment, Hello, Video
@@ -29,6 +31,7 @@ from layerbench.frameworks.django_site.django_views import (
     problem,
 )
 from layerbench.frameworks.starlette_site.starlette_page_cache import AsyncPageCache
+from layerbench.frameworks.starlette_site.starlette_upstream import AsyncUpstreamClient
 from layerbench.rungs.rung_data import HELLO_ID, PAGE_VIDEO_PRETTYID, MissingRungDataError
 
 
@@ -45,6 +48,9 @@ class DjangoAsyncCache:
 
 
 PAGES = AsyncPageCache(DjangoAsyncCache())
+UPSTREAM_URL = ServiceUrls.from_env().upstream
+# The upstream rung's delaying server, awaited in the event loop (Django has no HTTP client).
+UPSTREAM = AsyncUpstreamClient(UPSTREAM_URL) if UPSTREAM_URL else None
 
 
 async def hello_row() -> Hello:
@@ -68,6 +74,12 @@ async def orm(request: HttpRequest) -> HttpResponse:
 async def template(request: HttpRequest) -> HttpResponse:
     body = render_to_string("django_hello.html", {"hello": await hello_row()})
     return HttpResponse(body.encode(), content_type=HTML)
+
+
+@require_GET
+async def upstream(request: HttpRequest) -> HttpResponse:
+    assert UPSTREAM is not None  # routed only when configured
+    return HttpResponse(await UPSTREAM.get(), content_type=TEXT)
 
 
 async def find_video(ref: str) -> Video | None:

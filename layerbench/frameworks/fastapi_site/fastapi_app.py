@@ -1,9 +1,9 @@
-"""The FastAPI application (``create_app``): the ladder's string, orm and template rungs and
-the site's video page (built, or through the page cache) as ``async`` path operations on the
-Starlette site's data (:class:`AsgiSiteData`), and the comments API declared with Pydantic
-models: FastAPI reads and validates the body (``CommentInput``) and serializes the answer
-(``CommentOutput``). A body that is not JSON is 415, JSON that cannot be read 400, a comment
-that is not one 422 with the API's messages."""
+"""The FastAPI application (``create_app``): the ladder's string, orm and template rungs, the
+upstream rung when its URL is set, and the site's video page (built, or through the page cache)
+as ``async`` path operations on the Starlette site's data (:class:`AsgiSiteData`), and the
+comments API declared with Pydantic models: FastAPI reads and validates the body
+(``CommentInput``) and serializes the answer (``CommentOutput``). A body that is not JSON is
+415, JSON that cannot be read 400, a comment that is not one 422 with the API's messages."""
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,7 +25,7 @@ from layerbench.frameworks.starlette_site.starlette_app import (
     problem,
 )
 from layerbench.frameworks.starlette_site.starlette_core import HTML, TEXT, AsgiSiteData, Site
-from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE
+from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
 from layerbench.rungs.rung_data import HELLO_VALUE, PAGE_VIDEO_PRETTYID, MissingRungDataError
 
 HELLO_BYTES = HELLO_VALUE.encode()
@@ -43,6 +43,12 @@ def add_ladder(app: FastAPI, data: AsgiSiteData) -> None:
     @app.get(TEMPLATE.path)
     async def template() -> Response:
         return Response(await data.hello_page(), media_type=HTML)
+
+    if (client := data.upstream) is not None:
+
+        @app.get(UPSTREAM.path)
+        async def upstream() -> Response:
+            return Response(await client.get(), media_type=TEXT)
 
 
 def add_site(app: FastAPI, site: Site) -> None:

@@ -1,7 +1,8 @@
-"""The Starlette application (``create_app``): the ladder's string, orm and template rungs on
-the rung data, and the site's video page (built on every request at ``/ladder/page``, through
-the page cache at ``/v/{ref}``) and its comments API (``POST /videos/{ref}/comments``), each an
-``async`` endpoint on :class:`AsgiSiteData`."""
+"""The Starlette application (``create_app``): the ladder's string, orm and template rungs on the
+rung data, the upstream rung (a GET of the delaying server, awaited) when its URL is set, and
+the site's video page (built on every request at ``/ladder/page``, through the page cache at
+``/v/{ref}``) and its comments API (``POST /videos/{ref}/comments``), each an ``async`` endpoint
+on :class:`AsgiSiteData`."""
 
 import json
 from collections.abc import AsyncIterator, Callable
@@ -17,7 +18,7 @@ from layerbench.app.api import schemas
 from layerbench.app.api.http import ACTOR_HEADER, ACTOR_PATTERN, MAX_BODY_BYTES
 from layerbench.app.app_config import AppConfig
 from layerbench.frameworks.starlette_site.starlette_core import HTML, TEXT, AsgiSiteData, Site
-from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE
+from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
 from layerbench.rungs.rung_data import HELLO_VALUE, PAGE_VIDEO_PRETTYID, MissingRungDataError
 
 JSON = "application/json"
@@ -63,11 +64,18 @@ def ladder_routes(data: AsgiSiteData) -> list[Route]:
     async def template(request: Request) -> Response:
         return Response(await data.hello_page(), media_type=HTML)
 
-    return [
+    routes = [
         Route(STRING.path, string, methods=["GET"]),
         Route(ORM.path, orm, methods=["GET"]),
         Route(TEMPLATE.path, template, methods=["GET"]),
     ]
+    if (client := data.upstream) is not None:
+
+        async def upstream(request: Request) -> Response:
+            return Response(await client.get(), media_type=TEXT)
+
+        routes.append(Route(UPSTREAM.path, upstream, methods=["GET"]))
+    return routes
 
 
 def site_routes(site: Site) -> list[Route]:

@@ -21,6 +21,7 @@ from layerbench.frameworks.starlette_site.starlette_page_cache import (
     async_pages_from_url,
 )
 from layerbench.frameworks.starlette_site.starlette_sweeper import AsyncSweeper, SiteSession
+from layerbench.frameworks.starlette_site.starlette_upstream import AsyncUpstreamClient
 from layerbench.frameworks.starlette_site.starlette_videos import (
     CommentWriter,
     Row,
@@ -74,11 +75,14 @@ class Site:
 
 
 class AsgiSiteData:
-    """The ladder's rung data and, with a site database, the site."""
+    """The ladder's rung data, the upstream rung's service when its URL is configured and,
+    with a site database, the site."""
 
     def __init__(self, config: AppConfig) -> None:
         self.rung_engine: AsyncEngine = rung_engine(config.orm_url or str(config.db_path))
         self.rung_sessions = async_sessionmaker(self.rung_engine)
+        upstream = config.services.upstream
+        self.upstream = AsyncUpstreamClient(upstream) if upstream else None
         self.site: Site | None = None
         if config.database_url is not None:
             pages = async_pages_from_url(config.cache_url, config.cache_max_bytes)
