@@ -143,7 +143,7 @@ def test_a_version_1_database_is_migrated_with_its_interrupted_runs_partial(
         labelled = database.run(database.add_run(LADDER_V1, label="before the fix"))
         assert (labelled.partial, labelled.label) == (False, "before the fix")
     with sqlite3.connect(path) as connection:
-        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
+        assert connection.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
     connection.close()
 
 

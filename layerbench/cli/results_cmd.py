@@ -27,6 +27,9 @@ from layerbench.store.results_db import (
     fallback_path,
 )
 
+# The default application (--app), whose runs show no app column.
+BARE_APP = "bare"
+
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
@@ -121,16 +124,22 @@ def cmd_show(args: argparse.Namespace) -> int:
         mix = _mix(database, run)
     warn(run.problems)
     print_out(f"run {run.id}: {_heading(run)}")
-    rows = [["rung", "status", "trials", "median req/s", "CV %", "95 % interval req/s"]]
+    # The application of each rung, when the run recorded one other than the bare application
+    # (the database's app column).
+    apps = any(rung.app not in ("", BARE_APP) for rung in run.rungs)
+    rows = [
+        ["app"] * apps + ["rung", "status", "trials", "median req/s", "CV %", "95 % interval req/s"]
+    ]
     for rung in run.rungs:
+        named = [rung.app] * apps + [rung.rung_name if apps else rung.rung, rung.status]
         if not rung.rates:
-            rows.append([rung.rung, rung.status, "0", "", "", ""])
+            rows.append([*named, "0", "", "", ""])
             continue
         spread = Spread.of(list(rung.rates))
         interval = f"{spread.ci_low:,.0f} to {spread.ci_high:,.0f}" if spread.n > 1 else ""
         cv = f"{100 * spread.cv:.1f}" if spread.n > 1 else ""
-        rows.append([rung.rung, rung.status, str(spread.n), f"{spread.median:,.0f}", cv, interval])
-    print_out(*format_table(rows, right_from=2))
+        rows.append([*named, str(spread.n), f"{spread.median:,.0f}", cv, interval])
+    print_out(*format_table(rows, right_from=2 + apps))
     if mix:
         print_out("", *format_table(mix, right_from=1))
     return 0

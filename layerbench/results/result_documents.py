@@ -23,10 +23,21 @@ from layerbench.results.trials import Trial
 
 @dataclass(frozen=True)
 class RungTrials:
+    # What the rung is shown and compared as: its name, or ``APP RUNG`` in a run over several
+    # applications (a matrix's cell: ``COLUMN c=N``).
     rung: str
     status: str
     # req/s of each trial, in the order they ran (none when the rung was not measured).
     rates: tuple[float, ...]
+    # The application that answered it ("": not recorded, as in a matrix's cell, whose column
+    # names its application, or a run stored before the results database had the column).
+    app: str = ""
+    # The rung's own name, without its application ("": the same as ``rung``).
+    name: str = ""
+
+    @property
+    def rung_name(self) -> str:
+        return self.name or self.rung
 
 
 @dataclass(frozen=True)
@@ -84,10 +95,18 @@ def summarize(result: LadderResult | MatrixResult) -> RunSummary:
         settings=format_settings(options.get("settings") or {}),
         description=_describe(options),
         rungs=tuple(
-            RungTrials(result.label(rung), rung.status.value, _rates(rung.trials))
+            RungTrials(
+                result.label(rung), rung.status.value, _rates(rung.trials), rung.app, rung.rung
+            )
             for rung in result.rungs
         ),
     )
+
+
+def labelled(name: str, app: str, several_apps: bool) -> str:
+    """How a rung is shown and compared: ``APP RUNG`` in a run over several applications (as
+    :meth:`LadderResult.label` names it)."""
+    return f"{app} {name}" if several_apps and app else name
 
 
 def _rates(trials: tuple[Trial, ...]) -> tuple[float, ...]:

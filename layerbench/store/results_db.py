@@ -10,6 +10,10 @@ Documents of every ladder JSON version, and matrices', load
        req/s)
     2: runs.interrupted renamed ``partial`` (a run stopped before its end, stored with the rungs
        it measured); runs.label (``--label``)
+    3: trials.app, the application that answered the rung: a run over several applications
+       (``ladder --apps``) had stored each rung as ``APP RUNG``; such rows are split into their
+       app and rung. Older rows of one application get "" (not recorded: the run's document
+       names it); a matrix's cells too (their column names its application)
 
 A database that cannot be read or written is a :class:`ResultsDatabaseError` naming it; rows
 edited by hand into something unreadable are left out of what is read, each with a one-line
@@ -22,7 +26,7 @@ import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +36,12 @@ from layerbench.results.matrix_result import MatrixResult
 from layerbench.results.result_documents import (
     RungTrials,
     RunSummary,
+    labelled,
     read_result,
     read_run_document,
 )
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 PATH_VARIABLE = "LAYERBENCH_RESULTS_DB"
 MIGRATIONS = {
     1: """
@@ -61,6 +66,28 @@ MIGRATIONS = {
     2: """
         ALTER TABLE runs RENAME COLUMN interrupted TO partial;
         ALTER TABLE runs ADD COLUMN label TEXT;
+    """,
+    3: """
+        CREATE TABLE trials_3 (
+            run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+            app TEXT NOT NULL,
+            rung TEXT NOT NULL,
+            status TEXT NOT NULL,
+            repeat INTEGER NOT NULL,
+            requests_per_s REAL,
+            PRIMARY KEY (run_id, app, rung, repeat)
+        );
+        INSERT INTO trials_3 (run_id, app, rung, status, repeat, requests_per_s)
+            SELECT trials.run_id,
+                   CASE WHEN runs.kind = 'ladder' AND instr(trials.rung, ' ') > 0
+                        THEN substr(trials.rung, 1, instr(trials.rung, ' ') - 1) ELSE '' END,
+                   CASE WHEN runs.kind = 'ladder' AND instr(trials.rung, ' ') > 0
+                        THEN substr(trials.rung, instr(trials.rung, ' ') + 1) ELSE trials.rung END,
+                   trials.status, trials.repeat, trials.requests_per_s
+            FROM trials JOIN runs ON runs.id = trials.run_id
+            ORDER BY trials.rowid;
+        DROP TABLE trials;
+        ALTER TABLE trials_3 RENAME TO trials;
     """,
 }
 
@@ -160,8 +187,8 @@ class ResultsDatabase:
             run_id = cursor.lastrowid
             assert run_id is not None
             self._connection.executemany(
-                "INSERT INTO trials (run_id, rung, status, repeat, requests_per_s) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO trials (run_id, app, rung, status, repeat, requests_per_s) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 list(_trial_rows(run_id, summary)),
             )
         return run_id
@@ -208,22 +235,25 @@ class ResultsDatabase:
     def _rungs(self, run_id: int) -> tuple[tuple[RungTrials, ...], list[str]]:
         with self._errors("cannot be read"):
             trials = self._connection.execute(
-                "SELECT rung, status, repeat, requests_per_s FROM trials WHERE run_id = ? "
+                "SELECT app, rung, status, repeat, requests_per_s FROM trials WHERE run_id = ? "
                 "ORDER BY rowid",
                 (run_id,),
             ).fetchall()
-        rungs: dict[str, RungTrials] = {}
+        several_apps = len({str(app) for app, *_ in trials if app}) > 1
+        rungs: dict[tuple[str, str], RungTrials] = {}
         problems = []
-        for rung, status, repeat, rate in trials:
-            known = rungs.get(rung, RungTrials(str(rung), str(status), ()))
+        for app, rung, status, repeat, rate in trials:
+            label = labelled(str(rung), str(app), several_apps)
+            empty = RungTrials(label, str(status), (), str(app), str(rung))
+            known = rungs.get((app, rung), empty)
             if rate is not None and not _is_rate(rate):
                 problems.append(
-                    f"run {run_id}, rung {rung}, trial {repeat}: req/s {rate!r} is not a number "
+                    f"run {run_id}, rung {label}, trial {repeat}: req/s {rate!r} is not a number "
                     "(edited by hand?); left out"
                 )
             elif rate is not None:
-                known = RungTrials(known.rung, known.status, (*known.rates, float(rate)))
-            rungs[rung] = known
+                known = replace(known, rates=(*known.rates, float(rate)))
+            rungs[(app, rung)] = known
         return tuple(rungs.values()), problems
 
     def result(self, run_id: int) -> LadderResult | MatrixResult:
@@ -264,10 +294,8 @@ def _is_rate(value: object) -> bool:
 def _trial_rows(run_id: int, summary: RunSummary) -> list[tuple[Any, ...]]:
     rows: list[tuple[Any, ...]] = []
     for rung in summary.rungs:
+        place = (run_id, rung.app, rung.rung_name, rung.status)
         if not rung.rates:
-            rows.append((run_id, rung.rung, rung.status, 0, None))
-        rows += [
-            (run_id, rung.rung, rung.status, repeat, rate)
-            for repeat, rate in enumerate(rung.rates, start=1)
-        ]
+            rows.append((*place, 0, None))
+        rows += [(*place, repeat, rate) for repeat, rate in enumerate(rung.rates, start=1)]
     return rows
