@@ -6,7 +6,8 @@ closes), and leaves nothing once stopped, or once layerbench is killed at any mo
 start. The bare application's handler calls it once per
 request and answers what it got, after the delay; a ladder asked for the rung starts the server
 with the delay of ``--set upstream.ms`` (a value out of bounds refused before anything starts),
-and a matrix on the rung does too. The WSGI frameworks' views: test_upstream_frameworks.py."""
+and a matrix on the rung does too. Each WSGI framework's view calls it as the bare handler
+does (the ASGI applications': test_asgi_upstream.py)."""
 
 import http.client
 import json
@@ -22,10 +23,13 @@ import pytest
 from layerbench.app.app_config import ServiceUrls
 from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import ConfigError
+from layerbench.frameworks.applications import APPLICATIONS, Application
+from layerbench.lab.app_under_test import app_environment
 from layerbench.lab.options import LadderOptions
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
 from layerbench.rungs.definitions import HELLO, UPSTREAM
+from layerbench.servers.adapters import WSGI
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.services.upstream import UpstreamService, delay_url, upstream_stats
 from tests.ladder_runs import run_ladder
@@ -182,3 +186,32 @@ def test_a_kill_at_any_moment_of_its_start_leaves_nothing(workdir: Path) -> None
     for number, delay_s in enumerate((0.0, KILL_WITHIN_S / 3, KILL_WITHIN_S)):
         outcome = kill_during_start("service", "upstream", delay_s, workdir / str(number))
         assert not outcome.get("left"), (delay_s, outcome)
+
+
+# The frameworks with an upstream view (the bare application's: the test above).
+WAITING_WSGI_APPS = [
+    app
+    for app in APPLICATIONS.values()
+    if app.interface == WSGI and app.answers is not None and app.answers_rung("upstream")
+]
+
+
+@pytest.mark.wide
+@pytest.mark.parametrize("app", WAITING_WSGI_APPS, ids=lambda app: app.name)
+def test_each_wsgi_framework_waits_on_it_once_per_request(
+    app: Application, upstream: UpstreamService, workdir: Path
+) -> None:
+    data = prepare_app_data(workdir / "data", ServiceUrls(upstream=upstream.url))
+    server = GunicornServer(
+        workdir / "g",
+        free_port(),
+        data.db_path,
+        GunicornSettings(workers=1),
+        app_environment={**data.environment, **app_environment(app)},
+    )
+    with server:
+        before = upstream_stats(upstream.url)["answered"]
+        took_ms, status, body = timed_get(server.base_url + UPSTREAM.path)
+        assert (status, body) == (200, HELLO)
+        assert took_ms >= DELAY_MS
+        assert upstream_stats(upstream.url)["answered"] == before + 1

@@ -37,19 +37,19 @@ BARE = Application("bare", None, None, "layerbench's own WSGI application (Falco
 DJANGO = Application(
     "django",
     "layerbench.frameworks.django_site.django_wsgi:application",
-    FRAMEWORK_RUNGS,
+    WAITING_RUNGS,
     "Django 5.2: views, URLconf, Django templates, the Django ORM, Django's cache framework",
 )
 FLASK = Application(
     "flask",
     "layerbench.frameworks.flask_site.flask_wsgi:application",
-    FRAMEWORK_RUNGS,
+    WAITING_RUNGS,
     "Flask 3: Jinja2, SQLAlchemy 2, its own page cache and sweeper",
 )
 PYRAMID = Application(
     "pyramid",
     "layerbench.frameworks.pyramid_site.pyramid_wsgi:application",
-    FRAMEWORK_RUNGS,
+    WAITING_RUNGS,
     "Pyramid 2: Chameleon templates, SQLAlchemy, deployed through a paste.deploy ini",
 )
 ZOPE = Application(

@@ -5,7 +5,7 @@ from django.urls import URLPattern, path
 
 from layerbench.frameworks.django_site import django_views
 from layerbench.frameworks.django_site.django_settings import SITE
-from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE
+from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
 
 
 def rung_path(rung_path: str) -> str:
@@ -17,6 +17,8 @@ urlpatterns: list[URLPattern] = [
     path(rung_path(ORM.path), django_views.orm),
     path(rung_path(TEMPLATE.path), django_views.template),
 ]
+if django_views.UPSTREAM is not None:
+    urlpatterns.append(path(rung_path(UPSTREAM.path), django_views.upstream))
 if settings.DATABASES[SITE]:
     urlpatterns += [
         path(rung_path(PAGE.path), django_views.page),

@@ -1,5 +1,5 @@
-"""The views: the ladder's framework rungs, the video page (built, or through the page cache) and
-a comment posted as JSON."""
+"""The views: the ladder's framework rungs (the upstream rung's when its URL is set), the video
+page (built, or through the page cache) and a comment posted as JSON."""
 
 import json
 from typing import Any
@@ -13,6 +13,7 @@ from layerbench.app.api import schemas
 from layerbench.app.api.http import ACTOR_HEADER, ACTOR_PATTERN
 from layerbench.app.api.page_cache import CachedPage, etag_of, video_family
 from layerbench.app.api.pages import COMMENTS_SHOWN
+from layerbench.app.upstream_client import UpstreamClient
 from layerbench.app.videos import COMMENT_COLUMNS, REF_PATTERN, short_id_number
 from layerbench.frameworks.django_site.django_comments import write_comment
 from layerbench.frameworks.django_site.django_models import Comment, Hello, History, Video
@@ -31,6 +32,8 @@ JSON = "application/json"
 HELLO_BYTES = HELLO_VALUE.encode()
 # As the bare application's API answers: compact, UTF-8.
 JSON_PARAMS = {"separators": (",", ":"), "ensure_ascii": False}
+# The upstream rung's delaying server, when the lab started one ($LAYERBENCH_UPSTREAM_URL).
+UPSTREAM = UpstreamClient.from_env()
 
 
 def hello_row() -> Hello:
@@ -43,6 +46,12 @@ def hello_row() -> Hello:
 @require_GET
 def string(request: HttpRequest) -> HttpResponse:
     return HttpResponse(HELLO_BYTES, content_type=TEXT)
+
+
+@require_GET
+def upstream(request: HttpRequest) -> HttpResponse:
+    assert UPSTREAM is not None  # routed only when set
+    return HttpResponse(UPSTREAM.get(), content_type=TEXT)
 
 
 @require_GET

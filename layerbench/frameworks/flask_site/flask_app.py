@@ -1,8 +1,9 @@
 """The Flask application (``create_app``), configured from the environment as the bare one is
 (:class:`layerbench.app.app_config.AppConfig`): the ladder's string, orm and template rungs on
-the rung data, and the site's video page (built on every request at ``/ladder/page``, through
-the page cache at ``/v/<ref>``) and its comments API (``POST /videos/<ref>/comments``). Without
-a site database only the ladder's rungs are answered."""
+the rung data (the upstream rung too, when its URL is set), and the site's video page (built on
+every request at ``/ladder/page``, through the page cache at ``/v/<ref>``) and its comments API
+(``POST /videos/<ref>/comments``). Without a site database only the ladder's rungs are
+answered."""
 
 import json
 from typing import Any
@@ -15,11 +16,12 @@ from layerbench.app.api.http import ACTOR_HEADER, ACTOR_PATTERN, MAX_BODY_BYTES
 from layerbench.app.api.page_cache import CachedPage, PageCache, etag_of, video_family
 from layerbench.app.app_config import AppConfig
 from layerbench.app.cache_select import cache_from_url, pages_from_url
+from layerbench.app.upstream_client import UpstreamClient
 from layerbench.frameworks.flask_site.flask_database import dialect_of, rung_engine, site_engine
 from layerbench.frameworks.flask_site.flask_models import FlaskHello
 from layerbench.frameworks.flask_site.flask_sweeper import PageSweeper
 from layerbench.frameworks.flask_site.flask_videos import add_comment, comments_of, find_video
-from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE
+from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
 from layerbench.rungs.rung_data import (
     HELLO_ID,
     HELLO_VALUE,
@@ -42,6 +44,8 @@ def create_app(config: AppConfig | None = None) -> Flask:
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     add_ladder(app, sessionmaker(rung_engine(config.orm_url or str(config.db_path))))
+    if config.services.upstream:
+        add_upstream(app, UpstreamClient(config.services.upstream))
     if config.database_url is not None:
         cache = cache_from_url(config.cache_url, config.cache_max_bytes)
         # Its own keys in a cache it may share with the other applications (ladder --apps).
@@ -72,6 +76,12 @@ def add_ladder(app: Flask, sessions: "sessionmaker[Session]") -> None:
             return Response(
                 render_template("flask_hello.html", hello=hello(session)), content_type=HTML
             )
+
+
+def add_upstream(app: Flask, client: UpstreamClient) -> None:
+    @app.get(UPSTREAM.path)
+    def upstream() -> Response:
+        return Response(client.get(), content_type=TEXT)
 
 
 def add_site(app: Flask, database_url: str, pages: PageCache) -> None:

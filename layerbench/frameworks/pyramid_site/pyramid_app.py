@@ -1,7 +1,7 @@
 """The Pyramid application's factory, as paste.deploy calls it (``pyramid_site.ini``): its
 configuration from the environment (:meth:`layerbench.app.app_config.AppConfig.from_env`), the
 rungs' routes and views. Without a site database ($LAYERBENCH_DATABASE_URL) only the string,
-orm and template rungs are answered."""
+orm and template rungs are answered (and the upstream rung, when its URL is set)."""
 
 from pathlib import Path
 from typing import Any
@@ -12,11 +12,12 @@ from sqlalchemy.orm import Session
 from layerbench.app.app_config import AppConfig
 from layerbench.app.cache_select import cache_from_url, pages_from_url
 from layerbench.app.database import Database
+from layerbench.app.upstream_client import UpstreamClient
 from layerbench.frameworks.pyramid_site.pyramid_comments import CommentWriter, dialect_of
 from layerbench.frameworks.pyramid_site.pyramid_pages import VideoPages
-from layerbench.frameworks.pyramid_site.pyramid_rungs import PyramidRungs
+from layerbench.frameworks.pyramid_site.pyramid_rungs import PyramidRungs, text
 from layerbench.frameworks.pyramid_site.pyramid_sweeper import SessionSweeper
-from layerbench.rungs.definitions import CACHED_PAGE, ORM, PAGE, STRING, TEMPLATE, WRITE
+from layerbench.rungs.definitions import CACHED_PAGE, ORM, PAGE, STRING, TEMPLATE, UPSTREAM, WRITE
 from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID, WRITE_VIDEO_PRETTYID
 
 HELLO_TEMPLATE = "layerbench.frameworks.pyramid_site:templates/hello.pt"
@@ -33,6 +34,9 @@ def main(global_config: dict[str, str], **settings: str) -> Any:
         _get(configurator, STRING.path, rungs.string)
         _get(configurator, ORM.path, rungs.orm)
         _get(configurator, TEMPLATE.path, rungs.template, renderer=HELLO_TEMPLATE)
+        if config.services.upstream:
+            client = UpstreamClient(config.services.upstream)
+            _get(configurator, UPSTREAM.path, lambda _request: text(client.get()))
         if config.database_url:
             _add_site(configurator, config, config.database_url)
         return configurator.make_wsgi_app()
