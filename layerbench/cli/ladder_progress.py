@@ -5,12 +5,19 @@ first has ended)."""
 import time
 from typing import TextIO
 
+from layerbench.frameworks.applications import APPLICATIONS
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.options import LadderOptions
 from layerbench.results.ladder_result import RungResult
 from layerbench.results.status import Status
 from layerbench.rungs.definitions import Rung
 from layerbench.words import counted
+
+
+def layer_in(app: str, rung: Rung) -> str:
+    """What ``rung`` measures in the application named ``app``: its framework's layer."""
+    application = APPLICATIONS.get(app)
+    return rung.layer if application is None else application.layer_of(rung.name, rung.layer)
 
 
 class LadderProgress:
@@ -47,7 +54,7 @@ class LadderProgress:
         self.stream.write(f"  [{self._done + 1}/{self._total} {self._left()}] ")
         if len(self.options.apps) > 1:
             self.stream.write(f"{app:<8} ")
-        self.stream.write(f"{rung.name:<12} {rung.layer} … ")
+        self.stream.write(f"{rung.name:<12} {layer_in(app, rung)} … ")
         self.stream.flush()
         self._rung_open = True
 

@@ -9,6 +9,13 @@ A rung an application does not answer is not applicable to it, never faked."""
 from dataclasses import dataclass
 
 from layerbench.errors import ConfigError
+from layerbench.frameworks.app_layers import (
+    DJANGO_LAYERS,
+    FLASK_LAYERS,
+    PYRAMID_LAYERS,
+    ZOPE_LAYERS,
+    Layers,
+)
 
 # The rungs a framework's application answers: the seed's framework rungs.
 FRAMEWORK_RUNGS = frozenset({"string", "template", "orm", "page", "cached-page", "write"})
@@ -29,8 +36,17 @@ class Application:
     # is Ruby's (no Python entry: only the Ruby servers, passenger and puma, run it).
     interface: str = "wsgi"
 
+    # Its own text for a rung's layer, by rung name (app_layers.py; none: the rung's own, the
+    # bare application's).
+    layers: Layers = ()
+
     def answers_rung(self, name: str) -> bool:
         return self.answers is None or name in self.answers
+
+    def layer_of(self, rung: str, default: str) -> str:
+        """What the rung named ``rung`` measures in this application (``default``: the rung
+        definition's text)."""
+        return dict(self.layers).get(rung, default)
 
 
 BARE = Application("bare", None, None, "layerbench's own WSGI application (Falcon for the site)")
@@ -39,18 +55,21 @@ DJANGO = Application(
     "layerbench.frameworks.django_site.django_wsgi:application",
     WAITING_RUNGS,
     "Django 5.2: views, URLconf, Django templates, the Django ORM, Django's cache framework",
+    layers=DJANGO_LAYERS,
 )
 FLASK = Application(
     "flask",
     "layerbench.frameworks.flask_site.flask_wsgi:application",
     WAITING_RUNGS,
     "Flask 3: Jinja2, SQLAlchemy 2, its own page cache and sweeper",
+    layers=FLASK_LAYERS,
 )
 PYRAMID = Application(
     "pyramid",
     "layerbench.frameworks.pyramid_site.pyramid_wsgi:application",
     WAITING_RUNGS,
     "Pyramid 2: Chameleon templates, SQLAlchemy, deployed through a paste.deploy ini",
+    layers=PYRAMID_LAYERS,
 )
 ZOPE = Application(
     "zope",
@@ -59,6 +78,7 @@ ZOPE = Application(
     # a ZODB object is not. The pages are built from the video copied into ZODB at start.
     FRAMEWORK_RUNGS - {"write"},
     "Zope 6 through paste.deploy: Zope Page Templates, objects in ZODB (FileStorage behind ZEO)",
+    layers=ZOPE_LAYERS,
 )
 
 STARLETTE = Application(
