@@ -6,12 +6,14 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.ladder_progress import LadderProgress
+from layerbench.cost.ladder_cost import ladder_cost_options, run_cost
 from layerbench.errors import ConfigError
 from layerbench.frameworks.applications import APPLICATIONS, BARE
 from layerbench.lab.ladder_run import run_ladder
 from layerbench.lab.options import DEFAULT_SERVER, LadderOptions
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.app_costs import format_app_costs
+from layerbench.report.ladder_instructions import ladder_instructions_lines
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.report.worker_memory import format_memory_table, ladder_memory_items
 from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
@@ -42,6 +44,12 @@ def add_parser(commands: Any) -> None:
         "application and rung, and what each costs over bare (instead of --app)",
     )
     parser.add_argument("--wide", action="store_true", help="the table with every column")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="then count each rung's instructions per request under valgrind (layerbench "
+        "cost's pass) and show them beside req/s",
+    )
     parser.set_defaults(handler=cmd_ladder)
 
 
@@ -123,10 +131,19 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         chosen["apps"] = tuple(name.strip() for name in args.apps.split(",") if name.strip())
     options = ladder_options(args, **chosen)
     results = ResultsFile(args.json, args.label)
+    counting = None
+    if args.instructions:  # refused before the ladder runs when it cannot be done
+        names = tuple(rung.name for rung in options.ladder)
+        counting = ladder_cost_options(options.full, options.apps, names)
     result = run_ladder(options, results, LadderProgress(options, sys.stderr))
+    if counting is not None:
+        print("counting instructions per request (layerbench cost)", file=sys.stderr)
+        result.instructions = run_cost(counting)
+        results.save(result.to_dict())
     table = format_ladder_table(result, wide=args.wide)
     costs = format_app_costs(result)  # with several applications
     memory = format_memory_table(ladder_memory_items(result))
-    tables = [part for part in (table, costs, memory) if part]
+    instructions = "\n".join(ladder_instructions_lines(result))
+    tables = [part for part in (table, costs, memory, instructions) if part]
     publish(results, result.to_dict(), "\n\n".join(tables))
     return EXIT_RUNG_FAILED if result.failed else 0

@@ -18,7 +18,7 @@ from layerbench.cost.cost_plan import (
     CostRequest,
 )
 from layerbench.cost.cost_run import run_cost_pass
-from layerbench.cost.shim_build import find_valgrind
+from layerbench.cost.shim_build import find_valgrind, shim_library
 from layerbench.errors import ConfigError
 from layerbench.frameworks.applications import Application, find_application
 from layerbench.lab.app_under_test import app_environment, check_installed
@@ -133,3 +133,22 @@ def run_cost(options: CostOptions) -> CostResult:
 
 def _options_document(options: CostOptions, plan: CostPlan) -> dict[str, Any]:
     return {**asdict(options), "jobs": plan.jobs}
+
+
+def ladder_cost_options(full: bool, apps: tuple[str, ...], rungs: tuple[str, ...]) -> CostOptions:
+    """``ladder --instructions``: the cost pass of the ladder's own rungs (those of them it
+    counts: the application's), refused before the ladder runs when it cannot be made: on the
+    full ladder (the pass runs on the embedded data only), with several applications, or
+    without valgrind or gcc."""
+    if full:
+        raise ConfigError("--instructions counts the default ladder's rungs; not with --full")
+    if len(apps) != 1:
+        raise ConfigError("--instructions counts one application's rungs; not with --apps")
+    counted = {rung.name for rung in LADDER if rung.stack is Stack.PYTHON}
+    chosen = tuple(name for name in rungs if name in counted)
+    if not chosen:
+        raise ConfigError("--instructions counts the application's rungs; none is chosen")
+    options = CostOptions(app=apps[0], rungs=chosen)
+    find_valgrind()
+    shim_library()
+    return options

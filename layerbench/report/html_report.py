@@ -21,6 +21,7 @@ from layerbench.report.worker_memory import (
     matrix_memory_items,
     memory_rows,
 )
+from layerbench.results.cost_result import CostResult
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.results.status import Status
@@ -79,12 +80,30 @@ def _ladder_sections(result: LadderResult) -> list[str]:
     sections.append(
         _figure(bar_chart("requests per second (median, 95 % interval)", bars, "req/s"))
     )
+    if result.instructions is not None:
+        sections.append(_figure(_instructions_chart(result.instructions)))
     curves = [_latency_series(name(rung), rung) for rung in rungs]
     sections.append(_figure(_latency_chart([c for c in curves if c.points])))
     sections.append(_figure(_cpu_chart([(name(rung), rung) for rung in rungs])))
     sections.append(_figure(_memory_chart(rungs)))
     sections.append(_memory_table(ladder_memory_items(result)))
     return sections
+
+
+def _instructions_chart(cost: CostResult) -> str:
+    """Instructions per request of each rung counted (``ladder --instructions``), the median of
+    the repeats, the whisker from the fewest to the most."""
+    bars = [
+        Bar(
+            request.label,
+            request.median,
+            min(request.instructions_per_request),
+            max(request.instructions_per_request),
+        )
+        for request in cost.requests
+    ]
+    title = "instructions per request (in-process, callgrind; median, fewest to most)"
+    return bar_chart(title, bars, "instr/req")
 
 
 def _memory_table(items: list[tuple[str, Repeated]]) -> str:

@@ -68,3 +68,24 @@ class CostResult:
             "elapsed_s": self.elapsed_s,
             "profile": self.profile,
         }
+
+
+def read_cost(document: dict[str, Any]) -> CostResult:
+    """A cost document (``to_dict``'s) read back."""
+    return CostResult(
+        options=dict(document.get("options") or {}),
+        conditions=dict(document.get("conditions") or {}),
+        requests=[
+            RequestCost(
+                str(row["label"]),
+                [float(v) for v in row["instructions_per_request"]],
+                str(row.get("app") or ""),
+            )
+            for row in document.get("requests") or []
+        ],
+        harness_instructions_per_request=[
+            float(v) for v in document.get("harness_instructions_per_request") or []
+        ],
+        elapsed_s=float(document.get("elapsed_s") or 0.0),
+        profile=document.get("profile"),
+    )

@@ -11,6 +11,7 @@ A document of a version this layerbench does not know is refused with its versio
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.results.cost_result import read_cost
 from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult
 from layerbench.results.mix_result import read_mix
 from layerbench.results.saved_trials import read_trials
@@ -25,6 +26,7 @@ def read_ladder(document: dict[str, Any]) -> LadderResult:
         known = ", ".join(str(v) for v in KNOWN_LADDER_VERSIONS)
         raise ConfigError(f"ladder document version {version!r}; this layerbench reads {known}")
     mix = document.get("mix")
+    instructions = document.get("instructions")
     return LadderResult(
         options=dict(document.get("options") or {}),
         conditions=dict(document.get("conditions") or {}),
@@ -33,6 +35,7 @@ def read_ladder(document: dict[str, Any]) -> LadderResult:
         finished_at=document.get("finished_at"),
         interrupted=bool(document.get("interrupted")),
         mix=read_mix(mix) if mix else None,
+        instructions=read_cost(instructions) if instructions else None,
     )
 
 

@@ -23,12 +23,15 @@ what changed here, whenever a field changes meaning or goes away.
        version change: per rung ``chain``, the rungs it adds a layer to, nearest first (the full
        ladder's chains: MariaDB's and PostgreSQL's beside each other, each from the string),
        and ``above``, the rung its ``change_vs_above`` is against: the first of its chain
-       measured (a document without ``chain``: the nearest measured rung above it)
+       measured (a document without ``chain``: the nearest measured rung above it);
+       ``instructions`` (``ladder --instructions``: the cost pass's document,
+       :mod:`layerbench.results.cost_result`)
 """
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from layerbench.results.cost_result import CostResult
 from layerbench.results.mix_result import mix_dict
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated, Trial
@@ -66,6 +69,8 @@ class LadderResult:
     interrupted: bool = False
     # `layerbench mix`: the prediction against the measurement.
     mix: MixOutcome | None = None
+    # `ladder --instructions`: each rung's instructions per request, from a cost pass.
+    instructions: CostResult | None = None
 
     @property
     def failed(self) -> bool:
@@ -153,6 +158,8 @@ class LadderResult:
         }
         if self.mix is not None:
             document["mix"] = mix_dict(self.mix)
+        if self.instructions is not None:
+            document["instructions"] = self.instructions.to_dict()
         return document
 
 
