@@ -14,7 +14,8 @@ class CommentSweeper < ActionController::Caching::Sweeper
   def expire(path)
     case LayerbenchSettings.page_cache
     when :page then ActionController::Base.expire_page(path)
-    when :action then Rails.cache.delete(VideosController.action_cache_key(path))
+    # The fragment's key as caches_action made it ("views/…"), by a controller of no request.
+    when :action then VideosController.new.expire_fragment(VideosController.action_cache_key(path))
     end
   end
 end
