@@ -15,7 +15,7 @@ def test_a_framework_rung_names_its_framework_layer() -> None:
 
 
 def test_every_framework_describes_each_rung_it_answers_and_no_other() -> None:
-    for app in ("django", "flask", "pyramid", "zope"):
+    for app in ("django", "flask", "pyramid", "zope", "rails"):
         application = APPLICATIONS[app]
         assert application.answers is not None
         described = {rung for rung, _ in application.layers}

@@ -36,3 +36,11 @@ ZOPE_LAYERS: Layers = (
     ("page", "the site's video page from ZODB objects by a Zope Page Template, every request"),
     ("cached-page", "the same page from the Zope process's page cache"),
 )
+RAILS_LAYERS: Layers = (
+    ("string", "a Ruby string from a Rails controller (Rack, Rails' middleware)"),
+    ("orm", "the row through ActiveRecord"),
+    ("template", "the ActiveRecord row rendered by an ERB view"),
+    ("page", "the site's video page through ActiveRecord and ERB, on every request"),
+    ("cached-page", "the same page from caches_page's file, answered by the front (Apache)"),
+    ("write", "a comment saved through ActiveRecord: the audit trigger, the cache_sweeper"),
+)

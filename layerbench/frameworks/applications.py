@@ -13,6 +13,7 @@ from layerbench.frameworks.app_layers import (
     DJANGO_LAYERS,
     FLASK_LAYERS,
     PYRAMID_LAYERS,
+    RAILS_LAYERS,
     ZOPE_LAYERS,
     Layers,
 )
@@ -108,6 +109,7 @@ RAILS = Application(
     FRAMEWORK_RUNGS,
     "Rails 6.1 (Ruby): ERB, ActiveRecord, caches_page and a cache_sweeper (seed 000)",
     interface="rack",
+    layers=RAILS_LAYERS,
 )
 
 APPLICATIONS: dict[str, Application] = {
