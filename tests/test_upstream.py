@@ -47,7 +47,8 @@ def timed_get(url: str) -> tuple[float, int, bytes]:
 
 @pytest.fixture(scope="module")
 def upstream() -> Iterator[UpstreamService]:
-    with UpstreamService(ms=DELAY_MS) as service:
+    service = UpstreamService(ms=DELAY_MS)
+    with service:
         yield service
 
 
