@@ -18,6 +18,7 @@ from typing import Literal
 from layerbench.errors import ConfigError
 from layerbench.proc.ports import LOOPBACK
 from layerbench.proc.sessions import end_sessions, sessions_below
+from layerbench.roles import FRONT_ROLE, SERVER_ROLE
 from layerbench.servers.apache import ApacheServer, ApacheSettings
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.rails_app import RailsApp, rails_version, require_rails
@@ -116,6 +117,13 @@ class PassengerServer(ApacheServer):
         # Passenger's watchdog starts a session of its own, which Apache's group stop misses.
         self._sessions = sessions_below(self.session)
         return self
+
+    def roles(self) -> dict[str, set[int]]:
+        """Apache, which answers the cached pages itself and passes the rest on, in front;
+        Passenger's session (its watchdog, its core and every Ruby process) is the server."""
+        if not self._sessions:
+            return super().roles()
+        return {FRONT_ROLE: {self.session}, SERVER_ROLE: set(self._sessions)}
 
     def stop(self) -> None:
         sessions = set(self._sessions)
