@@ -48,6 +48,7 @@ SHORT = {
     "mix": ("-d", "0.5", "--warmup", "0", "--repeats", "2"),
     "matrix": ("-d", "0.5", "--warmup", "0", "--repeats", "1"),
     "smoke": ("-d", "0.5", "--warmup", "0", "--repeats", "2"),
+    "cost": ("--requests", "10", "--warmup", "2", "--repeats", "1"),
 }
 # The set-up commands themselves: CI runs `make test`; the fixture stands in for `make demo`.
 SETUP = {("make", "demo"), ("make", "test")}
