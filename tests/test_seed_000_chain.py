@@ -1,13 +1,15 @@
 """Seed 000's chain, faithfully (issue 21): under Apache the static rung is Apache's own file;
 the full ladder's ORM rung on MariaDB goes through MySQLdb, against MySQLdb's rung; and under
-Apache's 25 threads per child the ORM keeps one connection per thread instead of opening and
-closing one per request (SQLAlchemy's default pool, 5 + 10, did)."""
+Apache's 25 threads per child (mod_wsgi's, mod_python's) the ORM keeps one connection per thread
+instead of opening and closing one per request (SQLAlchemy's default pool, 5 + 10, did)."""
 
 import json
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from layerbench.app.app_config import ServiceUrls
 from layerbench.app.ladder_data import prepare_app_data
@@ -56,27 +58,35 @@ def test_under_apache_the_static_rung_is_apaches_own_and_the_orm_on_mariadb_is_a
     assert any(line.split()[:2] == ["static", "apache-static"] for line in table.splitlines())
 
 
+# mod_python's case is the slower, wider run's (make test-wide): the same pool, another server.
+@pytest.mark.parametrize(
+    "server", ["mod_wsgi-embedded", pytest.param("mod_python-wsgi", marks=pytest.mark.wide)]
+)
 def test_the_orm_keeps_a_connection_per_thread_under_apaches_threads(
+    server: str,
     workdir: Path,
     require_program: Callable[[str, str], Path],
     load_binary: Path,
     mariadb_url: str,
 ) -> None:
-    _require_mod_wsgi(require_program)
-    SEEDERS["mariadb"](mariadb_url)
+    if server == "mod_wsgi-embedded":
+        _require_mod_wsgi(require_program)
+    elif not (MODULES_DIR / "mod_python.so").exists():
+        missing("mod_python is not installed (apt install libapache2-mod-python)")
+    _seed_once(mariadb_url)
     data = prepare_app_data(workdir / "data", ServiceUrls(mariadb=mariadb_url))
     # Two children of 25 threads at most, as the event MPM runs them by default.
     book = {"apache": {"max_request_workers": "50"}}
     plan = ServerPlan(
         workdir / "server", free_port(), data.db_path, {}, book, app_environment=data.environment
     )
-    server = find_adapter("mod_wsgi-embedded").build(plan)
+    deployment = find_adapter(server).build(plan)
     spec = LoadSpec(concurrency=50, duration_s=1.5, warmup_s=0.3)
     before = _connections(mariadb_url)
-    with server:
+    with deployment:
         load = run_load(
             binary=load_binary,
-            url=server.base_url + ORM_MARIADB.path,
+            url=deployment.base_url + ORM_MARIADB.path,
             spec=spec,
             workdir=workdir,
             label="orm",
@@ -85,6 +95,19 @@ def test_the_orm_keeps_a_connection_per_thread_under_apaches_threads(
     assert load.errors == 0 and load.requests_completed > 500, load
     # One connection per thread of each of the two children, kept for every request after.
     assert opened <= 50, f"{opened} connections for {load.requests_completed} requests"
+
+
+def _seed_once(url: str) -> None:
+    """The rung data in the session's MariaDB, unless a test before this one put it there."""
+    connection = mariadb_connection(url)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW TABLES LIKE 'hello'")
+            seeded = cursor.fetchone() is not None
+    finally:
+        connection.close()  # type: ignore[no-untyped-call]
+    if not seeded:
+        SEEDERS["mariadb"](url)
 
 
 def _connections(url: str) -> int:
