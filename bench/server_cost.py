@@ -1,0 +1,124 @@
+"""What a gunicorn worker costs per request, in instructions, serving the string rung over
+loopback: the worker under callgrind, counted from its start (post_worker_init) to its exit,
+for two numbers of requests; the difference over the difference of the counts is its cost per
+request, the server's work and the application's together. One run.
+
+    .venv/bin/python bench/server_cost.py [--workers sync,gthread] [--requests 200,1200]
+        [--repeats 3]
+
+One worker, one connection at a time (layerbench-load -c 1, keep-alive asked; gunicorn's sync
+worker closes each connection), PYTHONHASHSEED=0. What the worker does while idle (its loop
+wakes about once a second to tell the master it lives) is counted too, and is part of what
+varies: the figures' spread over the repeats is printed beside them. The application's own
+in-process count of the same rung (layerbench cost) is printed as the anchor.
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from layerbench.app.app_config import DB_PATH_VARIABLE
+from layerbench.app.ladder_data import prepare_app_data
+from layerbench.cost.callgrind_dumps import instructions
+from layerbench.cost.ladder_cost import CostOptions, run_cost
+from layerbench.cost.shim_build import find_valgrind, shim_library
+from layerbench.lab.loadgen import find_load_generator
+from layerbench.proc.http_probe import http_get
+from layerbench.proc.ports import free_port
+from layerbench.proc.process import ManagedProcess
+
+HOOKS = """
+import ctypes
+
+_shim = ctypes.CDLL({shim!r})
+
+
+def post_worker_init(worker):
+    _shim.layerbench_zero_stats()
+    _shim.layerbench_toggle_collect()
+
+
+def worker_exit(server, worker):
+    _shim.layerbench_toggle_collect()
+    _shim.layerbench_dump_stats_at(b"worker")
+"""
+PATH = "/ladder/string"
+
+
+def worker_count(kind: str, requests: int, directory: Path) -> float:
+    """The worker's instructions from its start to its exit, ``requests`` served."""
+    directory.mkdir(parents=True)
+    data = prepare_app_data(directory / "data")
+    hooks = directory / "hooks.py"
+    hooks.write_text(HOOKS.format(shim=str(shim_library())))
+    port = free_port()
+    argv = [
+        str(find_valgrind()), "--tool=callgrind", "--collect-atstart=no",
+        f"--callgrind-out-file={directory}/callgrind.out.%p",
+        sys.executable, "-m", "gunicorn", "--workers", "1", "--worker-class", kind,
+        "--threads", "4" if kind == "gthread" else "1", "--bind", f"127.0.0.1:{port}",
+        "--config", str(hooks), "--timeout", "600", "layerbench.app.entry:application",
+    ]  # fmt: skip
+    environment = {
+        **os.environ,
+        **data.environment,
+        DB_PATH_VARIABLE: str(data.db_path),
+        "PYTHONHASHSEED": "0",
+    }
+    with ManagedProcess("gunicorn", argv, log_path=directory / "log", env=environment):
+        _wait_ready(f"http://127.0.0.1:{port}/health")
+        subprocess.run(
+            [str(find_load_generator()), "-n", str(requests), "-c", "1", "-k",
+             f"http://127.0.0.1:{port}{PATH}"],
+            check=True, capture_output=True,
+        )  # fmt: skip
+    dumps = sorted(directory.glob("callgrind.out.*.*"))  # the worker's dump (pid.part)
+    if len(dumps) != 1:
+        raise SystemExit(f"expected one dump of the worker in {directory}, found {dumps}")
+    return float(instructions(dumps[0]))
+
+
+def _wait_ready(url: str, timeout_s: float = 180.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if http_get(url, timeout_s=5.0).status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise SystemExit(f"gunicorn under valgrind did not answer {url} in {timeout_s:.0f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--workers", default="sync,gthread")
+    parser.add_argument("--requests", default="200,1200")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    low, high = (int(n) for n in args.requests.split(","))
+    anchor = run_cost(CostOptions(rungs=("string",), repeats=3))
+    print(f"the string rung in-process: {anchor.requests[0].median:,.0f} instructions/request")
+    with tempfile.TemporaryDirectory(prefix="layerbench-server-cost-") as name:
+        for kind in args.workers.split(","):
+            figures = []
+            for repeat in range(args.repeats):
+                base = Path(name) / f"{kind}-{repeat}"
+                few = worker_count(kind, low, base / "low")
+                many = worker_count(kind, high, base / "high")
+                figures.append((many - few) / (high - low))
+                print(f"  {kind} repeat {repeat + 1}: {few:,.0f} for {low}, {many:,.0f} for "
+                      f"{high}: {figures[-1]:,.0f} per request", flush=True)  # fmt: skip
+            mean = statistics.fmean(figures)
+            cv = 100 * statistics.stdev(figures) / mean if len(figures) > 1 else 0.0
+            print(f"gunicorn {kind}: {statistics.median(figures):,.0f} instructions/request "
+                  f"(CV {cv:.2f} % over {len(figures)})", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
