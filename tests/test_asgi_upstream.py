@@ -2,7 +2,8 @@
 the delaying server (started by the project's service, on loopback) answers the rung, and it
 is awaited, not waited for: CONCURRENT requests at once, each waiting DELAY_MS on the
 upstream, all end in about one delay, where a call that blocked the loop would take them one
-after the other (CONCURRENT x DELAY_MS). Without the URL the rung is not routed (404)."""
+after the other (CONCURRENT x DELAY_MS). Without the URL the rung is not routed (404; checked
+in-process)."""
 
 import time
 from collections.abc import Iterator
@@ -11,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import SERVICE_URL_VARIABLES
+from layerbench.app.app_config import SERVICE_URL_VARIABLES, AppConfig
 from layerbench.frameworks.applications import APPLICATIONS
+from layerbench.frameworks.starlette_site.starlette_app import create_app
 from layerbench.lab.app_under_test import app_environment
 from layerbench.proc.ports import free_port
 from layerbench.rungs.definitions import UPSTREAM
@@ -21,6 +23,7 @@ from layerbench.servers.adapters import ADAPTERS, ServerPlan
 from layerbench.servers.deployment import Deployment
 from layerbench.services.upstream import UpstreamService
 from tests.app_server import Client
+from tests.asgi_client import asgi_client
 
 DELAY_MS = 200
 CONCURRENT = 20
@@ -66,7 +69,7 @@ def test_the_upstream_rung_is_awaited(name: str, workdir: Path, slow_upstream_ur
         assert DELAY_MS / 1000 <= took_s < AT_MOST_S, took_s
 
 
-def test_without_its_url_the_upstream_rung_is_not_routed(workdir: Path) -> None:
-    deployment, client = serve("starlette", workdir, {})
-    with deployment:
+def test_without_its_url_the_upstream_rung_is_not_routed(tmp_path: Path) -> None:
+    config = AppConfig(db_path=create_seeded_database(tmp_path))
+    with asgi_client(create_app(config)) as client:
         assert client.request("GET", UPSTREAM.path).status == 404
