@@ -26,6 +26,10 @@ from layerbench.report.worker_memory import MIB, server_memory
 from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.stats.comparison import RungComparison, compare_rates
 
+# The table's width at most: a column's long label (its settings) is shortened to fit, with …
+# (the matrix's own table above it names it whole).
+TABLE_WIDTH = 160
+
 # How an on/off setting may be written (as servers/server_settings.py reads it).
 ON_WORDS = frozenset({"1", "true", "yes", "on"})
 OFF_WORDS = frozenset({"0", "false", "no", "off"})
@@ -210,7 +214,7 @@ def _experiment_table(
         f"seed {experiment.seed} vs here: {experiment.name} ({experiment.rung} rung; ratios "
         "against the configuration each figure is compared with)",
         f"  seed: {experiment.conditions}",
-        *format_table(rows, 2, colour=colour),
+        *format_table(rows, 2, fit=({1}, TABLE_WIDTH), colour=colour),
         "",
         "the seed's conclusions:",
     ]
