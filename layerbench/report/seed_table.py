@@ -26,9 +26,9 @@ from layerbench.report.worker_memory import MIB, server_memory
 from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.stats.comparison import RungComparison, compare_rates
 
-# The table's width at most: a column's long label (its settings) is shortened to fit, with …
-# (the matrix's own table above it names it whole).
-TABLE_WIDTH = 160
+# A column's label (its settings) at most this long, shortened with … (the matrix's own table
+# above names it whole); its level and which measurement of it follow.
+LABEL_WIDTH = 44
 
 # How an on/off setting may be written (as servers/server_settings.py reads it).
 ON_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -185,7 +185,10 @@ def _experiment_table(
     for figure in experiment.figures:
         column = _column(experiment, figure.place, shape)
         cell = _cell(experiment, figure, result, shape)
-        here = f"{column.label} c={figure.place.concurrency}" if column else "not in this run"
+        label = column.label if column else ""
+        if len(label) > LABEL_WIDTH:
+            label = label[: LABEL_WIDTH - 1] + "…"
+        here = f"{label} c={figure.place.concurrency}" if column else "not in this run"
         if column and figure.place.occurrence:
             here += f" ({_ordinal(figure.place.occurrence)})"
         seed_ratio = _seed_ratio(experiment, figure)
@@ -214,7 +217,7 @@ def _experiment_table(
         f"seed {experiment.seed} vs here: {experiment.name} ({experiment.rung} rung; ratios "
         "against the configuration each figure is compared with)",
         f"  seed: {experiment.conditions}",
-        *format_table(rows, 2, fit=({1}, TABLE_WIDTH), colour=colour),
+        *format_table(rows, 2, colour=colour),
         "",
         "the seed's conclusions:",
     ]
