@@ -3,8 +3,10 @@ as a typed field, and the whole document beside them (saved as it came, the ladd
 matrix's ``load``).
 
 The JSON's contract is ``load/schema/load-result.schema.json`` (its ``version`` is checked
-here). Version 1 has grown fields since its first release; one that a document of then lacks
-reads as nothing seen (no errors by kind, no statuses, an idle client, no URLs of its own).
+here). Version 2 added ``latency_histogram_us``, the latency histogram in HdrHistogram's
+interchange encoding (:mod:`layerbench.stats.hdr_histogram`); a version 1 document still reads,
+without it. Version 1 has grown fields since its first release; one that a document of then
+lacks reads as nothing seen (no errors by kind, no statuses, an idle client, no URLs of its own).
 """
 
 from dataclasses import dataclass, field
@@ -14,7 +16,9 @@ from layerbench.errors import LoadGeneratorError
 from layerbench.stats.noise import client_bound
 
 BINARY = "layerbench-load"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# The versions this layerbench reads: 1 is 2 without the latency histogram.
+READ_VERSIONS = (1, 2)
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,8 @@ class LoadResult:
     client_busiest_thread_cpu_fraction: float = 0.0
     # With --urls, each URL's completed requests, in the order of the list (else empty).
     requests_completed_by_url: tuple[int, ...] = ()
+    # The latency histogram, HdrHistogram's V2 compressed base64 (None in a version 1 document).
+    latency_histogram_us: str | None = None
 
     @property
     def errors(self) -> int:
@@ -55,10 +61,10 @@ class LoadResult:
 
     @classmethod
     def from_document(cls, document: dict[str, Any]) -> "LoadResult":
-        if document.get("version") != SCHEMA_VERSION:
+        if document.get("version") not in READ_VERSIONS:
             raise LoadGeneratorError(
                 f"{BINARY} wrote JSON version {document.get('version')!r}, this layerbench reads "
-                f"version {SCHEMA_VERSION}; rebuild both with: make demo"
+                f"versions {', '.join(map(str, READ_VERSIONS))}; rebuild both with: make demo"
             )
         try:
             cpu = document["client_cpu_s"]
@@ -79,6 +85,7 @@ class LoadResult:
                 requests_completed_by_url=tuple(
                     int(url["requests_completed"]) for url in document.get("by_url") or ()
                 ),
+                latency_histogram_us=document.get("latency_histogram_us"),
             )
         except (KeyError, TypeError) as error:
             raise LoadGeneratorError(f"{BINARY} wrote JSON without {error}") from None

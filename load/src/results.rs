@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::client::RunOutput;
 use crate::client::pacing::LATE_THRESHOLD;
+use crate::stats::interchange;
 use crate::stats::latency::LatencySummary;
 use crate::stats::phases::{PhaseSummary, summarize};
 use crate::stats::recorder::Failures;
@@ -43,6 +44,9 @@ pub struct Results {
     #[serde(serialize_with = "crate::json_float::finite")]
     pub transfer_rate_bytes_per_s: f64,
     pub latency_us: LatencySummary,
+    /// The histogram `latency_us` was read from, in HdrHistogram's interchange encoding (V2
+    /// compressed, base64; values in µs): histograms of several runs add up exactly.
+    pub latency_histogram_us: String,
     pub client_cpu_s: CpuSeconds,
     /// ab's Connection Times of the completed responses, in microseconds.
     pub connection_times_us: ConnectionTimes,
@@ -216,6 +220,7 @@ impl Results {
             total_transferred_bytes: recorder.wire_bytes,
             html_transferred_bytes: recorder.body_bytes,
             latency_us: LatencySummary::new(&recorder.moments, &recorder.histogram),
+            latency_histogram_us: interchange::encode(&recorder.histogram),
             client_cpu_s: CpuSeconds {
                 user: cpu_user_s,
                 system: cpu_system_s,

@@ -479,6 +479,7 @@ pub(crate) mod tests {
                 p99: 7_000,
                 p99_9: 9_000,
             },
+            latency_histogram_us: String::new(),
             client_cpu_s: CpuSeconds {
                 user: 0.1,
                 system: 0.2,

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 pub const SCHEMA: &str = include_str!("../../schema/load-result.schema.json");
-const ANNOTATIONS: &[&str] = &["$schema", "title", "description"];
+const ANNOTATIONS: &[&str] = &["$schema", "title", "description", "contentEncoding"];
 
 fn type_matches(name: &str, value: &Value) -> bool {
     match name {

@@ -1,0 +1,158 @@
+"""Latency histograms in HdrHistogram's interchange encoding, added exactly: the merged
+percentiles are those of the union of the latencies, at the histogram's precision; the
+load generator's own histograms decode to the percentiles it reported."""
+
+import json
+import random
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from layerbench.errors import LoadGeneratorError
+from layerbench.proc.ports import free_port
+from layerbench.results.load_merge import merge_loads
+from layerbench.results.load_result import LoadResult
+from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
+from layerbench.servers.nginx import NginxStatic
+from layerbench.stats import hdr_histogram
+from layerbench.stats.hdr_histogram import HistogramEncodingError, Layout
+
+# The load generator's: 1 µs to one hour, 3 significant digits (load/src/stats/recorder.rs).
+LOAD_LAYOUT = Layout(1, 3_600_000_000, 3)
+
+
+def nearest_rank(sorted_values: list[int], percent: float) -> int:
+    """The smallest value with at least ``percent`` % of the values at or below it."""
+    rank = max(-(-len(sorted_values) * percent // 100), 1)
+    return sorted_values[int(rank) - 1]
+
+
+def latencies(count: int, seed: int) -> list[int]:
+    """Log-uniform latencies from 1 µs to 10 s, with a heavy cluster near 2 ms."""
+    rng = random.Random(seed)
+    spread = [int(10 ** rng.uniform(0, 7)) for _ in range(count // 2)]
+    cluster = [int(rng.gauss(2_000, 150)) for _ in range(count - count // 2)]
+    return spread + [max(v, 1) for v in cluster]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_halves_added_give_the_percentiles_of_the_union(seed: int) -> None:
+    values = latencies(30_001, seed)
+    cut = len(values) // 3
+    halves = [hdr_histogram.record(LOAD_LAYOUT, part) for part in (values[:cut], values[cut:])]
+    decoded = [hdr_histogram.decode(hdr_histogram.encode(h)) for h in halves]
+    assert [d.counts for d in decoded] == [h.counts for h in halves]
+    merged = hdr_histogram.add(decoded)
+    union = sorted(values)
+    assert merged.total_count == len(union)
+    percentiles = merged.percentiles(max(union))
+    for name, percent in hdr_histogram.PERCENTILES.items():
+        expected = min(LOAD_LAYOUT.highest_equivalent(nearest_rank(union, percent)), max(union))
+        assert percentiles[name] == expected, name
+    # The bucket's precision: within 0.1 % of the exact value, never below it.
+    for name in ("p50", "p99", "p99_9"):
+        exact = nearest_rank(union, hdr_histogram.PERCENTILES[name])
+        assert exact <= percentiles[name] <= exact * 1.001, name
+    # An average of the halves' percentiles is not this: the point of adding histograms.
+    halves_p99 = [h.value_at_quantile(0.99) for h in halves]
+    assert sum(halves_p99) / 2 != percentiles["p99"]
+
+
+def test_the_layout_matches_hdrhistogram() -> None:
+    # Below 2048 every value has its own bucket; above, 3 significant digits.
+    assert [LOAD_LAYOUT.highest_equivalent(v) for v in (0, 1, 2047)] == [0, 1, 2047]
+    assert LOAD_LAYOUT.highest_equivalent(2048) == 2049
+    assert LOAD_LAYOUT.highest_equivalent(20_000) == 20_015
+    for value in (0, 1, 1023, 1024, 2047, 2048, 4095, 123_456, 3_600_000_000):
+        index = LOAD_LAYOUT.index_of(value)
+        assert LOAD_LAYOUT.value_of(index) <= value <= LOAD_LAYOUT.highest_equivalent(value)
+
+
+def test_not_a_histogram_is_a_clear_error() -> None:
+    for text in ("not base64!", "aGVsbG8gd29ybGQ=", "HISTBAAAAAA="):
+        with pytest.raises(HistogramEncodingError):
+            hdr_histogram.decode(text)
+    other = hdr_histogram.record(Layout(1, 1_000_000, 2), [5])
+    with pytest.raises(HistogramEncodingError, match="different layouts"):
+        hdr_histogram.add([other, hdr_histogram.record(LOAD_LAYOUT, [5])])
+
+
+@pytest.fixture
+def nginx(nginx_binary: Path, workdir: Path) -> Iterator[NginxStatic]:
+    server = NginxStatic(workdir / "nginx", free_port(), {STATIC_FILE: STATIC_BODY})
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def run_load(load_binary: Path, *args: str) -> dict[str, Any]:
+    completed = subprocess.run(
+        [str(load_binary), "-q", "--json", "-", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    document: dict[str, Any] = json.loads(completed.stdout)
+    return document
+
+
+def test_the_load_generators_histograms_decode_and_merge(
+    load_binary: Path, nginx: NginxStatic
+) -> None:
+    url = nginx.base_url + "/" + STATIC_FILE
+    documents = [
+        run_load(load_binary, "-n", n, "-c", c, "-k", url)
+        for n, c in (("3000", "4"), ("1000", "1"))
+    ]
+    results = [LoadResult.from_document(d) for d in documents]
+    for document, result in zip(documents, results, strict=True):
+        assert document["version"] == 2
+        assert document["latency_histogram_us"].startswith("HISTFAAA")  # cookie 0x1c849314
+        histogram = hdr_histogram.decode(document["latency_histogram_us"])
+        assert histogram.layout == LOAD_LAYOUT
+        assert histogram.total_count == result.requests_completed
+        latency = document["latency_us"]
+        assert histogram.percentiles(latency["max"]) == {
+            name: latency[name] for name in hdr_histogram.PERCENTILES
+        }
+    merged = merge_loads(results)
+    assert merged.requests_completed == 4000
+    assert hdr_histogram.decode(merged.latency_histogram_us or "").total_count == 4000
+    both = merged.latency_us
+    assert both["min"] == min(r.latency_us["min"] for r in results)
+    assert both["max"] == max(r.latency_us["max"] for r in results)
+    assert min(r.latency_us["p50"] for r in results) <= both["p50"]
+    assert both["p50"] <= max(r.latency_us["p50"] for r in results)
+    assert merged.status_counts == {"200": 4000}
+    # A version 1 document has no histogram: refused, not averaged.
+    old = {key: value for key, value in documents[0].items() if key != "latency_histogram_us"}
+    with pytest.raises(LoadGeneratorError, match="cannot be merged exactly"):
+        merge_loads([results[1], LoadResult.from_document(old | {"version": 1})])
+
+
+def test_pooled_mean_and_deviation_are_those_of_the_union() -> None:
+    first, second = [100, 200, 300, 400], [1_000, 3_000]
+
+    def result(values: list[int]) -> LoadResult:
+        mean = sum(values) / len(values)
+        stdev = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
+        histogram = hdr_histogram.encode(hdr_histogram.record(LOAD_LAYOUT, values))
+        latency = {"min": min(values), "max": max(values), "mean": mean, "stdev": stdev}
+        return LoadResult(
+            len(values), 0, 0, 1.0, len(values), latency, 0.0, {}, latency_histogram_us=histogram
+        )
+
+    union = first + second
+    mean = sum(union) / len(union)
+    stdev = (sum((v - mean) ** 2 for v in union) / (len(union) - 1)) ** 0.5
+    merged = merge_loads([result(first), result(second)]).latency_us
+    assert merged["mean"] == pytest.approx(mean, rel=1e-12)
+    assert merged["stdev"] == pytest.approx(stdev, rel=1e-12)
+    assert (merged["min"], merged["max"], merged["p50"]) == (100, 3_000, 300)
