@@ -1,0 +1,100 @@
+"""A topology: the hosts of a run and their roles, read from a small TOML file.
+
+    subnet = "10.77.0.0/24"      # optional; it exists only inside the lab's namespaces
+
+    [hosts.client1]
+    roles = ["client"]
+
+    [hosts.front]
+    roles = ["front"]
+
+    [hosts.db1]
+    roles = ["db", "cache"]
+
+Each host gets the subnet's next address, in the file's order (.1, .2, ...). A host's name is
+lower-case letters, digits and ``-`` (it names its namespace). Every mistake is a
+:class:`~layerbench.errors.ConfigError` of one line naming the file.
+"""
+
+import ipaddress
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from layerbench.errors import ConfigError
+
+ROLES = ("client", "front", "app", "db", "cache")
+DEFAULT_SUBNET = "10.77.0.0/24"
+NAME = re.compile(r"[a-z][a-z0-9-]{0,19}")
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str
+    roles: tuple[str, ...]
+    address: ipaddress.IPv4Address
+
+
+@dataclass(frozen=True)
+class Topology:
+    subnet: ipaddress.IPv4Network
+    hosts: tuple[Host, ...]
+
+    def host(self, name: str) -> Host:
+        for host in self.hosts:
+            if host.name == name:
+                return host
+        raise ConfigError(f"the topology has no host {name!r}")
+
+    def with_role(self, role: str) -> tuple[Host, ...]:
+        return tuple(host for host in self.hosts if role in host.roles)
+
+
+def read_topology(path: Path) -> Topology:
+    """The topology in the TOML file ``path``."""
+    try:
+        document = tomllib.loads(path.read_text())
+    except OSError as error:
+        raise ConfigError(f"cannot read the topology {path}: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"the topology {path} is not TOML: {error}") from None
+    return topology_from(document, str(path))
+
+
+def topology_from(document: Mapping[str, Any], source: str) -> Topology:
+    unknown = set(document) - {"subnet", "hosts"}
+    if unknown:
+        raise ConfigError(f"{source}: unknown keys {sorted(unknown)} (subnet, hosts)")
+    try:
+        subnet = ipaddress.IPv4Network(document.get("subnet", DEFAULT_SUBNET))
+    except (ValueError, TypeError) as error:
+        raise ConfigError(f"{source}: subnet: {error}") from None
+    if not subnet.is_private:
+        raise ConfigError(
+            f"{source}: subnet {subnet} is not a private range (10/8, 172.16/12, 192.168/16)"
+        )
+    hosts_table = document.get("hosts")
+    if not isinstance(hosts_table, dict) or not hosts_table:
+        raise ConfigError(f"{source}: no [hosts.NAME] table")
+    addresses = subnet.hosts()
+    hosts = []
+    for name, table in hosts_table.items():
+        if not NAME.fullmatch(name):
+            raise ConfigError(
+                f"{source}: host name {name!r}: lower-case letters, digits and '-', at most 20"
+            )
+        roles = table.get("roles") if isinstance(table, dict) else None
+        if not isinstance(roles, list) or not roles or set(roles) - set(ROLES):
+            raise ConfigError(f"{source}: host {name}: roles must be a list of {', '.join(ROLES)}")
+        if set(table) - {"roles"}:
+            raise ConfigError(
+                f"{source}: host {name}: unknown keys {sorted(set(table) - {'roles'})}"
+            )
+        address = next(addresses, None)
+        if address is None:
+            raise ConfigError(f"{source}: subnet {subnet} has too few addresses for its hosts")
+        hosts.append(Host(name, tuple(roles), address))
+    return Topology(subnet, tuple(hosts))

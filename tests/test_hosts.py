@@ -1,0 +1,178 @@
+"""The lab's hosts: a topology file read (mistakes refused in one line), its hosts made network
+namespaces on a bridge of their own, a server in one answering another over it, and nothing
+left afterwards: not after the run, nor after the runner's SIGKILL and the next run's sweep."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from layerbench.errors import ConfigError
+from layerbench.hosts import netns
+from layerbench.hosts.lab_network import STATE_DIR, lab_network, sweep_abandoned_networks
+from layerbench.hosts.topology import read_topology, topology_from
+from layerbench.proc.ports import free_port
+from layerbench.proc.process import ManagedProcess
+from tests.conftest import missing
+
+TOPOLOGY = """\
+subnet = "10.77.0.0/24"
+
+[hosts.client1]
+roles = ["client"]
+
+[hosts.app1]
+roles = ["app", "cache"]
+"""
+
+
+def test_a_topology_names_hosts_roles_and_addresses(tmp_path: Path) -> None:
+    path = tmp_path / "topology.toml"
+    path.write_text(TOPOLOGY)
+    topology = read_topology(path)
+    assert [(h.name, h.roles, str(h.address)) for h in topology.hosts] == [
+        ("client1", ("client",), "10.77.0.1"),
+        ("app1", ("app", "cache"), "10.77.0.2"),
+    ]
+    assert [h.name for h in topology.with_role("cache")] == ["app1"]
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ({}, "no \\[hosts.NAME\\] table"),
+        ({"hosts": {"a": {"roles": ["web"]}}}, "roles must be a list of client, front, app"),
+        ({"hosts": {"A b": {"roles": ["app"]}}}, "host name 'A b'"),
+        ({"subnet": "8.8.8.0/24", "hosts": {"a": {"roles": ["app"]}}}, "not a private range"),
+        ({"subnet": "10.0.0.0/31", "hosts": {n: {"roles": ["app"]} for n in "abc"}}, "too few"),
+        ({"hosts": {"a": {"roles": ["app"], "ssh": "u@h"}}}, "unknown keys \\['ssh'\\]"),
+        ({"host": {}}, "unknown keys \\['host'\\]"),
+    ],
+)
+def test_a_wrong_topology_is_refused_in_one_line(document: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as error:
+        topology_from(document, "t.toml")
+    assert "\n" not in str(error.value)
+
+
+def test_an_unreadable_topology_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read the topology"):
+        read_topology(tmp_path / "absent.toml")
+    (tmp_path / "bad.toml").write_text("hosts = [")
+    with pytest.raises(ConfigError, match="is not TOML"):
+        read_topology(tmp_path / "bad.toml")
+
+
+@pytest.fixture
+def can_make_namespaces() -> None:
+    if os.geteuid() != 0:
+        missing("network namespaces need root")
+    try:
+        netns.namespaces()
+    except netns.NamespaceError as error:
+        missing(str(error))
+
+
+def ours(token: str) -> list[str]:
+    return [n for n in netns.namespaces() if n == f"lbh-{token}" or n.startswith(f"lbh-{token}-")]
+
+
+FETCH = (
+    "import sys, urllib.request; "
+    "print(urllib.request.urlopen(sys.argv[1], timeout=2).read().decode())"
+)
+
+
+def test_a_server_in_one_host_answers_another_over_the_bridge(
+    can_make_namespaces: None, tmp_path: Path
+) -> None:
+    topology = topology_from(
+        {"hosts": {"client1": {"roles": ["client"]}, "app1": {"roles": ["app"]}}}, "t"
+    )
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "hello.txt").write_text("over the bridge\n")
+    port = free_port()
+    app = topology.host("app1")
+    with lab_network(topology) as network:
+        token = network.token
+        assert sorted(ours(token)) == sorted(network.namespaces())
+        server = ManagedProcess(
+            "http.server",
+            network.command(
+                app,
+                [sys.executable, "-m", "http.server", "--bind", str(app.address), str(port)],
+            ),
+            log_path=tmp_path / "server.log",
+            cwd=tmp_path / "site",
+        ).start()
+        try:
+            url = f"http://{app.address}:{port}/hello.txt"
+            fetch = network.command("client1", [sys.executable, "-c", FETCH, url])
+            deadline = time.monotonic() + 10
+            while True:
+                done = subprocess.run(
+                    fetch, capture_output=True, text=True, timeout=10, check=False
+                )
+                if done.returncode == 0 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.1)
+            assert done.stdout == "over the bridge\n\n", done.stderr + server.log_tail()
+            # The subnet exists only inside the namespaces: the machine's own has no address
+            # in it (nothing there is routed to the bridge).
+            assert "10.77.0." not in netns.ip("-4", "addr")
+            inside = netns.ip("-4", "addr", "show", "eth0", namespace=network.namespace(app))
+            assert f"{app.address}/24" in inside
+        finally:
+            server.stop()
+    assert ours(token) == []
+    assert not (STATE_DIR / token).exists()
+
+
+RUNNER = """
+import subprocess, sys, time
+from layerbench.hosts.lab_network import lab_network
+from layerbench.hosts.topology import topology_from
+topology = topology_from({"hosts": {"a": {"roles": ["client"]}, "b": {"roles": ["db"]}}}, "t")
+with lab_network(topology) as network:
+    sleeper = subprocess.Popen(network.command("b", ["sleep", "300"]))
+    print(network.token, sleeper.pid, flush=True)
+    time.sleep(300)
+"""
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_killed_runs_namespaces_are_swept_by_the_next(can_make_namespaces: None) -> None:
+    runner = subprocess.Popen(
+        [sys.executable, "-c", RUNNER], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert runner.stdout is not None
+        token, sleeper = runner.stdout.readline().split()
+        sweep_abandoned_networks()
+        assert len(ours(token)) == 3, "a live run's namespaces are left to it"
+    finally:
+        runner.send_signal(signal.SIGKILL)
+        runner.wait()
+        if runner.stdout is not None:
+            runner.stdout.close()
+    assert len(ours(token)) == 3 and alive(int(sleeper)), "a SIGKILL leaves them"
+    named = (STATE_DIR / token).read_text().splitlines()[1:]
+    assert sorted(named) == sorted(ours(token))
+    assert sorted(sweep_abandoned_networks()) == sorted(named)
+    assert ours(token) == []
+    assert not (STATE_DIR / token).exists()
+    deadline = time.monotonic() + 5
+    while alive(int(sleeper)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(int(sleeper)), "the process inside the namespace is gone"
