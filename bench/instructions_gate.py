@@ -63,37 +63,45 @@ def per_request(directory: Path, spec: str, repeats: int) -> float:
     return statistics.median(counted.instructions["/"])
 
 
-def smoke(directory: Path, spec: str, *args: str) -> tuple[int, float]:
+def smoke(directory: Path, spec: str, *args: str) -> tuple[str, float]:
+    """A smoke run's verdict ("passed", "regressed", or "error: …", its last line on stderr)
+    and how long it took."""
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "layerbench.cli", "smoke", spec, "--app-path", str(directory),
          *args],
         capture_output=True, text=True, cwd=directory, check=False,
     )  # fmt: skip
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"smoke failed: {done.stderr.strip()}")
-    return done.returncode, time.monotonic() - started
+    took = time.monotonic() - started
+    if done.returncode == 0:
+        return "passed", took
+    if done.returncode == 1 and "REGRESSED" in done.stdout:
+        return "regressed", took
+    last = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+    return f"error: {last}", took
 
 
 def gate(directory: Path, name: str, args: list[str], runs: int, specs: dict[str, str]) -> None:
     if runs < 1:
         return
     baseline = str(directory / f"{name.replace('/', '-')}.json")
-    code, took = smoke(directory, specs["original"], "--baseline", baseline, "--save", *args)
+    verdict, took = smoke(directory, specs["original"], "--baseline", baseline, "--save", *args)
+    if verdict != "passed":
+        raise SystemExit(f"{name}: the baseline was not saved: {verdict}")
     print(f"{name}: baseline saved in {took:.0f} s", flush=True)
     for label, spec in specs.items():
-        codes, times = [], []
+        verdicts, times = [], []
         for _ in range(runs):
-            code, took = smoke(directory, spec, "--baseline", baseline, *args)
-            codes.append(code)
+            verdict, took = smoke(directory, spec, "--baseline", baseline, *args)
+            verdicts.append(verdict)
             times.append(took)
-            print(f"  {name} {label}: exit {code} in {took:.0f} s", flush=True)
-        failed = sum(1 for c in codes if c == 1)
-        verdict = "caught" if label == "costlier" else "passed"
-        count = failed if label == "costlier" else runs - failed
+            print(f"  {name} {label}: {verdict} in {took:.0f} s", flush=True)
+        passed = verdicts.count("passed")
+        regressed = verdicts.count("regressed")
+        errors = runs - passed - regressed
         print(
-            f"{name} gate, {label}: {verdict} in {count} of {runs} runs "
-            f"(median {statistics.median(times):.0f} s a run)",
+            f"{name} gate, {label}: passed {passed}, regressed {regressed}, failed to measure "
+            f"{errors}, of {runs} runs (median {statistics.median(times):.0f} s a run)",
             flush=True,
         )
 
