@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,11 +83,13 @@ def run_load(
     label: str,
     cpus: frozenset[int] | None = None,
     started: Callable[[int], None] | None = None,
+    prefix: Sequence[str] = (),
 ) -> LoadResult:
-    """Runs the load generator to the end; ``started`` is told its session once it runs."""
+    """Runs the load generator to the end; ``started`` is told its session once it runs.
+    ``prefix`` goes before its command line (``ip netns exec NS``: on a host of the lab's)."""
     json_path = workdir / f"load-{label}.json"
     log_path = workdir / f"load-{label}.log"
-    argv = spec.argv(binary, url, json_path)
+    argv = [*prefix, *spec.argv(binary, url, json_path)]
     process = ManagedProcess(BINARY, argv, log_path=log_path, cpus=cpus)
     with process:
         if started is not None:
