@@ -4,5 +4,7 @@ application ``$LAYERBENCH_ASGI_APP`` names, else the Starlette site (see
 ASGI application unchanged, as every WSGI one loads ``layerbench.app.entry``."""
 
 from layerbench.app.asgi_app import ASGIApplication, from_environment
+from layerbench.app.loaded_announcement import announce_loaded
 
 application: ASGIApplication = from_environment()
+announce_loaded()

@@ -4,6 +4,7 @@ environment (see ``layerbench.app.app_config``), or the user's own application w
 
 from layerbench.app.app_config import AppConfig
 from layerbench.app.cache_select import cache_from_url, pages_from_url
+from layerbench.app.loaded_announcement import announce_loaded
 from layerbench.app.user_app import WSGIApplication, from_environment
 from layerbench.app.wsgi import create_app
 
@@ -16,3 +17,4 @@ def _reference() -> WSGIApplication:
 
 
 application: WSGIApplication = from_environment() or _reference()
+announce_loaded()

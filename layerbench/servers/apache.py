@@ -58,6 +58,18 @@ class ApacheSettings:
             return max(256, self.max_request_workers)
         return max(16, math.ceil(self.max_request_workers / self.threads_per_child))
 
+    def children_at_start(self) -> int:
+        """The children Apache starts with and keeps (StartServers, fewer when its spare or
+        request limits have it stop some at once)."""
+        if self.mpm == "prefork":
+            kept = max(self.max_spare_servers, self.min_spare_servers + 1)
+            return max(1, min(self.start_servers, kept, self.max_request_workers))
+        # Apache raises MaxSpareThreads to at least MinSpareThreads + ThreadsPerChild.
+        spare = max(self.max_spare_threads, self.min_spare_threads + self.threads_per_child)
+        kept = spare // self.threads_per_child
+        limit = math.ceil(self.max_request_workers / self.threads_per_child)
+        return max(1, min(self.start_servers, kept, limit))
+
     def mpm_directives(self) -> str:
         common = f"""\
 StartServers {self.start_servers}

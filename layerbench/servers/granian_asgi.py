@@ -27,6 +27,10 @@ class GranianAsgiServer(PythonAppServer[GranianAsgiSettings]):
     distribution = "granian"
     module = "granian"
 
+    def workers_loading(self) -> int:
+        """Its worker processes, each importing the application."""
+        return self.settings.workers
+
     def command(self) -> list[str]:
         return [
             *self.python(),

@@ -34,6 +34,10 @@ class GunicornServer(PythonAppServer[GunicornSettings]):
     distribution = "gunicorn"
     module = "gunicorn"
 
+    def workers_loading(self) -> int:
+        """Its worker processes, each importing the application."""
+        return self.settings.workers
+
     def command(self) -> list[str]:
         access = ["--access-logfile", "-", "--access-logformat", ACCESS_LOG_FORMAT]
         return [

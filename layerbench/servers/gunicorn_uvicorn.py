@@ -38,6 +38,10 @@ class GunicornUvicornServer(PythonAppServer[GunicornUvicornSettings]):
     def versions(self) -> dict[str, str]:
         return {name: version(name) for name in ("gunicorn", "uvicorn-worker", "uvicorn")}
 
+    def workers_loading(self) -> int:
+        """Its worker processes, each importing the application."""
+        return self.settings.workers
+
     def command(self) -> list[str]:
         return [
             *self.python(),

@@ -28,6 +28,10 @@ class HypercornServer(PythonAppServer[HypercornSettings]):
     distribution = "hypercorn"
     module = "hypercorn"
 
+    def workers_loading(self) -> int:
+        """Its worker processes, each importing the application."""
+        return self.settings.workers
+
     def command(self) -> list[str]:
         return [
             *self.python(),

@@ -2,18 +2,21 @@
 a readiness probe with a deadline, and a stop that takes the whole tree down."""
 
 import http.client
+import os
 import time
 from abc import ABC, abstractmethod
 from http import HTTPStatus
 from pathlib import Path
 from types import TracebackType
 
+from layerbench.app.loaded_announcement import LOADED_DIR_VARIABLE
 from layerbench.errors import ServerDiedError, ServerStartError
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import LOOPBACK, ensure_port_free
 from layerbench.proc.process import ManagedProcess
 from layerbench.proc.readiness import wait_until_ready
 from layerbench.roles import SERVER_ROLE
+from layerbench.servers.loaded_workers import fresh_loaded_dir, not_loaded_reason
 
 START_TIMEOUT_S = 20.0
 # A server answering 500 this long is failing (its application does not load), not starting:
@@ -46,6 +49,7 @@ class ManagedServer(ABC):
         self.cpus = cpus
         self.start_timeout_s = start_timeout_s
         self._process: ManagedProcess | None = None
+        self._loaded_dir: Path | None = None
 
     @property
     def base_url(self) -> str:
@@ -85,15 +89,27 @@ class ManagedServer(ABC):
     def prepare(self) -> None:  # noqa: B027 (optional hook, empty by default)
         """Write configuration and content into ``self.workdir`` before the start."""
 
+    def workers_loading(self) -> int | None:
+        """How many of its processes load the application as it starts: the start is ready
+        once that many have (:mod:`layerbench.app.loaded_announcement`), not at its first
+        answer. None: its first answer is enough (one process, or no application of ours)."""
+        return None
+
     def start(self) -> "ManagedServer":
         ensure_port_free(self.host, self.port)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.prepare()
+        environment = self.environment()
+        self._loaded_dir = None
+        if self.workers_loading() is not None:
+            self._loaded_dir = fresh_loaded_dir(self.workdir)
+            inherited = os.environ if environment is None else environment
+            environment = {**inherited, LOADED_DIR_VARIABLE: str(self._loaded_dir)}
         self._process = ManagedProcess(
             self.name,
             self.command(),
             log_path=self.log_path,
-            env=self.environment(),
+            env=environment,
             cpus=self.cpus,
         )
         self._process.start()
@@ -136,8 +152,8 @@ class ManagedServer(ABC):
         failing_since: float | None = None
 
         def ready_reason() -> str | None:
-            """:meth:`probe`, and the end of the start once it has answered with a failure
-            for FAILING_FOR_S."""
+            """:meth:`probe`, then every worker loaded (:meth:`workers_loading`), and the end
+            of the start once it has answered with a failure for FAILING_FOR_S."""
             nonlocal failing_since
             try:
                 reason = self.probe()
@@ -149,6 +165,9 @@ class ManagedServer(ABC):
                     ) from None
                 return str(failing)
             failing_since = None
+            expected = self.workers_loading()
+            if reason is None and self._loaded_dir is not None and expected is not None:
+                return not_loaded_reason(self._loaded_dir, expected)
             return reason
 
         wait_until_ready(

@@ -88,6 +88,10 @@ class ModPythonWsgi(ModPythonServer):
         self.app = app
         self.ready_path = app.ready_path
 
+    def workers_loading(self) -> int:
+        """Each of Apache's children imports the application as it starts (PythonImport)."""
+        return self.settings.children_at_start()
+
     def prepare(self) -> None:
         self.app.install(self.workdir, self.run_as)
         super().prepare()

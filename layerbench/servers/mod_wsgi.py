@@ -66,6 +66,16 @@ class ModWsgiServer(ApacheServer):
             # server's CPUs: seed 000's 20 processes took over the 20 s a start is given.
             self.start_timeout_s += DAEMON_PROCESS_START_S * mode.processes
 
+    def workers_loading(self) -> int | None:
+        """Each daemon process, or each of Apache's children, imports the application as it
+        starts when preloading (mod_wsgi's daemon processes take requests meanwhile); without
+        preloading, each imports it on its first request, as the user asked."""
+        if not self.mode.preload:
+            return None
+        if isinstance(self.mode, ModWsgiDaemonSettings):
+            return self.mode.processes
+        return self.settings.children_at_start()
+
     def prepare(self) -> None:
         self.script = self.app.install(self.workdir, self.run_as)
         super().prepare()

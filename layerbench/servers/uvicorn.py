@@ -40,6 +40,10 @@ class UvicornServer(PythonAppServer[UvicornSettings]):
         )
         return {**super().versions(), **{part: version(part) for part in parts}}
 
+    def workers_loading(self) -> int:
+        """Its worker processes, each importing the application."""
+        return self.settings.workers
+
     def command(self) -> list[str]:
         limit = self.settings.limit_concurrency
         return [

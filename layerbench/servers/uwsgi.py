@@ -71,6 +71,11 @@ class UwsgiServer(ManagedServer):
         )
         return completed.stdout.strip()
 
+    def workers_loading(self) -> int:
+        """One: its master loads the application before it forks the workers (no
+        ``--lazy-apps``), so each worker is a copy of a process that has it loaded."""
+        return 1
+
     def prepare(self) -> None:
         self.workdir.chmod(0o755)  # nginx's unprivileged workers reach the socket in it
         self.app.install(self.workdir, run_as=None)
