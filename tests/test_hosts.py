@@ -176,3 +176,27 @@ def test_a_killed_runs_namespaces_are_swept_by_the_next(can_make_namespaces: Non
     while alive(int(sleeper)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(int(sleeper)), "the process inside the namespace is gone"
+
+
+def test_ctrl_c_removes_the_namespaces_and_what_runs_in_them(can_make_namespaces: None) -> None:
+    runner = subprocess.Popen(
+        [sys.executable, "-c", RUNNER], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert runner.stdout is not None
+        token, sleeper = runner.stdout.readline().split()
+        assert len(ours(token)) == 3
+        runner.send_signal(signal.SIGINT)
+        runner.wait(timeout=10)
+    finally:
+        if runner.returncode is None:
+            runner.kill()
+            runner.wait()
+        if runner.stdout is not None:
+            runner.stdout.close()
+    assert ours(token) == [], "removed by the run itself, no sweep needed"
+    assert not (STATE_DIR / token).exists()
+    deadline = time.monotonic() + 5
+    while alive(int(sleeper)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(int(sleeper))

@@ -140,7 +140,7 @@ def _abandoned_names(marker: Path) -> list[str] | None:
         return None
     if len(record.split()) != 3 or owner_alive(record):
         return None
-    own = f"{PREFIX}{marker.name}"
+    own = f"{PREFIX}{marker.stem}"
     return [name for name in names if name == own or name.startswith(own + "-")]
 
 
@@ -148,7 +148,7 @@ def sweep_abandoned_networks() -> list[str]:
     """Removes the namespaces of runs that were killed (their markers say so); says so on
     stderr in one line. Returns the namespaces removed."""
     try:
-        markers = sorted(p for p in STATE_DIR.iterdir() if not p.name.endswith(".new"))
+        markers = sorted(STATE_DIR.iterdir())
     except OSError:
         return []
     removed: list[str] = []
@@ -156,7 +156,8 @@ def sweep_abandoned_networks() -> list[str]:
         names = _abandoned_names(marker)
         if names is None:
             continue
-        removed += remove_namespaces(names)
+        if marker.suffix != ".new":  # a half-written marker: killed before any namespace
+            removed += remove_namespaces(names)
         marker.unlink(missing_ok=True)
     if removed:
         print(
