@@ -20,6 +20,9 @@ apt_packages=(python3 python3-venv python3-dev build-essential pkg-config libmar
 # the demo site with a real browser (Debian's chromium and its chromedriver).
 [[ ${1:-runtime} == dev ]] && apt_packages+=(postgresql mariadb-server memcached redis-server
     apache2-utils chromium chromium-driver)
+# The galera service: three MariaDB nodes replicating through Galera 4, joined by rsync's
+# state transfer (issue 26).
+[[ ${1:-runtime} == dev ]] && apt_packages+=(galera-4 rsync)
 # The couchdb service runs pouchdb-server (Node) from node/; Debian's Node where none is installed
 # (a Node from elsewhere brings its own npm, which Debian's npm package would conflict with).
 command -v npm >/dev/null || apt_packages+=(nodejs npm)

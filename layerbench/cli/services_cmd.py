@@ -1,7 +1,8 @@
 """``layerbench services``: throwaway backing services, and checks of existing ones.
 
 layerbench services up NAME [NAME ...] [--set NAME.KEY=VALUE ...]
-                                         start them, print ``NAME URL`` lines, stop on Ctrl-C
+                                         start them, print ``NAME URL`` lines (a cluster's
+                                         one per node), stop on Ctrl-C
 layerbench services check URL            exit 0 when the server at URL answers, 1 when not
 """
 
@@ -25,8 +26,9 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "services",
         help="start throwaway backing services, or check existing ones",
-        description="Private PostgreSQL, MariaDB, memcached, Redis and CouchDB (pouchdb-server) "
-        "instances in temporary directories on loopback; stopped and removed on exit.",
+        description="Private PostgreSQL, MariaDB, a 3-node MariaDB Galera cluster, memcached, "
+        "Redis and CouchDB (pouchdb-server) instances in temporary directories on loopback; "
+        "stopped and removed on exit.",
     )
     actions = parser.add_subparsers(dest="services_action", required=True, metavar="ACTION")
     up = actions.add_parser("up", help="start services and keep them up until Ctrl-C")
@@ -60,7 +62,8 @@ def cmd_up(args: argparse.Namespace) -> int:
         for unstarted_service in unstarted:
             service = stack.enter_context(unstarted_service)
             services.append(service)
-            print(f"{service.name} {service.url}", flush=True)
+            for url in service.urls:
+                print(f"{service.name} {url}", flush=True)
         print("up; Ctrl-C stops them and removes their data", file=sys.stderr, flush=True)
         while True:
             for service in services:

@@ -2,6 +2,7 @@
 
 import errno
 import os
+import random
 import socket
 from pathlib import Path
 
@@ -65,3 +66,31 @@ def holds_listening_socket(pid: int, port: int) -> bool:
         except OSError:
             continue
     return False
+
+
+# Below the kernel's ephemeral range (32768 and up by default), where no outgoing connection
+# takes a port, and its TIME-WAIT cannot keep a server that does not set SO_REUSEADDR (Galera's
+# replication ports) from binding it.
+LOW_PORTS = range(20000, 32768)
+LOW_PORT_ATTEMPTS = 200
+
+
+def free_low_ports(count: int, host: str = LOOPBACK) -> list[int]:
+    """``count`` distinct ports below the ephemeral range that nothing holds on ``host`` (a
+    bind without SO_REUSEADDR succeeds: no listener, no connection in TIME-WAIT)."""
+    chosen: list[int] = []
+    for _ in range(LOW_PORT_ATTEMPTS):
+        if len(chosen) == count:
+            break
+        port = random.choice(LOW_PORTS)
+        if port in chosen:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind((host, port))
+            except OSError:
+                continue
+        chosen.append(port)
+    if len(chosen) < count:
+        raise PortInUseError(host, chosen[-1] if chosen else LOW_PORTS.start)
+    return chosen

@@ -30,15 +30,16 @@ class RunAs:
             self.give(entry)
 
 
-def unprivileged_account() -> RunAs | None:
-    """The account to drop to when we are root; None when we are not (run as ourselves)."""
+def unprivileged_account(name: str = UNPRIVILEGED_ACCOUNT) -> RunAs | None:
+    """The account ``name`` to drop to when we are root; None when we are not (run as
+    ourselves)."""
     if os.geteuid() != 0:
         return None
     try:
-        entry = pwd.getpwnam(UNPRIVILEGED_ACCOUNT)
+        entry = pwd.getpwnam(name)
     except KeyError:
         raise ConfigError(
-            f"running as root, and there is no {UNPRIVILEGED_ACCOUNT!r} account to run "
+            f"running as root, and there is no {name!r} account to run "
             "servers as; create one or run layerbench as an ordinary user"
         ) from None
     return RunAs(entry.pw_name, entry.pw_uid, entry.pw_gid)

@@ -4,6 +4,7 @@ from collections.abc import Callable
 
 from layerbench.errors import ConfigError
 from layerbench.services.couchdb import CouchdbService, probe_couchdb
+from layerbench.services.galera import GaleraService
 from layerbench.services.mariadb import MariadbService, probe_mariadb
 from layerbench.services.memcached import MemcachedService, probe_memcached
 from layerbench.services.postgres import PostgresService, probe_postgres
@@ -13,7 +14,14 @@ from layerbench.services.upstream import UpstreamService
 
 SERVICES: dict[str, type[ManagedService]] = {
     service.name: service
-    for service in (PostgresService, MariadbService, MemcachedService, RedisService, CouchdbService)
+    for service in (
+        PostgresService,
+        MariadbService,
+        GaleraService,
+        MemcachedService,
+        RedisService,
+        CouchdbService,
+    )
 }
 PROBES: dict[str, Callable[[str], None]] = {
     "postgres": probe_postgres,

@@ -25,7 +25,7 @@ from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK, free_port, holds_listening_socket
 from layerbench.proc.process import ManagedProcess
 from layerbench.proc.readiness import wait_until_ready
-from layerbench.proc.run_as import RunAs, unprivileged_account
+from layerbench.proc.run_as import UNPRIVILEGED_ACCOUNT, RunAs, unprivileged_account
 from layerbench.proc.work_dirs import make_work_directory
 
 READY_TIMEOUT_S = 60.0
@@ -41,6 +41,8 @@ class ManagedService(ABC):
     stop_signal: ClassVar[signal.Signals] = signal.SIGTERM
     # The log line a server prints when its port is taken (retried with another port).
     port_taken_marker: ClassVar[str] = "Address already in use"
+    # The account the server runs as when we are root.
+    account: ClassVar[str] = UNPRIVILEGED_ACCOUNT
 
     def __init__(
         self, *, cpus: frozenset[int] | None = None, ready_timeout_s: float = READY_TIMEOUT_S
@@ -76,6 +78,10 @@ class ManagedService(ABC):
         creates."""
         self.probe(self.url_for(self.port))
 
+    def choose_port(self) -> int:
+        """The port to start the server on (tried again with another when it is taken)."""
+        return free_port()
+
     def prepare(self, directory: Path) -> None:
         """Create what the server needs before its first start (a data directory)."""
         return
@@ -110,6 +116,11 @@ class ManagedService(ABC):
         return self.url_for(self.port)
 
     @property
+    def urls(self) -> tuple[str, ...]:
+        """Every URL it answers on: its one URL, or each node's of a cluster."""
+        return (self.url,)
+
+    @property
     def pid(self) -> int:
         if self._process is None:
             raise RuntimeError(f"{self.name} was not started")
@@ -128,7 +139,7 @@ class ManagedService(ABC):
         for program in self.programs():
             self.find(program)
         began = time.monotonic()
-        self.run_as = unprivileged_account()
+        self.run_as = unprivileged_account(self.account)
         self.directory = make_work_directory(f"layerbench-{self.name}-")
         try:
             if self.run_as is not None:
@@ -144,7 +155,7 @@ class ManagedService(ABC):
 
     def _start_server(self, directory: Path) -> None:
         for attempt in range(1, PORT_ATTEMPTS + 1):
-            self.port = free_port()
+            self.port = self.choose_port()
             log_path = directory / f"{self.name}-{attempt}.log"
             self._process = ManagedProcess(
                 self.name,

@@ -1,0 +1,131 @@
+"""Writers at once through several MariaDB servers (the nodes of a Galera cluster): each writer
+its own connection to one node (writer i to node i mod N), the site's repository on it, every
+write one ``Repository.write`` transaction, retried as the repository retries (a certification
+conflict between nodes is error 1213, a deadlock to the client), and every retry counted.
+
+Each writer posts comments to one video; every ``update_every``-th write is instead an edit of
+that video's description, a row every writer on every node changes (the conflicts' source:
+comments alone are new rows, which certify without conflict)."""
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from layerbench.datalayer.changes import Row
+from layerbench.datalayer.mariadb_dialect import MariadbDialect
+from layerbench.datalayer.mariadb_repository import connect
+from layerbench.datalayer.repository import Repository
+from layerbench.ids.codec import decode
+
+
+class CountingDialect(MariadbDialect):
+    """MariaDB's dialect, counting the errors the repository retries."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.transient_retries = 0
+        self.collision_retries = 0
+
+    def is_transient(self, error: Exception) -> bool:
+        transient = super().is_transient(error)
+        self.transient_retries += transient
+        return transient
+
+    def is_id_collision(self, error: Exception) -> bool:
+        collision = super().is_id_collision(error)
+        self.collision_retries += collision
+        return collision
+
+
+@dataclass
+class WriterTally:
+    """What one writer did: through which URL, the comments it created (their ids), the
+    edits of the video it committed, and the transactions run again."""
+
+    url: str
+    comment_ids: list[str] = field(default_factory=list)
+    video_edits: int = 0
+    transient_retries: int = 0
+    collision_retries: int = 0
+
+
+@dataclass(frozen=True)
+class ConcurrentWrites:
+    tallies: tuple[WriterTally, ...]
+    elapsed_s: float
+
+    @property
+    def comment_ids(self) -> list[str]:
+        return [identifier for tally in self.tallies for identifier in tally.comment_ids]
+
+    @property
+    def writes(self) -> int:
+        return sum(len(tally.comment_ids) + tally.video_edits for tally in self.tallies)
+
+    @property
+    def transient_retries(self) -> int:
+        return sum(tally.transient_retries for tally in self.tallies)
+
+    @property
+    def collision_retries(self) -> int:
+        return sum(tally.collision_retries for tally in self.tallies)
+
+    @property
+    def writes_per_s(self) -> float:
+        return self.writes / self.elapsed_s
+
+
+def create_video(url: str, title: str) -> str:
+    """A video to comment on, created through ``url``; its id."""
+    repository = Repository(connect(url), MariadbDialect())
+    try:
+        return repository.create(
+            "videos", {"title": title, "url": None, "description": None}, actor="setup"
+        )
+    finally:
+        repository.connection.close()
+
+
+def run_writers(
+    urls: list[str], video_id: str, writers: int, writes_each: int, update_every: int = 0
+) -> ConcurrentWrites:
+    """``writers`` threads, started together, each making ``writes_each`` writes through
+    ``urls[i % len(urls)]``; raises the first writer's error, if any."""
+    tallies = [WriterTally(urls[number % len(urls)]) for number in range(writers)]
+    start = threading.Barrier(writers + 1)
+    errors: list[BaseException] = []
+    video_numid = decode(video_id)
+
+    def write(number: int) -> None:
+        tally = tallies[number]
+        dialect = CountingDialect()
+        repository = Repository(connect(tally.url), dialect)
+        try:
+            start.wait()
+            for index in range(writes_each):
+                actor = f"writer-{number}"
+                if update_every and index % update_every == update_every - 1:
+                    edit: Row = {"description": f"edited by {actor}, write {index}"}
+                    repository.update("videos", video_id, edit, actor=actor)
+                    tally.video_edits += 1
+                else:
+                    values: Row = {"video_numid": video_numid, "author": actor, "body": f"#{index}"}
+                    tally.comment_ids.append(repository.create("comments", values, actor=actor))
+        except BaseException as error:  # reported to the caller below
+            errors.append(error)
+        finally:
+            tally.transient_retries = dialect.transient_retries
+            tally.collision_retries = dialect.collision_retries
+            repository.connection.close()
+
+    threads = [threading.Thread(target=write, args=(number,)) for number in range(writers)]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    began = time.monotonic()
+    for thread in threads:
+        thread.join()
+    elapsed_s = time.monotonic() - began
+    if errors:
+        raise errors[0]
+    return ConcurrentWrites(tuple(tallies), elapsed_s)

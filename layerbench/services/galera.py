@@ -1,0 +1,230 @@
+"""A throwaway MariaDB Galera cluster: three MariaDB nodes on loopback replicating each other
+synchronously through Debian's ``galera-4`` provider.
+
+    node 1  mariadb-install-db, then started with ``--wsrep-new-cluster`` (it makes the
+            cluster); the database and root's TCP account are created on it and replicate
+    node 2, node 3   started on empty data directories: each joins, receives the whole data
+            directory from a synced node by state transfer (``wsrep_sst_method=rsync``), and
+            is waited for until it is Synced
+    ready   every node answers, sees a cluster of 3, and is Synced
+
+What a machine like this one taught (issue 26): the servers run as ``mysql``, not as
+``nobody`` (rsync's daemon, started by the state transfer, would otherwise try to drop to
+``nobody`` and fail), and every port a node uses (client, group communication, incremental
+and full state transfer) is below the ephemeral range (:func:`~layerbench.proc.ports.
+free_low_ports`): a connection in TIME-WAIT on a port in that range kept a node from binding.
+
+Its URLs are the three nodes' ``mysql://`` URLs (``urls``); ``url`` is node 1's. Stopped, the
+joiners go first, then node 1, each with its process group, then the directory.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymysql
+
+from layerbench.errors import LayerbenchError, MissingBinaryError, ServerStartError
+from layerbench.proc.binaries import find_program
+from layerbench.proc.ports import free_low_ports
+from layerbench.proc.process import ManagedProcess
+from layerbench.proc.readiness import wait_until_ready
+from layerbench.services.mariadb import SOCKET, MariadbService, connect_mariadb, probe_socket
+from layerbench.services.service import PROBE_INTERVAL_S
+
+PROVIDER = Path("/usr/lib/galera/libgalera_smm.so")
+PROVIDER_PACKAGE = "galera-4"
+NODES = 3
+CLUSTER_NAME = "layerbench"
+# Which Debian package brings each program the cluster runs.
+PROGRAM_PACKAGES = {
+    "mariadb-install-db": "mariadb-server",
+    "mariadbd": "mariadb-server",
+    "wsrep_sst_rsync": "mariadb-server",
+    "rsync": "rsync",
+}
+
+
+@dataclass(frozen=True)
+class NodePorts:
+    """A node's ports on loopback: its clients', group communication's, and the incremental
+    and full state transfers' it receives on."""
+
+    mysql: int
+    group: int
+    ist: int
+    sst: int
+
+
+class GaleraService(MariadbService):
+    name = "galera"
+    apt_package = PROVIDER_PACKAGE
+    account = "mysql"
+
+    def __init__(self, **arguments: object) -> None:
+        super().__init__(**arguments)  # type: ignore[arg-type]
+        self.nodes: list[NodePorts] = []
+        self._joiners: list[ManagedProcess] = []
+
+    def programs(self) -> dict[str, str]:
+        return {**super().programs(), "wsrep_sst_rsync": "wsrep_sst_rsync", "rsync": "rsync"}
+
+    def find(self, program: str) -> Path:
+        location = self.programs()[program]
+        if Path(location).is_file():
+            return Path(location)
+        return find_program(Path(location).name, PROGRAM_PACKAGES[program])
+
+    def start(self) -> "GaleraService":
+        if not PROVIDER.is_file():
+            raise MissingBinaryError(str(PROVIDER), PROVIDER_PACKAGE)
+        super().start()
+        return self
+
+    # Ports: node 1's client port is the service's port; the others are chosen with it.
+
+    def choose_port(self) -> int:
+        ports = free_low_ports(4 * NODES)
+        self.nodes = [NodePorts(*ports[4 * n : 4 * n + 4]) for n in range(NODES)]
+        return self.nodes[0].mysql
+
+    def node_directory(self, number: int) -> Path:
+        """Node 1 lives in the service's directory (as a lone MariaDB does), the others in
+        ``node2``, ``node3`` inside it."""
+        assert self.directory is not None
+        return self.directory if number == 1 else self.directory / f"node{number}"
+
+    def prepare(self, directory: Path) -> None:
+        super().prepare(directory)
+        for number in range(2, NODES + 1):
+            data = self.node_directory(number) / "data"
+            data.mkdir(parents=True)
+            if self.run_as is not None:
+                self.run_as.give(data.parent)
+                self.run_as.give(data)
+
+    def command(self, directory: Path, port: int) -> list[str]:
+        return [*self.node_command(1), "--wsrep-new-cluster"]
+
+    def node_command(self, number: int) -> list[str]:
+        ports = self.nodes[number - 1]
+        group_members = ",".join(f"{self.host}:{node.group}" for node in self.nodes)
+        provider_options = ";".join(
+            (
+                f"gmcast.listen_addr=tcp://{self.host}:{ports.group}",
+                f"ist.recv_addr={self.host}:{ports.ist}",
+                "gcache.size=32M",
+            )
+        )
+        return [
+            *super().command(self.node_directory(number), ports.mysql),
+            "--wsrep-on=ON",
+            f"--wsrep-provider={PROVIDER}",
+            f"--wsrep-cluster-name={CLUSTER_NAME}",
+            f"--wsrep-cluster-address=gcomm://{group_members}",
+            f"--wsrep-node-name=node{number}",
+            f"--wsrep-node-address={self.host}:{ports.group}",
+            f"--wsrep-provider-options={provider_options}",
+            "--wsrep-sst-method=rsync",
+            f"--wsrep-sst-receive-address={self.host}:{ports.sst}",
+            # What Galera asks of the server: row events, interleaved auto-increment locks.
+            "--binlog-format=ROW",
+            "--innodb-autoinc-lock-mode=2",
+            "--default-storage-engine=InnoDB",
+        ]
+
+    @property
+    def urls(self) -> tuple[str, ...]:
+        if self._process is None:
+            raise RuntimeError(f"{self.name} was not started")
+        return tuple(self.url_for(node.mysql) for node in self.nodes)
+
+    @property
+    def pids(self) -> tuple[int, ...]:
+        """Every node's server process: node 1's, then the joiners'."""
+        return (self.pid, *(process.pid for process in self._joiners))
+
+    def after_ready(self, url: str) -> None:
+        super().after_ready(url)
+        for number in range(2, NODES + 1):
+            self._start_joiner(number)
+        for node_url in self.urls:
+            reason = cluster_state(node_url)
+            if reason is not None:
+                raise ServerStartError(self.name, reason)
+
+    def _start_joiner(self, number: int) -> None:
+        directory = self.node_directory(number)
+        process = ManagedProcess(
+            f"{self.name}-node{number}",
+            self.node_command(number),
+            log_path=directory / f"node{number}.log",
+            cpus=self.cpus,
+            cwd=directory,
+            run_as=self.run_as,
+            stop_signal=self.stop_signal,
+        )
+        self._joiners.append(process.start())
+
+        def synced() -> str | None:
+            try:
+                probe_socket(directory / SOCKET)
+            except LayerbenchError as error:
+                return str(error)
+            return node_state(self.url_for(self.nodes[number - 1].mysql))
+
+        wait_until_ready(
+            process,
+            process.name,
+            synced,
+            timeout_s=self.ready_timeout_s,
+            interval_s=PROBE_INTERVAL_S * 10,
+        )
+
+    def check_alive(self) -> None:
+        super().check_alive()
+        for process in self._joiners:
+            if (status := process.returncode()) is not None:
+                raise ServerStartError(process.name, f"exited ({status})", process.log_tail())
+
+    def stop(self) -> None:
+        while self._joiners:
+            self._joiners.pop().stop()
+        super().stop()
+
+
+def wsrep_status(url: str) -> dict[str, str]:
+    """A node's ``wsrep_%`` status variables."""
+    connection = connect_mariadb(url)
+    with connection, connection.cursor() as cursor:
+        cursor.execute("SHOW GLOBAL STATUS LIKE 'wsrep_%'")
+        return {str(name): str(value) for name, value in cursor.fetchall()}
+
+
+def node_state(url: str) -> str | None:
+    """None when the node at ``url`` is Synced in a primary component; otherwise its state."""
+    try:
+        status = wsrep_status(url)
+    except pymysql.MySQLError as error:
+        return f"{url} does not answer: {error}"
+    state = status.get("wsrep_local_state_comment", "?")
+    component = status.get("wsrep_cluster_status", "?")
+    if state != "Synced" or component != "Primary":
+        return f"{url} is {state} in a {component} component"
+    return None
+
+
+def cluster_state(url: str, size: int = NODES) -> str | None:
+    """None when the node at ``url`` is Synced and sees a cluster of ``size``; otherwise why
+    not."""
+    reason = node_state(url)
+    if reason is not None:
+        return reason
+    seen = wsrep_status(url).get("wsrep_cluster_size", "?")
+    return None if seen == str(size) else f"{url} sees a cluster of {seen}, not {size}"
+
+
+def probe_galera(url: str) -> None:
+    """Raise when the node at ``url`` is not Synced in a primary component."""
+    reason = node_state(url)
+    if reason is not None:
+        raise LayerbenchError(f"Galera node: {reason}")
