@@ -3,48 +3,20 @@ host a network namespace of the lab's (lab/load_from_hosts.py), and the two resu
 exactly (issue 26): the merged histogram holds every request of both, its percentiles those
 of the union."""
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from layerbench.hosts import netns
-from layerbench.hosts.lab_network import LabNetwork, lab_network
-from layerbench.hosts.topology import Host, topology_from
+from layerbench.hosts.lab_network import lab_network
+from layerbench.hosts.topology import topology_from
+from layerbench.lab.host_nginx import NginxOnHost
 from layerbench.lab.load_from_hosts import load_from_clients
 from layerbench.lab.loadgen import LoadSpec
-from layerbench.proc.ports import free_port
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
-from layerbench.servers.nginx import NginxStatic
 from layerbench.stats import hdr_histogram
-from tests.test_hosts import FETCH, can_make_namespaces, ours
+from tests.test_hosts import can_make_namespaces, ours
 
 __all__ = ["can_make_namespaces"]  # the fixture, used by name
-
-
-class NginxOnHost(NginxStatic):
-    """nginx inside a host's namespace, probed from inside it. It listens on every address
-    of the namespace (its eth0 and its own loopback): the start's check that the port is free
-    binds in layerbench's namespace, where the host's address does not exist."""
-
-    def __init__(self, network: LabNetwork, host: Host, workdir: Path) -> None:
-        super().__init__(workdir, free_port(), {STATIC_FILE: STATIC_BODY})
-        self.network = network
-        self.front = host
-        self.host = "0.0.0.0"
-
-    @property
-    def base_url(self) -> str:
-        return f"http://{self.front.address}:{self.port}"
-
-    def command(self) -> list[str]:
-        return self.network.command(self.front, super().command())
-
-    def probe(self) -> str | None:
-        url = self.base_url + self.ready_path
-        fetch = self.network.command(self.front, [sys.executable, "-c", FETCH, url])
-        done = subprocess.run(fetch, capture_output=True, text=True, timeout=10, check=False)
-        return None if done.returncode == 0 else f"{url}: {done.stderr.strip()[-200:]}"
 
 
 def test_two_client_hosts_load_one_nginx_and_merge_exactly(
@@ -62,7 +34,9 @@ def test_two_client_hosts_load_one_nginx_and_merge_exactly(
     )
     with lab_network(topology) as network:
         token = network.token
-        nginx = NginxOnHost(network, topology.host("front"), workdir / "nginx")
+        nginx = NginxOnHost(
+            network, topology.host("front"), workdir / "nginx", {STATIC_FILE: STATIC_BODY}
+        )
         nginx.start()
         try:
             merged, results = load_from_clients(
