@@ -2,18 +2,21 @@
 back, shown beside req/s in the terminal and as a chart in the HTML report; refused before the
 ladder runs where the pass cannot be made. The pass itself is tests/test_cost.py's."""
 
+import io
 import json
+import signal
 import subprocess
+from contextlib import redirect_stderr
 from pathlib import Path
 
 import pytest
 
+from layerbench.cli.main import run
 from layerbench.report.html_report import html_report
 from layerbench.report.ladder_instructions import ladder_instructions_lines
 from layerbench.results.cost_result import CostResult, RequestCost
 from layerbench.results.result_documents import read_result
 from tests.report_documents import full_ladder
-from tests.smoke_runs import LAYERBENCH
 
 
 def counted() -> CostResult:
@@ -66,10 +69,16 @@ def test_beside_req_s_and_in_the_html_report() -> None:
 def test_refused_in_one_line_before_the_ladder_runs(
     tmp_path: Path, args: list[str], message: str
 ) -> None:
-    done = subprocess.run(
-        [*LAYERBENCH, "ladder", *args, "--instructions", "--json", str(tmp_path / "l.json")],
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+    stderr = io.StringIO()
+    sigterm = signal.getsignal(signal.SIGTERM)
+    try:
+        with redirect_stderr(stderr):
+            returncode = run(
+                ["ladder", *args, "--instructions", "--json", str(tmp_path / "l.json")]
+            )
+    finally:
+        signal.signal(signal.SIGTERM, sigterm)
+    done = subprocess.CompletedProcess(args, returncode, "", stderr.getvalue())
     assert done.returncode == 2, done.stderr
     assert done.stderr == f"layerbench: error: {message}\n"
     assert not (tmp_path / "l.json").exists()
