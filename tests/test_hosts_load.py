@@ -6,8 +6,11 @@ of the union."""
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from layerbench.errors import ConfigError, LoadGeneratorError
 from layerbench.hosts import netns
-from layerbench.hosts.lab_network import lab_network
+from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.topology import topology_from
 from layerbench.lab.host_nginx import NginxOnHost
 from layerbench.lab.load_from_hosts import load_from_clients
@@ -71,3 +74,22 @@ def test_two_client_hosts_load_one_nginx_and_merge_exactly(
     assert histogram.counts == counts
     # The front's address is the lab's own: the machine's network never had it.
     assert str(topology.host("front").address) not in netns.ip("-4", "addr")
+
+
+def test_a_client_that_reaches_nothing_fails_the_run_and_leaves_nothing(
+    can_make_namespaces: None, load_binary: Path, workdir: Path
+) -> None:
+    topology = topology_from(
+        {"hosts": {"client1": {"roles": ["client"]}, "front": {"roles": ["front"]}}}, "t"
+    )
+    spec = LoadSpec(concurrency=2, duration_s=0.5, warmup_s=0.0)
+    with pytest.raises(LoadGeneratorError), lab_network(topology) as network:
+        token = network.token
+        url = f"http://{topology.host('front').address}:9/"  # nothing listens there
+        load_from_clients(network, binary=load_binary, url=url, spec=spec, workdir=workdir)
+    assert ours(token) == []
+    no_clients = topology_from({"hosts": {"front": {"roles": ["front"]}}}, "t")
+    with pytest.raises(ConfigError, match="no host with the role client"):
+        load_from_clients(
+            LabNetwork(no_clients, "x"), binary=load_binary, url="", spec=spec, workdir=workdir
+        )

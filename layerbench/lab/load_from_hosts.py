@@ -4,8 +4,9 @@ added, never the percentiles averaged).
 
 Each client runs ``layerbench-load`` inside its host's namespace (``ip netns exec``), all of
 them started together and each waited for on a thread of its own; the first failure is the
-run's. On this 2-core machine the clients share the same CPUs: several client hosts add
-isolation (their own addresses, their own connections), not capacity.
+run's, and on it (or Ctrl-C) the others are not waited for: leaving the network kills them.
+On this 2-core machine the clients share the same CPUs: several client hosts add isolation
+(their own addresses, their own connections), not capacity.
 """
 
 from concurrent.futures import ThreadPoolExecutor
@@ -25,7 +26,8 @@ def load_from_clients(
     clients = network.topology.with_role("client")
     if not clients:
         raise ConfigError("the topology has no host with the role client")
-    with ThreadPoolExecutor(max_workers=len(clients)) as pool:
+    pool = ThreadPoolExecutor(max_workers=len(clients))
+    try:
         runs = [
             pool.submit(
                 run_load,
@@ -39,4 +41,8 @@ def load_from_clients(
             for host in clients
         ]
         results = [run.result() for run in runs]
+    finally:
+        # On Ctrl-C or a client's failure, not waiting for the others: the network's removal
+        # kills what still runs in its namespaces, which ends their threads.
+        pool.shutdown(wait=False, cancel_futures=True)
     return merge_loads(results), results
