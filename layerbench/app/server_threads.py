@@ -1,10 +1,15 @@
 """How many threads of this process the server that embeds it runs requests on, asked of the
 server itself: mod_wsgi (embedded, a child's ThreadsPerChild; daemon, its ``threads=``), mod_python
-(the MPM's threads per child) and uWSGI (``threads``). None under any other server, or outside
-one: a process whose threads the application cannot know."""
+(the MPM's threads per child) and uWSGI (``threads``). The servers that run our own Python
+(gunicorn, waitress, cheroot, paste, granian) have no such question: their adapter says it in
+``$LAYERBENCH_THREADS_PER_PROCESS`` from the settings it starts them with. None under any other
+server, or outside one: a process whose threads the application cannot know."""
 
 import importlib
+import os
 from typing import Any
+
+THREADS_VARIABLE = "LAYERBENCH_THREADS_PER_PROCESS"
 
 
 def _module(name: str) -> Any:
@@ -39,9 +44,14 @@ def _uwsgi() -> int | None:
     return int(value) if isinstance(value, str) and value.isdigit() else None
 
 
+def _adapter() -> int | None:
+    value = os.environ.get(THREADS_VARIABLE, "")
+    return int(value) if value.isdigit() else None
+
+
 def threads_per_process() -> int | None:
     """The request threads of this process, when its server says; None when it does not."""
-    for ask in (_mod_wsgi, _mod_python, _uwsgi):
+    for ask in (_mod_wsgi, _mod_python, _uwsgi, _adapter):
         threads = ask()
         if threads is not None and threads > 0:
             return threads

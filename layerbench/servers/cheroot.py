@@ -23,6 +23,9 @@ class CherootServer(PythonAppServer[CherootSettings]):
     distribution = "cheroot"
     module = "cheroot"
 
+    def threads_per_process(self) -> int:
+        return self.settings.threads
+
     def command(self) -> list[str]:
         return [
             *self.python(),

@@ -25,6 +25,10 @@ class GranianServer(PythonAppServer[GranianSettings]):
     distribution = "granian"
     module = "granian"
 
+    def threads_per_process(self) -> int:
+        """Its blocking threads, which run the application."""
+        return self.settings.blocking_threads
+
     def workers_loading(self) -> int:
         """Its worker processes, each importing the application."""
         return self.settings.workers

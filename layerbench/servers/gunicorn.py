@@ -8,6 +8,8 @@ from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import APP_ENTRY, PythonAppServer
 
 # gunicorn's default line with the time taken.
+# The worker classes that run the application on a pool of --threads threads (sync runs one).
+THREADED_WORKERS = ("sync", "gthread")
 ACCESS_LOG_FORMAT = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(f)s" "%(a)s"'
 
 
@@ -33,6 +35,13 @@ class GunicornServer(PythonAppServer[GunicornSettings]):
     name = "gunicorn"
     distribution = "gunicorn"
     module = "gunicorn"
+
+    def threads_per_process(self) -> int | None:
+        """Its ``--threads`` (gthread; 1 for the sync worker); None for a worker of greenlets
+        or an event loop."""
+        if self.settings.worker_class not in THREADED_WORKERS:
+            return None
+        return self.settings.threads
 
     def workers_loading(self) -> int:
         """Its worker processes, each importing the application."""

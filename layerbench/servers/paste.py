@@ -23,6 +23,9 @@ class PasteServer(PythonAppServer[PasteSettings]):
     distribution = "paste"
     module = "paste.httpserver"
 
+    def threads_per_process(self) -> int:
+        return self.settings.threads
+
     def command(self) -> list[str]:
         return [
             *self.python(),

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Generic, TypeVar
 
 from layerbench.app.app_config import DB_PATH_VARIABLE
+from layerbench.app.server_threads import THREADS_VARIABLE
 from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.errors import MissingPackageError
 from layerbench.proc.ports import LOOPBACK
@@ -60,5 +61,17 @@ class PythonAppServer(ManagedServer, Generic[SettingsT]):
     def python(self) -> list[str]:
         return [sys.executable]
 
+    def threads_per_process(self) -> int | None:
+        """The threads each of its processes runs the application on, as its settings say;
+        None when it does not run it on a pool of threads (an event loop)."""
+        return None
+
     def environment(self) -> dict[str, str]:
-        return {**os.environ, **self.app_environment, DB_PATH_VARIABLE: str(self.db_path)}
+        threads = self.threads_per_process()
+        told = {} if threads is None else {THREADS_VARIABLE: str(threads)}
+        return {
+            **os.environ,
+            **self.app_environment,
+            DB_PATH_VARIABLE: str(self.db_path),
+            **told,
+        }

@@ -27,6 +27,9 @@ class WaitressServer(PythonAppServer[WaitressSettings]):
     distribution = "waitress"
     module = "waitress"
 
+    def threads_per_process(self) -> int:
+        return self.settings.threads
+
     def command(self) -> list[str]:
         return [
             *self.python(),
