@@ -25,6 +25,7 @@ from layerbench import __version__
 from layerbench.cli import (
     app_cmd,
     cost_cmd,
+    hosts_cmd,
     ids_cmd,
     ladder_cmd,
     matrix_cmd,
@@ -40,6 +41,7 @@ from layerbench.errors import (
     LayerbenchError,
     NothingMeasuredError,
 )
+from layerbench.hosts.lab_network import sweep_abandoned_networks
 from layerbench.proc.work_dirs import sweep_abandoned
 
 EXIT_ERROR = 1
@@ -70,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     smoke_cmd.add_parser(commands)
     cost_cmd.add_parser(commands)
     ids_cmd.add_parser(commands)
+    hosts_cmd.add_parser(commands)
     services_cmd.add_parser(commands)
     app_cmd.add_parser(commands)
     return parser
@@ -83,6 +86,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)
     sweep_abandoned()  # work directories of runs that were killed
+    sweep_abandoned_networks()  # and their hosts' network namespaces
     try:
         exit_code: int = args.handler(args)
     except KeyboardInterrupt:
