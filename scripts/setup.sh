@@ -28,6 +28,8 @@ apt_packages=(python3 python3-venv python3-dev build-essential pkg-config libmar
 command -v npm >/dev/null || apt_packages+=(nodejs npm)
 # valgrind: `layerbench cost` counts instructions under callgrind (its callgrind.h builds the shim).
 apt_packages+=(valgrind)
+# iproute2: ip makes a topology's hosts network namespaces (layerbench/hosts/, issue 26).
+apt_packages+=(iproute2)
 # Rails 6.1 under Apache + Passenger and puma (--app rails; issue 24), from Debian's parts: the
 # rails metapackage's webpacker chain does not install beside Debian's Node.
 [[ ${1:-runtime} == dev ]] && apt_packages+=(ruby-rails libapache2-mod-passenger passenger
