@@ -34,6 +34,7 @@ from layerbench.cli import (
     results_cmd,
     services_cmd,
     smoke_cmd,
+    writes_cmd,
 )
 from layerbench.errors import (
     ConfigError,
@@ -74,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     ids_cmd.add_parser(commands)
     hosts_cmd.add_parser(commands)
     services_cmd.add_parser(commands)
+    writes_cmd.add_parser(commands)
     app_cmd.add_parser(commands)
     return parser
 

@@ -1,0 +1,118 @@
+"""What ``layerbench writes`` measured: every trial, and per store and number of writers the
+median commits per second with its spread over the repeats, the p99 commit latency, and what
+the writers (the client role) and the database cost in CPU and memory."""
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from layerbench.stats.spread import Spread
+
+WRITES_DOCUMENT_VERSION = 1
+
+
+def percentile_us(latencies_us: list[int], fraction: float) -> float:
+    """The nearest-rank percentile of the latencies (0 for none)."""
+    if not latencies_us:
+        return 0.0
+    ordered = sorted(latencies_us)
+    return float(ordered[max(0, math.ceil(fraction * len(ordered)) - 1)])
+
+
+@dataclass(frozen=True)
+class WritesTrial:
+    store: str
+    writers: int
+    repeat: int
+    # The objects in the database before the trial (grown, plus earlier trials' commits).
+    objects_before: int
+    commits: int
+    elapsed_s: float
+    p50_latency_us: float
+    p99_latency_us: float
+    conflicts: int
+    # Role (client: the writers; database: its server) → CPU % of a core over the trial, PSS.
+    cpu_percent: dict[str, float]
+    pss_bytes: dict[str, int]
+
+    @property
+    def commits_per_s(self) -> float:
+        return self.commits / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class WritesRow:
+    store: str
+    writers: int
+    commits_per_s: Spread
+    p99_latency_us: float
+    cpu_percent: dict[str, float]
+    pss_bytes: dict[str, int]
+
+    @classmethod
+    def of(cls, trials: list[WritesTrial]) -> "WritesRow":
+        first = trials[0]
+        median_trial = sorted(trials, key=lambda trial: trial.commits_per_s)[len(trials) // 2]
+        return cls(
+            first.store,
+            first.writers,
+            Spread.of([trial.commits_per_s for trial in trials]),
+            median_trial.p99_latency_us,
+            median_trial.cpu_percent,
+            median_trial.pss_bytes,
+        )
+
+
+@dataclass
+class WritesResult:
+    stores: tuple[str, ...]
+    writers: tuple[int, ...]
+    objects: int
+    commits: int
+    repeats: int
+    mariadb_profile: str
+    trials: list[WritesTrial] = field(default_factory=list)
+    # Store → why it was not measured (a package to install, its error).
+    not_measured: dict[str, str] = field(default_factory=dict)
+    conditions: dict[str, Any] = field(default_factory=dict)
+
+    def rows(self) -> list[WritesRow]:
+        return [
+            WritesRow.of(trials)
+            for store in self.stores
+            for writers in self.writers
+            if (trials := [t for t in self.trials if (t.store, t.writers) == (store, writers)])
+        ]
+
+    def document(self) -> dict[str, Any]:
+        """The JSON document (``--json``): every trial and every row."""
+        return {
+            "version": WRITES_DOCUMENT_VERSION,
+            "kind": "writes",
+            "options": {
+                "stores": list(self.stores),
+                "writers": list(self.writers),
+                "objects": self.objects,
+                "commits": self.commits,
+                "repeats": self.repeats,
+                "mariadb_profile": self.mariadb_profile,
+            },
+            "conditions": self.conditions,
+            "not_measured": self.not_measured,
+            "rows": [
+                {
+                    "store": row.store,
+                    "writers": row.writers,
+                    "commits_per_s": row.commits_per_s.median,
+                    "commits_per_s_cv": row.commits_per_s.cv,
+                    "commits_per_s_ci95": [row.commits_per_s.ci_low, row.commits_per_s.ci_high],
+                    "p99_latency_us": row.p99_latency_us,
+                    "cpu_percent": row.cpu_percent,
+                    "pss_bytes": row.pss_bytes,
+                }
+                for row in self.rows()
+            ],
+            "trials": [
+                {**vars(trial), "commits_per_s": trial.commits_per_s} for trial in self.trials
+            ],
+        }

@@ -1,0 +1,159 @@
+"""The stores ``layerbench writes`` measures, by name, each on the lab's throwaway services:
+
+relstorage-postgres  ZODB on RelStorage 4.3, PostgreSQL through psycopg2 (history-preserving)
+relstorage-mariadb   ZODB on RelStorage 4.3, MariaDB through MySQLdb (history-preserving;
+                     RelStorage's MySQL adapter with the project's MariaDB workarounds,
+                     :mod:`writes_relstorage`)
+zeo                  ZODB on a ZEO server (ZEO's own runzeo over a FileStorage) on loopback TCP
+filestorage          ZODB on a FileStorage in the writers' own process (no server)
+site-postgres        the site's own SQL write path (a comment through the data layer's
+site-mariadb         repository, as the write rung writes it), on PostgreSQL or MariaDB
+
+Each store is started in :class:`StoreRunning`: its ZEO server, or a database of its own on the
+run's one PostgreSQL or MariaDB (:class:`SharedServices`: MariaDB with the run's
+``mariadb.profile``), a directory of its own, and the target the writers open
+(:mod:`writes_worker`); ``sessions`` are the processes that play the database role.
+"""
+
+import shutil
+import socket
+import sys
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import psycopg
+
+from layerbench.errors import ServerStartError
+from layerbench.lab.service_settings import service_arguments
+from layerbench.proc.ports import LOOPBACK, free_port
+from layerbench.proc.process import ManagedProcess
+from layerbench.proc.work_dirs import make_work_directory
+from layerbench.servers.server_settings import SettingsBook
+from layerbench.services.mariadb import connect_mariadb
+from layerbench.services.registry import service_class
+from layerbench.services.service import ManagedService
+from layerbench.services.urls import ServiceUrl
+
+# Store name → the service it needs (None: none).
+STORES: dict[str, str | None] = {
+    "relstorage-postgres": "postgres",
+    "relstorage-mariadb": "mariadb",
+    "zeo": None,
+    "filestorage": None,
+    "site-postgres": "postgres",
+    "site-mariadb": "mariadb",
+}
+ZODB_STORES = ("relstorage-postgres", "relstorage-mariadb", "zeo", "filestorage")
+ZEO_START_TIMEOUT_S = 30.0
+RUNZEO = (sys.executable, "-m", "ZEO.runzeo")
+
+
+@dataclass
+class SharedServices:
+    """The run's services, each started once, at the first store that needs it, and stopped
+    with the run's ``stack``."""
+
+    stack: ExitStack
+    book: SettingsBook = field(default_factory=dict)
+    started: dict[str, ManagedService] = field(default_factory=dict, init=False)
+
+    def database_url(self, kind: str, database: str) -> tuple[str, int]:
+        """The URL of a new database named ``database`` on the ``kind`` service, and the
+        service's session."""
+        service = self.started.get(kind)
+        if service is None:
+            service = service_class(kind)(**service_arguments(self.book, kind))
+            self.stack.enter_context(service)
+            self.started[kind] = service
+        admin = ServiceUrl.parse(service.url)
+        if kind == "postgres":
+            with psycopg.connect(service.url, autocommit=True) as connection:
+                connection.execute(f'CREATE DATABASE "{database}"')
+        else:
+            with connect_mariadb(service.url) as mariadb, mariadb.cursor() as cursor:
+                cursor.execute(f"CREATE DATABASE `{database}`")
+        scheme = "postgresql" if kind == "postgres" else "mysql"
+        return f"{scheme}://{admin.user}@{admin.host}:{admin.port}/{database}", service.pid
+
+
+@dataclass
+class StoreRunning:
+    """Use as a context manager: the store's server runs inside it."""
+
+    name: str
+    services: SharedServices
+    target: dict[str, Any] = field(default_factory=dict, init=False)
+    sessions: set[int] = field(default_factory=set, init=False)
+    directory: Path | None = field(default=None, init=False)
+    _stack: ExitStack = field(default_factory=ExitStack, init=False)
+
+    def __enter__(self) -> "StoreRunning":
+        try:
+            self.directory = make_work_directory(f"layerbench-writes-{self.name}-")
+            self._stack.callback(shutil.rmtree, self.directory, ignore_errors=True)
+            self._start(self.directory)
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def _start(self, directory: Path) -> None:
+        kind = STORES[self.name]
+        if self.name == "filestorage":
+            self.target = {"kind": "filestorage", "path": str(directory / "Data.fs")}
+            return
+        if self.name == "zeo":
+            port = free_port()
+            server = ManagedProcess(
+                "zeo",
+                [*RUNZEO, "-a", f"{LOOPBACK}:{port}", "-f", str(directory / "Data.fs")],
+                log_path=directory / "zeo.log",
+                cwd=directory,
+            )
+            self._stack.enter_context(server)
+            _wait_for_port(server, port)
+            self.sessions.add(server.pid)
+            self.target = {"kind": "zeo", "address": [LOOPBACK, port]}
+            return
+        assert kind is not None
+        url, session = self.services.database_url(kind, self.name.replace("-", "_"))
+        self.sessions.add(session)
+        if self.name.startswith("site-"):
+            self.target = {"kind": "site", "url": url}
+        elif kind == "postgres":
+            parsed = ServiceUrl.parse(url)
+            dsn = (
+                f"host={parsed.host} port={parsed.port} user={parsed.user} dbname={parsed.database}"
+            )
+            self.target = {"kind": self.name, "dsn": dsn, "keep_history": True}
+        else:
+            parsed = ServiceUrl.parse(url)
+            params = {"host": parsed.host, "port": parsed.port, "user": parsed.user or "root"}
+            params["db"] = parsed.database or ""
+            self.target = {"kind": self.name, "params": params, "keep_history": True}
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._stack.close()
+
+
+def _wait_for_port(server: ManagedProcess, port: int) -> None:
+    deadline = time.monotonic() + ZEO_START_TIMEOUT_S
+    while True:
+        if server.returncode() is not None:
+            raise ServerStartError("zeo", "runzeo exited", server.log_tail())
+        try:
+            with socket.create_connection((LOOPBACK, port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise ServerStartError("zeo", "runzeo did not listen", server.log_tail()) from None
+            time.sleep(0.05)
