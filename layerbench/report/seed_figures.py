@@ -79,9 +79,9 @@ _002_CONDITIONS = (
     "Python 2.7.5; ab at c=1, 500 warm-up + 500K requests"
 )
 _002_COMMAND = (
-    "matrix --servers mod_python-wsgi:app=django:apache.threads_per_child=1,"
-    "uwsgi-nginx:app=django,uwsgi:app=django,mod_wsgi-embedded:app=django --concurrency 1 "
-    "--rung {rung} --seed 002"
+    "matrix --servers mod_python-wsgi:app=django:apache.threads_per_child=1:"
+    "apache.min_spare_threads=1:apache.max_spare_threads=10,uwsgi-nginx:app=django,"
+    "uwsgi:app=django,mod_wsgi-embedded:app=django --concurrency 1 --rung {rung} --seed 002"
 )
 
 
@@ -122,9 +122,10 @@ _004_CONDITIONS = (
 )
 _004_PRELOAD = "mod_wsgi-embedded.preload"
 # The seed's Apache: processes of one thread (prefork), 20 at most (MaxClients 20).
+# One child at the start (each imports its application as it starts), more as the load comes.
 _004_APACHE = (
-    "--set apache.max_request_workers=20 --set apache.min_spare_threads=5 "
-    "--set apache.max_spare_threads=10"
+    "--set apache.max_request_workers=20 --set apache.start_servers=1 "
+    "--set apache.min_spare_threads=1 --set apache.max_spare_threads=10"
 )
 
 SEEDS: tuple[SeedExperiment, ...] = (
