@@ -75,22 +75,32 @@ LOW_PORTS = range(20000, 32768)
 LOW_PORT_ATTEMPTS = 200
 
 
-def free_low_ports(count: int, host: str = LOOPBACK) -> list[int]:
+def free_low_ports(count: int, host: str = LOOPBACK, *, companion: int = 0) -> list[int]:
     """``count`` distinct ports below the ephemeral range that nothing holds on ``host`` (a
-    bind without SO_REUSEADDR succeeds: no listener, no connection in TIME-WAIT)."""
+    bind without SO_REUSEADDR succeeds: no listener, no connection in TIME-WAIT); with
+    ``companion``, each port's port + companion is free and below the range too (Redis
+    Cluster's bus port is its port + 10000)."""
     chosen: list[int] = []
+    candidates = range(LOW_PORTS.start, LOW_PORTS.stop - companion)
     for _ in range(LOW_PORT_ATTEMPTS):
         if len(chosen) == count:
             break
-        port = random.choice(LOW_PORTS)
-        if port in chosen:
+        port = random.choice(candidates)
+        wanted = {port, port + companion}
+        if wanted & {taken + offset for taken in chosen for offset in (0, companion)}:
             continue
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-            try:
-                probe.bind((host, port))
-            except OSError:
-                continue
-        chosen.append(port)
+        if all(can_bind(host, each) for each in wanted):
+            chosen.append(port)
     if len(chosen) < count:
         raise PortInUseError(host, chosen[-1] if chosen else LOW_PORTS.start)
     return chosen
+
+
+def can_bind(host: str, port: int) -> bool:
+    """Whether a socket can bind ``host:port`` now, without SO_REUSEADDR."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True

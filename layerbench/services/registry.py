@@ -9,6 +9,7 @@ from layerbench.services.mariadb import MariadbService, probe_mariadb
 from layerbench.services.memcached import MemcachedService, probe_memcached
 from layerbench.services.postgres import PostgresService, probe_postgres
 from layerbench.services.redis import RedisService, probe_redis
+from layerbench.services.redis_cluster import RedisClusterService
 from layerbench.services.service import ManagedService
 from layerbench.services.upstream import UpstreamService
 
@@ -20,6 +21,7 @@ SERVICES: dict[str, type[ManagedService]] = {
         GaleraService,
         MemcachedService,
         RedisService,
+        RedisClusterService,
         CouchdbService,
     )
 }

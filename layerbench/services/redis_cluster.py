@@ -1,0 +1,174 @@
+"""A throwaway Redis Cluster: six redis-server nodes on loopback in cluster mode, made into three
+masters with a replica each by ``redis-cli --cluster create --cluster-replicas 1`` (issue 26).
+
+Each node's cluster bus listens on its port + 10000; both are below the ephemeral range
+(:func:`~layerbench.proc.ports.free_low_ports` with a companion of 10000). Node 1 is the
+service's own process; nodes 2 to 6 run in ``node2`` … ``node6`` inside its directory. It is
+handed out once every node says ``cluster_state:ok`` and knows all six with every slot assigned.
+Its URLs are the six nodes' ``redis://`` URLs (``urls``); a cluster client starts from any."""
+
+from pathlib import Path
+
+import redis
+
+from layerbench.errors import LayerbenchError, ServerStartError
+from layerbench.proc.ports import free_low_ports
+from layerbench.proc.process import ManagedProcess
+from layerbench.proc.readiness import wait_until_ready
+from layerbench.services.redis import RedisService, redis_client
+from layerbench.services.service import PROBE_INTERVAL_S
+from layerbench.services.urls import ServiceUrl
+
+NODES = 6
+BUS_PORT_OFFSET = 10000
+SLOTS = 16384
+
+
+class RedisClusterService(RedisService):
+    name = "redis-cluster"
+
+    def __init__(self, **arguments: object) -> None:
+        super().__init__(**arguments)  # type: ignore[arg-type]
+        self.node_ports: list[int] = []
+        self._others: list[ManagedProcess] = []
+
+    def programs(self) -> dict[str, str]:
+        return {**super().programs(), "redis-cli": "redis-cli"}
+
+    def choose_port(self) -> int:
+        self.node_ports = free_low_ports(NODES, self.host, companion=BUS_PORT_OFFSET)
+        return self.node_ports[0]
+
+    def node_directory(self, number: int) -> Path:
+        assert self.directory is not None
+        return self.directory if number == 1 else self.directory / f"node{number}"
+
+    def command(self, directory: Path, port: int) -> list[str]:
+        return self.node_command(1)
+
+    def node_command(self, number: int) -> list[str]:
+        return [
+            *super().command(self.node_directory(number), self.node_ports[number - 1]),
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            f"nodes-{number}.conf",
+            "--cluster-node-timeout",
+            "2000",
+        ]
+
+    @property
+    def urls(self) -> tuple[str, ...]:
+        if self._process is None:
+            raise RuntimeError(f"{self.name} was not started")
+        return tuple(self.url_for(port) for port in self.node_ports)
+
+    @property
+    def pids(self) -> tuple[int, ...]:
+        return (self.pid, *(process.pid for process in self._others))
+
+    def after_ready(self, url: str) -> None:
+        for number in range(2, NODES + 1):
+            self._start_node(number)
+        assert self.directory is not None
+        self.run_setup(
+            [
+                str(self.find("redis-cli")),
+                "--cluster",
+                "create",
+                *(f"{self.host}:{port}" for port in self.node_ports),
+                "--cluster-replicas",
+                "1",
+                "--cluster-yes",
+            ],
+            self.directory,
+        )
+        assert self._process is not None
+        wait_until_ready(
+            self._process,
+            self.name,
+            lambda: next(filter(None, map(cluster_state, self.urls)), None),
+            timeout_s=self.ready_timeout_s,
+            interval_s=PROBE_INTERVAL_S * 10,
+        )
+
+    def _start_node(self, number: int) -> None:
+        directory = self.node_directory(number)
+        directory.mkdir()
+        if self.run_as is not None:
+            self.run_as.give(directory)
+        process = ManagedProcess(
+            f"{self.name}-node{number}",
+            self.node_command(number),
+            log_path=directory / f"node{number}.log",
+            cpus=self.cpus,
+            cwd=directory,
+            run_as=self.run_as,
+            stop_signal=self.stop_signal,
+        )
+        self._others.append(process.start())
+        node_url = self.url_for(self.node_ports[number - 1])
+
+        def answers() -> str | None:
+            try:
+                self.probe(node_url)
+            except LayerbenchError as error:
+                return str(error)
+            return None
+
+        wait_until_ready(
+            process,
+            process.name,
+            answers,
+            timeout_s=self.ready_timeout_s,
+            interval_s=PROBE_INTERVAL_S,
+        )
+
+    def check_alive(self) -> None:
+        super().check_alive()
+        for process in self._others:
+            if (status := process.returncode()) is not None:
+                raise ServerStartError(process.name, f"exited ({status})", process.log_tail())
+
+    def stop(self) -> None:
+        while self._others:
+            self._others.pop().stop()
+        super().stop()
+
+
+def cluster_info(url: str) -> dict[str, str]:
+    """The node's ``CLUSTER INFO`` fields."""
+    client = redis_client(url)
+    try:
+        answer = client.execute_command("CLUSTER INFO")  # type: ignore[no-untyped-call]
+    finally:
+        client.close()
+    if isinstance(answer, dict):
+        return {str(key): str(value) for key, value in answer.items()}
+    text = answer.decode() if isinstance(answer, bytes) else str(answer)
+    return dict(line.split(":", 1) for line in text.split() if ":" in line)
+
+
+def cluster_state(url: str, nodes: int = NODES) -> str | None:
+    """None when the node at ``url`` says the cluster is ok, knows ``nodes`` nodes and every
+    slot is assigned; otherwise why not."""
+    try:
+        info = cluster_info(url)
+    except redis.RedisError as error:
+        return f"{url} does not answer: {error}"
+    seen = (info.get("cluster_state"), info.get("cluster_known_nodes"))
+    slots = info.get("cluster_slots_assigned")
+    if seen != ("ok", str(nodes)) or slots != str(SLOTS):
+        return f"{url}: cluster_state {seen[0]}, {seen[1]} nodes known, {slots} slots assigned"
+    return None
+
+
+def cluster_client(url: str, timeout_s: float = 2.0) -> "redis.RedisCluster":
+    """A cluster client starting from the node at ``url`` (it learns the others)."""
+    parsed = ServiceUrl.parse(url)
+    return redis.RedisCluster(
+        host=parsed.host,
+        port=parsed.port,
+        socket_timeout=timeout_s,
+        socket_connect_timeout=timeout_s,
+    )
