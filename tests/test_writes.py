@@ -185,6 +185,8 @@ def test_writes_measures_the_stores_and_leaves_nothing(tmp_path: Path, stores: s
         (["--set", "mariadb.profile=fast"], "mariadb.profile is one of default, seed003"),
         (["--set", "postgres.x=1"], "no server reads settings for postgres"),
         (["--commits", "2", "--writers", "4"], "--commits 2: at least one per writer"),
+        (["--store", "zeo:seed003"], "zeo:seed003: only a MariaDB store names a profile"),
+        (["--store", "site-mariadb:fast"], "mariadb.profile is one of default, seed003"),
     ],
 )
 def test_bad_input_is_one_line_and_starts_nothing(arguments: list[str], message: str) -> None:

@@ -17,7 +17,7 @@ from layerbench.lab.writes_stores import STORES
 from layerbench.servers.server_settings import add_assignments
 
 HEADER = (
-    f"{'store':<20} {'writers':>7} {'commits/s':>10} {'CV %':>6} {'95 % interval':>15} "
+    f"{'store':<26} {'writers':>7} {'commits/s':>10} {'CV %':>6} {'95 % interval':>15} "
     f"{'p99 ms':>8} {'writers CPU %':>13} {'db CPU %':>8} {'writers MB':>10} {'db MB':>6}"
 )
 
@@ -104,7 +104,7 @@ def render(result: WritesResult) -> str:
         db_cpu = row.cpu_percent.get("database")
         db_pss = row.pss_bytes.get("database")
         lines.append(
-            f"{row.store:<20} {row.writers:>7} {spread.median:>10.1f} {100 * spread.cv:>6.1f} "
+            f"{row.store:<26} {row.writers:>7} {spread.median:>10.1f} {100 * spread.cv:>6.1f} "
             f"{interval:>15} {row.p99_latency_us / 1000:>8.1f} "
             f"{row.cpu_percent.get('client', 0.0):>13.0f} "
             f"{'-' if db_cpu is None or not db_pss else f'{db_cpu:.0f}':>8} "

@@ -24,7 +24,13 @@ from layerbench.errors import ConfigError, LayerbenchError, MissingPackageError
 from layerbench.lab.sampler import Sampler
 from layerbench.lab.service_settings import service_arguments
 from layerbench.lab.writes_result import WritesResult, WritesTrial, percentile_us
-from layerbench.lab.writes_stores import STORES, ZODB_STORES, SharedServices, StoreRunning
+from layerbench.lab.writes_stores import (
+    STORES,
+    ZODB_STORES,
+    SharedServices,
+    StoreRunning,
+    split_store,
+)
 from layerbench.proc.process import ManagedProcess
 from layerbench.proc.work_dirs import make_work_directory
 from layerbench.results.usage import Usage
@@ -46,11 +52,17 @@ class WritesOptions:
     book: SettingsBook = field(default_factory=dict)
 
     def check(self) -> None:
-        unknown = [store for store in self.stores if store not in STORES]
+        unknown = [store for store in self.stores if split_store(store)[0] not in STORES]
         if unknown:
             raise ConfigError(
                 f"no store named {', '.join(unknown)}; the stores are {', '.join(STORES)}"
             )
+        for store in self.stores:
+            base, profile = split_store(store)
+            if profile is not None and STORES[base] != "mariadb":
+                raise ConfigError(f"{store}: only a MariaDB store names a profile")
+            if profile is not None:
+                service_arguments({"mariadb": {"profile": profile}}, "mariadb")
         if len(set(self.stores)) != len(self.stores):
             raise ConfigError("each store can be named once")
         if not self.writers or min(self.writers) < 1:
@@ -91,7 +103,7 @@ def run_writes(options: WritesOptions, observe: TrialObserver) -> WritesResult:
             spec = {"target": up.target, "mode": "grow", "objects": options.objects}
             spec["writers"] = max(options.writers)
             _run_worker(workdir, f"grow-{store}", spec, GROW_TIMEOUT_S)
-            grown[store] = options.objects if store in ZODB_STORES else 0
+            grown[store] = options.objects if split_store(store)[0] in ZODB_STORES else 0
         for repeat in range(1, options.repeats + 1):
             for store, up in running.items():
                 for writers in options.writers:

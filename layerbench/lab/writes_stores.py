@@ -9,6 +9,10 @@ filestorage          ZODB on a FileStorage in the writers' own process (no serve
 site-postgres        the site's own SQL write path (a comment through the data layer's
 site-mariadb         repository, as the write rung writes it), on PostgreSQL or MariaDB
 
+A MariaDB store may name its InnoDB profile, ``relstorage-mariadb:seed003``: a MariaDB of that
+profile beside the run's own (``--set mariadb.profile``), so that one run sets the profiles side
+by side, measured in the same passes.
+
 Each store is started in :class:`StoreRunning`: its ZEO server, or a database of its own on the
 run's one PostgreSQL or MariaDB (:class:`SharedServices`: MariaDB with the run's
 ``mariadb.profile``), a directory of its own, and the target the writers open
@@ -48,6 +52,14 @@ STORES: dict[str, str | None] = {
     "site-mariadb": "mariadb",
 }
 ZODB_STORES = ("relstorage-postgres", "relstorage-mariadb", "zeo", "filestorage")
+
+
+def split_store(name: str) -> tuple[str, str | None]:
+    """``relstorage-mariadb:seed003`` → the store, and the MariaDB profile it names (or None)."""
+    store, _, profile = name.partition(":")
+    return store, profile or None
+
+
 ZEO_START_TIMEOUT_S = 30.0
 RUNZEO = (sys.executable, "-m", "ZEO.runzeo")
 
@@ -61,14 +73,18 @@ class SharedServices:
     book: SettingsBook = field(default_factory=dict)
     started: dict[str, ManagedService] = field(default_factory=dict, init=False)
 
-    def database_url(self, kind: str, database: str) -> tuple[str, int]:
-        """The URL of a new database named ``database`` on the ``kind`` service, and the
-        service's session."""
-        service = self.started.get(kind)
+    def database_url(self, kind: str, database: str, profile: str | None = None) -> tuple[str, int]:
+        """The URL of a new database named ``database`` on the ``kind`` service (MariaDB of
+        ``profile``, when given), and the service's session."""
+        key = f"{kind}:{profile}" if profile else kind
+        service = self.started.get(key)
         if service is None:
-            service = service_class(kind)(**service_arguments(self.book, kind))
+            arguments = service_arguments(self.book, kind)
+            if profile:
+                arguments["profile"] = profile
+            service = service_class(kind)(**arguments)
             self.stack.enter_context(service)
-            self.started[kind] = service
+            self.started[key] = service
         admin = ServiceUrl.parse(service.url)
         if kind == "postgres":
             with psycopg.connect(service.url, autocommit=True) as connection:
@@ -102,7 +118,8 @@ class StoreRunning:
         return self
 
     def _start(self, directory: Path) -> None:
-        kind = STORES[self.name]
+        store, profile = split_store(self.name)
+        kind = STORES[store]
         if self.name == "filestorage":
             self.target = {"kind": "filestorage", "path": str(directory / "Data.fs")}
             return
@@ -120,21 +137,22 @@ class StoreRunning:
             self.target = {"kind": "zeo", "address": [LOOPBACK, port]}
             return
         assert kind is not None
-        url, session = self.services.database_url(kind, self.name.replace("-", "_"))
+        database = self.name.replace("-", "_").replace(":", "_")
+        url, session = self.services.database_url(kind, database, profile)
         self.sessions.add(session)
-        if self.name.startswith("site-"):
+        if store.startswith("site-"):
             self.target = {"kind": "site", "url": url}
         elif kind == "postgres":
             parsed = ServiceUrl.parse(url)
             dsn = (
                 f"host={parsed.host} port={parsed.port} user={parsed.user} dbname={parsed.database}"
             )
-            self.target = {"kind": self.name, "dsn": dsn, "keep_history": True}
+            self.target = {"kind": store, "dsn": dsn, "keep_history": True}
         else:
             parsed = ServiceUrl.parse(url)
             params = {"host": parsed.host, "port": parsed.port, "user": parsed.user or "root"}
             params["db"] = parsed.database or ""
-            self.target = {"kind": self.name, "params": params, "keep_history": True}
+            self.target = {"kind": store, "params": params, "keep_history": True}
 
     def __exit__(
         self,
