@@ -110,6 +110,13 @@ def redis_url() -> Iterator[str]:
     yield from _service_url("redis")
 
 
+@pytest.fixture(scope="session")
+def redis_cluster_url() -> Iterator[str]:
+    """redis-cluster://127.0.0.1:PORT, node 1 of a 6-node Redis Cluster, one for the session."""
+    for url in _service_url("redis-cluster"):
+        yield url.replace("redis://", "redis-cluster://", 1).removesuffix("/0")
+
+
 @pytest.fixture(autouse=True)
 def results_database(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch

@@ -1,4 +1,4 @@
-"""Every cache backend behaves the same, against the real memcached and Redis."""
+"""Every cache backend behaves the same, against the real memcached, Redis and Redis Cluster."""
 
 import time
 from collections.abc import Iterator
@@ -13,9 +13,10 @@ from layerbench.errors import ConfigError
 pytestmark = pytest.mark.services
 
 
-@pytest.fixture(params=["local", "memcached", "redis"])
+@pytest.fixture(params=["local", "memcached", "redis", "redis-cluster"])
 def cache(request: pytest.FixtureRequest) -> Iterator[CacheBackend]:
-    url = "local" if request.param == "local" else request.getfixturevalue(f"{request.param}_url")
+    fixture = f"{request.param.replace('-', '_')}_url"
+    url = "local" if request.param == "local" else request.getfixturevalue(fixture)
     backend = cache_from_url(url)
     yield backend
     close = getattr(backend, "close", None)

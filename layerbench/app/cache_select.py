@@ -1,6 +1,7 @@
-"""Choosing a cache backend: ``local`` (in-process, the default), a memcached:// or redis://
-URL, or a page-cache directory as a file:// URL (pages as files for a front server; the cache
-rung then uses the in-process cache); ``none`` caches no page (the rung's cache is in-process)."""
+"""Choosing a cache backend: ``local`` (in-process, the default), a memcached://, redis:// or
+redis-cluster:// URL, or a page-cache directory as a file:// URL (pages as files for a front
+server; the cache rung then uses the in-process cache); ``none`` caches no page (the rung's
+cache is in-process)."""
 
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -9,6 +10,7 @@ from layerbench.app.api.page_cache import KeyValuePageCache, NoPages, PageCache
 from layerbench.app.cache import DEFAULT_MAX_BYTES, CacheBackend, LocalCache
 from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.app.cache_redis import RedisCache
+from layerbench.app.cache_redis_cluster import RedisClusterCache
 from layerbench.app.page_directory import PageDirectory
 from layerbench.datalayer.open_repository import open_repository
 from layerbench.errors import ConfigError
@@ -17,7 +19,7 @@ from layerbench.services.urls import ServiceUrl
 LOCAL = "local"
 NONE = "none"
 DIRECTORY_SCHEME = "file"
-CHOICES = f"use {LOCAL}, {NONE}, memcached://…, redis://… or file:///DIRECTORY"
+CHOICES = f"use {LOCAL}, {NONE}, memcached://…, redis://…, redis-cluster://… or file:///DIRECTORY"
 
 
 def page_directory_of(url: str) -> Path | None:
@@ -43,6 +45,8 @@ def cache_from_url(url: str | None, local_max_bytes: int = DEFAULT_MAX_BYTES) ->
         return MemcachedCache(url)
     if kind == "redis":
         return RedisCache(url)
+    if kind == "redis-cluster":
+        return RedisClusterCache(url)
     raise ConfigError(f"{url!r} is not a cache: {CHOICES}")
 
 

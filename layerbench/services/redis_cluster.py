@@ -5,7 +5,8 @@ Each node's cluster bus listens on its port + 10000; both are below the ephemera
 (:func:`~layerbench.proc.ports.free_low_ports` with a companion of 10000). Node 1 is the
 service's own process; nodes 2 to 6 run in ``node2`` … ``node6`` inside its directory. It is
 handed out once every node says ``cluster_state:ok`` and knows all six with every slot assigned.
-Its URLs are the six nodes' ``redis://`` URLs (``urls``); a cluster client starts from any."""
+Its URLs are the six nodes' ``redis://`` URLs (``urls``); a cluster client starts from any, and
+the site takes one as ``redis-cluster://HOST:PORT`` (``--cache``)."""
 
 from pathlib import Path
 
@@ -150,15 +151,16 @@ def cluster_info(url: str) -> dict[str, str]:
 
 
 def cluster_state(url: str, nodes: int = NODES) -> str | None:
-    """None when the node at ``url`` says the cluster is ok, knows ``nodes`` nodes and every
-    slot is assigned; otherwise why not."""
+    """None when the node at ``url`` says the cluster is ok, knows ``nodes`` nodes (any number
+    for 0) and every slot is assigned; otherwise why not."""
     try:
         info = cluster_info(url)
     except redis.RedisError as error:
         return f"{url} does not answer: {error}"
     seen = (info.get("cluster_state"), info.get("cluster_known_nodes"))
     slots = info.get("cluster_slots_assigned")
-    if seen != ("ok", str(nodes)) or slots != str(SLOTS):
+    wanted = ("ok", str(nodes) if nodes else seen[1])
+    if seen != wanted or slots != str(SLOTS):
         return f"{url}: cluster_state {seen[0]}, {seen[1]} nodes known, {slots} slots assigned"
     return None
 
@@ -172,3 +174,12 @@ def cluster_client(url: str, timeout_s: float = 2.0) -> "redis.RedisCluster":
         socket_timeout=timeout_s,
         socket_connect_timeout=timeout_s,
     )
+
+
+def probe_redis_cluster(url: str) -> None:
+    """Raise when the node at ``url`` (``redis-cluster://`` or ``redis://``) does not say its
+    cluster is ok."""
+    parsed = ServiceUrl.parse(url)
+    reason = cluster_state(f"redis://{parsed.host}:{parsed.port}/0", nodes=0)
+    if reason is not None:
+        raise LayerbenchError(f"Redis Cluster: {reason}")

@@ -9,7 +9,7 @@ from layerbench.services.mariadb import MariadbService, probe_mariadb
 from layerbench.services.memcached import MemcachedService, probe_memcached
 from layerbench.services.postgres import PostgresService, probe_postgres
 from layerbench.services.redis import RedisService, probe_redis
-from layerbench.services.redis_cluster import RedisClusterService
+from layerbench.services.redis_cluster import RedisClusterService, probe_redis_cluster
 from layerbench.services.service import ManagedService
 from layerbench.services.upstream import UpstreamService
 
@@ -30,6 +30,7 @@ PROBES: dict[str, Callable[[str], None]] = {
     "mariadb": probe_mariadb,
     "memcached": probe_memcached,
     "redis": probe_redis,
+    "redis-cluster": probe_redis_cluster,
     "couchdb": probe_couchdb,
 }
 

@@ -5,6 +5,7 @@ instead of a throwaway instance.
     mysql://USER[:PASSWORD]@HOST:PORT/DATABASE      (mariadb:// is accepted as the same)
     memcached://HOST:PORT
     redis://HOST:PORT[/DB]
+    redis-cluster://HOST:PORT                        (any node of a Redis Cluster)
     http://[USER:PASSWORD@]HOST:PORT                 (CouchDB's HTTP API)
 """
 
@@ -21,6 +22,7 @@ KIND_BY_SCHEME = {
     "mariadb": "mariadb",
     "memcached": "memcached",
     "redis": "redis",
+    "redis-cluster": "redis-cluster",
     "http": "couchdb",
 }
 DEFAULT_PORTS = {
@@ -28,6 +30,7 @@ DEFAULT_PORTS = {
     "mariadb": 3306,
     "memcached": 11211,
     "redis": 6379,
+    "redis-cluster": 6379,
     "couchdb": 5984,
 }
 
