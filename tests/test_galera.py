@@ -7,21 +7,30 @@ audit row is missing or doubled, and every node has every row. Stopped, nothing 
 
 import os
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from layerbench.app.app_config import AppConfig
+from layerbench.app.cache_redis_cluster import RedisClusterCache
 from layerbench.datalayer import migrate
 from layerbench.datalayer.concurrent_writers import create_video, run_writers
+from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.services.galera import GaleraService, cluster_state
 from layerbench.services.mariadb import connect_mariadb
+from tests.app_server import serve
 from tests.conftest import start_service
+from tests.stale_reads import drive, versions_in
 
 pytestmark = pytest.mark.services
 
 WRITERS = 6
 WRITES_EACH = 20
 EDIT_EVERY = 4  # every 4th write of a writer edits the shared video
+SITE_WRITES = 40
+SITE_READERS = 3
 
 
 def alive(pid: int) -> bool:
@@ -128,3 +137,78 @@ def test_writers_on_every_node_lose_nothing_and_collide_never(urls: list[str]) -
             " GROUP BY 1, 2 ORDER BY 1, 2",
         )
         assert audited == [("comments", "insert", len(comment_ids)), ("videos", "update", edits)]
+
+
+@contextmanager
+def closing_cache(url: str) -> Iterator[RedisClusterCache]:
+    cache = RedisClusterCache(url)
+    try:
+        yield cache
+    finally:
+        cache.close()
+
+
+def causal_reads(url: str, on: bool) -> None:
+    """New sessions on the node at ``url`` wait, before each read, until the node has applied
+    every write the cluster had committed (``wsrep_sync_wait = 1``), or not (Galera's
+    default)."""
+    connection = connect_mariadb(url)
+    with connection, connection.cursor() as cursor:
+        cursor.execute(f"SET GLOBAL wsrep_sync_wait = {int(on)}")
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["default", "wsrep_sync_wait"])
+def test_the_page_cache_is_never_stale_across_nodes(
+    urls: list[str], redis_cluster_url: str, tmp_path: Path, causal: bool
+) -> None:
+    """The site twice, on node 1 and on node 3, one page cache in a Redis Cluster: a writer
+    PATCHes a video through node 1's site (whose sweeper deletes its pages), readers GET its
+    pages through node 3's. A page built on node 3 before node 3 applied the write would be
+    cached stale until the next write: with Galera's default reads this happens (printed,
+    not asserted: it is a race); with causal reads (wsrep_sync_wait) never."""
+    seeded = create_seeded_database(tmp_path)
+    causal_reads(urls[2], causal)
+    try:
+        with ExitStack() as stack:
+            writer_site = stack.enter_context(
+                serve(
+                    AppConfig(db_path=seeded, database_url=urls[0]),
+                    stack.enter_context(closing_cache(redis_cluster_url)),
+                )
+            )
+            reader_site = stack.enter_context(
+                serve(
+                    AppConfig(db_path=seeded, database_url=urls[2]),
+                    stack.enter_context(closing_cache(redis_cluster_url)),
+                )
+            )
+            video = writer_site.request(
+                "POST", "/videos", {"title": "version 0", "url": "https://example.org/v"}
+            ).json()
+            paths = [f"/videos/{video['id']}", f"/v/{video['id']}"]
+
+            def write(version: int) -> None:
+                patched = writer_site.request("PATCH", paths[0], {"title": f"version {version}"})
+                assert patched.status == 200, patched.body
+
+            def version_of(path: str, body: bytes) -> int:
+                found = set(versions_in(body))
+                if not found:  # node 3 has not applied the video's creation yet
+                    return -1
+                assert len(found) == 1, (path, body[:300])
+                return found.pop()
+
+            run = drive(
+                reader_site, write, paths, version_of, writes=SITE_WRITES, readers=SITE_READERS
+            )
+    finally:
+        causal_reads(urls[2], False)
+    stale = run.stale()
+    print(
+        f"\nreads on node 3 ({'causal' if causal else 'default'}): {len(run.reads)},"
+        f" stale {len(stale)}"
+    )
+    assert len(run.written) == SITE_WRITES
+    assert sum(one.cache == "hit" for one in run.reads) > 0
+    if causal:
+        assert stale == [], f"{len(stale)} stale reads of {len(run.reads)}: {stale[:5]}"
