@@ -3,7 +3,8 @@ posting comments (every ``--edit-every``-th write an edit of the one shared vide
 site's repository, through node 1 only and through all three nodes, and, as the anchor, the
 same writers on a lone throwaway MariaDB with the same settings. Prints per writer count the
 writes per second (median of the passes, and its ratio to the anchor's) and the transactions run
-again after a certification conflict or a deadlock (error 1213), per 100 writes.
+again after a certification conflict or a deadlock (error 1213), per 100 writes, and the writes
+given up after the repository's bounded retries (all passes).
 
     .venv/bin/python bench/galera_writes.py [--writers 1,3,6,12] [--writes-each 40]
                                             [--edit-every 5] [--passes 3]
@@ -44,7 +45,10 @@ def main() -> None:
             "Galera, node 1": nodes[:1],
             "Galera, 3 nodes": nodes,
         }
-        print(f"{'writers':>7}  {'where':<16} {'writes/s':>9} {'vs lone':>8} {'retries/100':>11}")
+        print(
+            f"{'writers':>7}  {'where':<16} {'writes/s':>9} {'vs lone':>8} {'retries/100':>11}"
+            f" {'given up':>8}"
+        )
         for writers in counts:
             runs: dict[str, list[ConcurrentWrites]] = {name: [] for name in setups}
             for _ in range(args.passes):  # interleaved: a drift of the machine hits all alike

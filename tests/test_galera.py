@@ -115,7 +115,7 @@ def test_writers_on_every_node_lose_nothing_and_collide_never(urls: list[str]) -
     )
     comment_ids = writes.comment_ids
     edits = sum(tally.video_edits for tally in writes.tallies)
-    assert writes.writes == WRITERS * WRITES_EACH
+    assert writes.writes == WRITERS * WRITES_EACH and writes.gave_up == 0
     assert edits == WRITERS * (WRITES_EACH // EDIT_EVERY)
     # Every node got writers, and the edits of the one video did meet between nodes.
     assert {tally.url for tally in writes.tallies} == set(urls)
