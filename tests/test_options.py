@@ -32,8 +32,10 @@ def test_wrong_options_are_refused_with_a_reason(kwargs: dict[str, object], mess
 
 def test_the_full_ladder_runs_the_seeds_rungs_in_order() -> None:
     options = LadderOptions(full=True)
-    assert [rung.name for rung in options.ladder][:7] == [
-        "static", "string", "memcached", "redis", "mariadb-raw", "mariadb", "postgres"
+    # The seed's chain on MariaDB (_mysql, MySQLdb, the ORM), then PostgreSQL's beside it.
+    assert [rung.name for rung in options.ladder][:10] == [
+        "static", "string", "memcached", "redis", "couchdb",
+        "mariadb-raw", "mariadb", "orm-mariadb", "postgres", "orm",
     ]  # fmt: skip
     assert [r.name for r in LadderOptions(full=True, rungs=("redis", "string")).ladder] == [
         "string",

@@ -77,9 +77,7 @@ def _distinct_styles(chart: Any, browser: Any, count: int) -> None:
     assert len(set(styles)) == count, styles
 
 
-def test_the_full_ladder_names_and_tells_apart_all_its_rungs(
-    browser: Any, tmp_path: Path
-) -> None:
+def test_the_full_ladder_names_and_tells_apart_all_its_rungs(browser: Any, tmp_path: Path) -> None:
     document = full_ladder().to_dict()
     texts = _open(browser, document, "report-full-ladder", tmp_path)
     charts = browser.find_elements(By.CSS_SELECTOR, "svg.chart")

@@ -301,4 +301,6 @@ def test_cli_bad_service_name_is_one_line() -> None:
 
 def test_every_service_has_a_class_per_module() -> None:
     assert all(issubclass(cls, ManagedService) for cls in SERVICES.values())
-    assert set(SERVICES) == {"postgres", "mariadb", "memcached", "redis", "couchdb"}
+    assert set(SERVICES) == {
+        "postgres", "mariadb", "memcached", "redis", "couchdb", "galera", "redis-cluster"
+    }  # fmt: skip
