@@ -21,6 +21,7 @@ from layerbench.lab.service_settings import service_sections
 from layerbench.lab.static_server import static_deployment, static_server_name
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
+from layerbench.lab.zope_relstorage import ZOPE_APP, storage_service, zope_environment
 from layerbench.proc.ports import free_port
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.status import Status
@@ -96,6 +97,9 @@ class Ladder:
         apps = self.options.applications
         answered = [r for app in apps for r in rungs if not_applicable(app, r) is None]
         needed = {kind for rung in answered for kind in rung.needs}
+        storage = storage_service(apps, self.options.settings)
+        if storage is not None:
+            needed.add(storage)
         kinds = tuple(kind for kind in FULL_SERVICES if kind in needed)
         self._order = [(app.name, rung.name) for app in apps for rung in rungs]
         self._chains = {rung.name: rung.chain for rung in rungs}
@@ -113,7 +117,10 @@ class Ladder:
                 for rung in rungs:
                     name = self._server_name(rung.stack)
                     unanswered = not_applicable(app, rung)
-                    why_not = services.why_not(rung.needs) or self._unserved(rung)
+                    storage_needs = (storage,) if storage and app.name == ZOPE_APP else ()
+                    why_not = services.why_not((*rung.needs, *storage_needs)) or self._unserved(
+                        rung
+                    )
                     if unanswered is not None:
                         na = Status.NOT_APPLICABLE
                         self._record(app, RungResult(rung.name, name, na, message=unanswered))
@@ -263,7 +270,11 @@ class Ladder:
                 static_files={},
                 book=self.options.settings,
                 cpus=cpus,
-                app_environment={**data.environment, **app_environment(app)},
+                app_environment={
+                    **data.environment,
+                    **app_environment(app),
+                    **zope_environment(app, self.options.settings, services.urls),
+                },
             )
             server = find_adapter(self.options.server).build(plan)
             check_sections(self.options.settings, [*plan.used, *service_sections()])

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from layerbench.errors import ConfigError
+from layerbench.lab.zope_relstorage import ZopeSettings
 from layerbench.servers.server_settings import SettingsBook, read_section
 from layerbench.services.delaying_server import MAX_DELAY_MS
 from layerbench.services.upstream import DEFAULT_DELAY_MS
@@ -37,6 +38,8 @@ class UpstreamSettings:
 
 SERVICE_SETTINGS: dict[str, type[Any]] = {
     "couchdb": CouchdbSettings,
+    # Not a service: the Zope application's storage, which may be one (zope_relstorage.py).
+    "zope": ZopeSettings,
     "mariadb": MariadbSettings,
     "upstream": UpstreamSettings,
 }

@@ -39,8 +39,8 @@ from ZODB.POSException import ConflictError  # type: ignore[import-untyped]
 from layerbench.app.ladder_data import seed_site
 from layerbench.app.videos import Catalog
 from layerbench.datalayer.open_repository import open_repository
-from layerbench.lab.writes_relstorage import MariadbAdapter
 from layerbench.rungs.rung_data import WRITE_VIDEO_PRETTYID
+from layerbench.services.relstorage_mariadb import MariadbAdapter
 
 BATCH = 1000
 BODY = "A comment of about the size of the site's, written as one object. " * 2

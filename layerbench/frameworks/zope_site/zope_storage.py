@@ -5,10 +5,17 @@ without it, ``zope.fs`` beside the rung data's SQLite file (``$LAYERBENCH_DB_PAT
 directory must be writable by the server's workers (they may run as nobody): the ZEO server
 they start (:mod:`zope_zeo`) writes the file, its index, its lock and its pack files there,
 and its socket, its log and the start lock are there too.
+
+``$LAYERBENCH_ZOPE_STORAGE`` chooses the storage (``--set zope.storage=NAME``): ``filestorage``
+(the default: that FileStorage behind ZEO), or RelStorage on the database
+``$LAYERBENCH_ZOPE_RELSTORAGE_URL`` names (``relstorage-postgres``: PostgreSQL through
+psycopg2; ``relstorage-mariadb``: MariaDB through MySQLdb, with the project's MariaDB
+workarounds, :mod:`zope_mariadb`). Under RelStorage the directory still holds the start lock.
 """
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from layerbench.app.app_config import AppConfig
 from layerbench.errors import ConfigError
@@ -18,6 +25,20 @@ ZODB_PATH_VARIABLE = "LAYERBENCH_ZODB_PATH"
 ZOPE_HOME_VARIABLE = "LAYERBENCH_ZOPE_HOME"
 ZEO_ADDRESS_VARIABLE = "LAYERBENCH_ZEO_ADDRESS"
 DEFAULT_FILE_NAME = "zope.fs"
+STORAGE_VARIABLE = "LAYERBENCH_ZOPE_STORAGE"
+RELSTORAGE_URL_VARIABLE = "LAYERBENCH_ZOPE_RELSTORAGE_URL"
+FILESTORAGE = "filestorage"
+RELSTORAGE_POSTGRES = "relstorage-postgres"
+RELSTORAGE_MARIADB = "relstorage-mariadb"
+STORAGES = (FILESTORAGE, RELSTORAGE_POSTGRES, RELSTORAGE_MARIADB)
+# What zope.conf's RelStorage variants read (ZConfig's ``$(NAME)``).
+RELSTORAGE_DSN_VARIABLE = "LAYERBENCH_ZOPE_RELSTORAGE_DSN"
+MARIADB_VARIABLES = {
+    "host": "LAYERBENCH_ZOPE_MARIADB_HOST",
+    "port": "LAYERBENCH_ZOPE_MARIADB_PORT",
+    "user": "LAYERBENCH_ZOPE_MARIADB_USER",
+    "database": "LAYERBENCH_ZOPE_MARIADB_DB",
+}
 
 
 def storage_path(config: AppConfig) -> Path:
@@ -40,3 +61,40 @@ def configure_zope(path: Path, zeo_address: Path) -> None:
     os.environ[ZODB_PATH_VARIABLE] = str(path)
     os.environ[ZOPE_HOME_VARIABLE] = str(path.parent)
     os.environ[ZEO_ADDRESS_VARIABLE] = str(zeo_address)
+
+
+def chosen_storage() -> str:
+    """The storage ``$LAYERBENCH_ZOPE_STORAGE`` names (FileStorage behind ZEO without it)."""
+    storage = os.environ.get(STORAGE_VARIABLE) or FILESTORAGE
+    if storage not in STORAGES:
+        raise ConfigError(f"{STORAGE_VARIABLE} is one of {', '.join(STORAGES)}, not {storage!r}")
+    if storage != FILESTORAGE and not os.environ.get(RELSTORAGE_URL_VARIABLE):
+        raise ConfigError(f"{STORAGE_VARIABLE}={storage} needs {RELSTORAGE_URL_VARIABLE}")
+    return storage
+
+
+def configure_relstorage(path: Path, storage: str) -> None:
+    """Name the storage's directory and its database to zope.conf's RelStorage variant."""
+    os.environ[ZODB_PATH_VARIABLE] = str(path)
+    os.environ[ZOPE_HOME_VARIABLE] = str(path.parent)
+    url = urlsplit(os.environ[RELSTORAGE_URL_VARIABLE])
+    if storage == RELSTORAGE_POSTGRES:
+        # Keywords, not a URL: RelStorage appends its own (application_name=…) to the string.
+        words = {
+            "dbname": url.path.lstrip("/"),
+            "user": url.username,
+            "password": url.password,
+            "host": url.hostname,
+            "port": url.port,
+        }
+        dsn = " ".join(f"{key}={value}" for key, value in words.items() if value)
+        os.environ[RELSTORAGE_DSN_VARIABLE] = dsn
+        return
+    parts = {
+        "host": url.hostname or "127.0.0.1",
+        "port": str(url.port or 3306),
+        "user": url.username or "root",
+        "database": url.path.lstrip("/"),
+    }
+    for key, variable in MARIADB_VARIABLES.items():
+        os.environ[variable] = parts[key]

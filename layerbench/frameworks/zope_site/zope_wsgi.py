@@ -14,17 +14,19 @@ full ladder its orm, template and pages still read ZODB, and its page cache is i
 not memcached: the services those rungs name there are not this application's layers.
 
 Any number of processes, each with any number of threads. The ZODB is a FileStorage
-(:mod:`zope_storage` says where) behind a ZEO server, and every process is a ZEO client: the
-first process to start starts the server, the others use it (:mod:`zope_zeo`), and they start
-one at a time (Zope makes its first objects in a new database, and the seeding writes). So a
-one-process server (paste's threads) and a many-process one (mod_wsgi daemon processes=4)
-run the same storage stack, and differ only in their processes, as seed 003's comparison
-needs. Once warm a read is served from the connection's object cache; the ZEO server sees the
-seeding's writes and each process's first loads. A process forked after its ZEO connection
-was opened (a server that imports the application before forking its workers) answers 500
-saying so: the connection's thread and socket stayed in the process it was forked from. Zope
-is a process-wide singleton (its configuration and database are globals), so a process holds
-one such application.
+(:mod:`zope_storage` says where) behind a ZEO server, and every process is a ZEO client (or,
+chosen by ``--set zope.storage``, RelStorage on PostgreSQL or MariaDB: every process opens it,
+and every request's ZODB connection polls the database for changes as it opens; the rest of
+this paragraph is the ZEO case): the first process to start starts the server, the others use
+it (:mod:`zope_zeo`), and they start one at a time (Zope makes its first objects in a new
+database, and the seeding writes). So a one-process server (paste's threads) and a many-process
+one (mod_wsgi daemon processes=4) run the same storage stack, and differ only in their
+processes, as seed 003's comparison needs. Once warm a read is served from the connection's
+object cache; the ZEO server sees the seeding's writes and each process's first loads. A
+process forked after its ZEO connection was opened (a server that imports the application
+before forking its workers) answers 500 saying so: the connection's thread and socket stayed in
+the process it was forked from. Zope is a process-wide singleton (its configuration and
+database are globals), so a process holds one such application.
 """
 
 import logging
@@ -41,7 +43,15 @@ from layerbench.app.app_config import AppConfig
 from layerbench.app.database import Database
 from layerbench.app.user_app import StartResponse, WSGIApplication
 from layerbench.frameworks.zope_site.zope_objects import LADDER_ID, HelloRow, LadderRungs
-from layerbench.frameworks.zope_site.zope_storage import configure_zope, storage_path
+from layerbench.frameworks.zope_site.zope_storage import (
+    FILESTORAGE,
+    RELSTORAGE_MARIADB,
+    RELSTORAGE_POSTGRES,
+    chosen_storage,
+    configure_relstorage,
+    configure_zope,
+    storage_path,
+)
 from layerbench.frameworks.zope_site.zope_videos import (
     PAGES_ID,
     Video,
@@ -52,27 +62,39 @@ from layerbench.frameworks.zope_site.zope_zeo import ensure_zeo_server, starting
 from layerbench.rungs.rung_data import HELLO_ID, HELLO_SELECT, MissingRungDataError
 
 PASTE_CONFIG = Path(__file__).with_name("zope.ini")
+# zope.ini for each storage: the same pipeline, another zope.conf.
+PASTE_CONFIGS = {
+    FILESTORAGE: PASTE_CONFIG,
+    RELSTORAGE_POSTGRES: PASTE_CONFIG.with_name("zope-relstorage-postgres.ini"),
+    RELSTORAGE_MARIADB: PASTE_CONFIG.with_name("zope-relstorage-mariadb.ini"),
+}
 logger = logging.getLogger(__name__)
 
 
 def create_application(config: AppConfig) -> WSGIApplication:
-    """Zope on the storage's ZEO server. The process that finds the database not yet made
-    makes it (Zope's first objects, the seeding) while the others wait; once it is made, the
-    processes load Zope at the same time (on a made database its start writes nothing), so a
-    server's processes are all ready at about the same moment rather than one by one, and
-    take turns only for the seeding (which writes nothing when the data has not changed)."""
+    """Zope on the chosen storage (:func:`chosen_storage`: its ZEO server, or RelStorage). The
+    process that finds the database not yet made makes it (Zope's first objects, the seeding)
+    while the others wait; once it is made, the processes load Zope at the same time (on a
+    made database its start writes nothing), so a server's processes are all ready at about
+    the same moment rather than one by one, and take turns only for the seeding (which writes
+    nothing when the data has not changed)."""
     path = storage_path(config)
+    storage = chosen_storage()
+    paste_config = PASTE_CONFIGS[storage]
     hello, video = read_hello(config), copy_page_video(config)
     made = path.with_name(f"{path.name}.made")
     zope: WSGIApplication | None = None
     with starting_alone(path):
-        configure_zope(path, ensure_zeo_server(path))
+        if storage == FILESTORAGE:
+            configure_zope(path, ensure_zeo_server(path))
+        else:
+            configure_relstorage(path, storage)
         if not made.exists():
-            zope = loadapp(f"config:{PASTE_CONFIG}")
+            zope = loadapp(f"config:{paste_config}")
             seed(hello, video)
             made.touch()
     if zope is None:
-        zope = loadapp(f"config:{PASTE_CONFIG}")
+        zope = loadapp(f"config:{paste_config}")
         with starting_alone(path):
             seed(hello, video)
     return in_opening_process(zope)

@@ -1,0 +1,68 @@
+"""The Zope application's storage in a ladder, ``--set zope.storage=NAME``: ``filestorage``
+(its FileStorage behind ZEO, the default), ``relstorage-postgres`` or ``relstorage-mariadb``
+(RelStorage on a database of its own, ``zodb``, made on the run's throwaway PostgreSQL or
+MariaDB, which the run then starts for it). The application reads the choice and the database
+from its environment (:mod:`layerbench.frameworks.zope_site.zope_storage`)."""
+
+from dataclasses import dataclass
+from typing import Literal
+
+import psycopg
+
+from layerbench.frameworks.applications import Application
+from layerbench.frameworks.zope_site.zope_storage import (
+    RELSTORAGE_MARIADB,
+    RELSTORAGE_POSTGRES,
+    RELSTORAGE_URL_VARIABLE,
+    STORAGE_VARIABLE,
+)
+from layerbench.servers.server_settings import SettingsBook, read_section
+from layerbench.services.mariadb import connect_mariadb
+from layerbench.services.urls import ServiceUrl
+
+SECTION = "zope"
+ZOPE_APP = "zope"
+DATABASE = "zodb"
+SERVICE_OF = {RELSTORAGE_POSTGRES: "postgres", RELSTORAGE_MARIADB: "mariadb"}
+
+
+@dataclass(frozen=True)
+class ZopeSettings:
+    storage: Literal["filestorage", "relstorage-postgres", "relstorage-mariadb"] = "filestorage"
+
+
+def zope_storage(book: SettingsBook) -> str:
+    return read_section(ZopeSettings, book, SECTION).storage
+
+
+def storage_service(apps: tuple[Application, ...], book: SettingsBook) -> str | None:
+    """The service the Zope application's storage needs (None: none, or no Zope)."""
+    if not any(app.name == ZOPE_APP for app in apps):
+        return None
+    return SERVICE_OF.get(zope_storage(book))
+
+
+def zope_environment(app: Application, book: SettingsBook, urls: dict[str, str]) -> dict[str, str]:
+    """The storage's variables for the Zope application (nothing for another, or FileStorage);
+    RelStorage's database is made on the service's first use."""
+    storage = zope_storage(book)
+    kind = SERVICE_OF.get(storage)
+    if app.name != ZOPE_APP or kind is None:
+        return {}
+    return {STORAGE_VARIABLE: storage, RELSTORAGE_URL_VARIABLE: made_database(kind, urls[kind])}
+
+
+def made_database(kind: str, service_url: str) -> str:
+    """The URL of the database ``zodb`` on the service at ``service_url``, made if absent."""
+    admin = ServiceUrl.parse(service_url)
+    if kind == "postgres":
+        with psycopg.connect(service_url, autocommit=True) as connection:
+            found = connection.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)
+            ).fetchone()
+            if found is None:
+                connection.execute(f'CREATE DATABASE "{DATABASE}"')
+        return f"postgresql://{admin.user}@{admin.host}:{admin.port}/{DATABASE}"
+    with connect_mariadb(service_url) as mariadb, mariadb.cursor() as cursor:
+        cursor.execute(f"CREATE DATABASE IF NOT EXISTS `{DATABASE}`")
+    return f"mysql://{admin.user or 'root'}@{admin.host}:{admin.port}/{DATABASE}"
