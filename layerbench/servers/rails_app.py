@@ -8,7 +8,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from layerbench.app.app_config import DB_PATH_VARIABLE
+from layerbench.app.app_config import CACHE_URL_VARIABLE, DB_PATH_VARIABLE
 from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.proc.binaries import find_program
@@ -39,6 +39,16 @@ class RailsApp:
     db_path: Path
     app_environment: dict[str, str] = field(default_factory=dict)
     ready_path: str = HEALTH_PATH
+
+    def __post_init__(self) -> None:
+        # Its pages are files in public/ (caches_page) or in memcached (caches_action):
+        # lib/layerbench_settings.rb would raise at boot, in the server's log.
+        cache_url = self.app_environment.get(CACHE_URL_VARIABLE, "")
+        if cache_url not in ("", "local", "none") and not cache_url.startswith("memcached://"):
+            raise ConfigError(
+                "the rails application keeps its pages in public/ (local) or in memcached "
+                f"(memcached://…), not in {cache_url}: use one of those or none"
+            )
 
     def environment(self) -> dict[str, str]:
         return {
