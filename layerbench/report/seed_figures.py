@@ -79,8 +79,7 @@ _002_CONDITIONS = (
     "Python 2.7.5; ab at c=1, 500 warm-up + 500K requests"
 )
 _002_COMMAND = (
-    "matrix --servers mod_python-wsgi:app=django:apache.threads_per_child=1:"
-    "apache.min_spare_threads=1:apache.max_spare_threads=10,uwsgi-nginx:app=django,"
+    "matrix --servers mod_python-wsgi:app=django,uwsgi-nginx:app=django,"
     "uwsgi:app=django,mod_wsgi-embedded:app=django --concurrency 1 --rung {rung} --seed 002"
 )
 
