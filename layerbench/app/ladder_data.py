@@ -39,11 +39,15 @@ class AppData:
     environment: dict[str, str]
 
 
-def prepare_app_data(directory: Path, services: ServiceUrls | None = None) -> AppData:
+def prepare_app_data(
+    directory: Path, services: ServiceUrls | None = None, site_url: str | None = None
+) -> AppData:
+    """``site_url``: the site's database when it is not the default (PostgreSQL when it runs,
+    the SQLite file otherwise)."""
     services = services or ServiceUrls()
     directory.mkdir(parents=True, exist_ok=True)
     db_path = create_seeded_database(directory)
-    database_url = services.postgres or str(directory / SITE_FILE)
+    database_url = site_url or services.postgres or str(directory / SITE_FILE)
     seed_site(database_url)
     environment = {
         DATABASE_URL_VARIABLE: database_url,

@@ -18,6 +18,7 @@ from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.service_settings import service_sections
+from layerbench.lab.site_database import site_services, site_url
 from layerbench.lab.static_server import static_deployment, static_server_name
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
@@ -97,6 +98,7 @@ class Ladder:
         apps = self.options.applications
         answered = [r for app in apps for r in rungs if not_applicable(app, r) is None]
         needed = {kind for rung in answered for kind in rung.needs}
+        needed.update(site_services(self.options.settings))
         storage = storage_service(apps, self.options.settings)
         if storage is not None:
             needed.add(storage)
@@ -260,7 +262,8 @@ class Ladder:
         else:
             # The data is prepared once (the site seeded once): every application reads it.
             if self._data is None:
-                self._data = prepare_app_data(self.workdir / "data", services.service_urls())
+                site = site_url(self.options.settings, services.urls, services.missing)
+                self._data = prepare_app_data(self.workdir / "data", services.service_urls(), site)
             data = self._data
             first = app.name == self.options.apps[0]
             plan = ServerPlan(

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from layerbench.errors import ConfigError
+from layerbench.lab.site_database import SiteSettings
 from layerbench.lab.zope_relstorage import ZopeSettings
 from layerbench.servers.server_settings import SettingsBook, read_section
 from layerbench.services.delaying_server import MAX_DELAY_MS
@@ -42,6 +43,8 @@ SERVICE_SETTINGS: dict[str, type[Any]] = {
     "zope": ZopeSettings,
     "mariadb": MariadbSettings,
     "upstream": UpstreamSettings,
+    # Not a service: the demo site's database, which may be one (site_database.py).
+    "site": SiteSettings,
 }
 
 
