@@ -15,6 +15,7 @@ from pathlib import Path
 from layerbench.errors import LoadGeneratorError
 from layerbench.proc.process import ManagedProcess
 from layerbench.results.load_result import BINARY, LoadResult
+from layerbench.results.no_response import no_response_reason
 
 BINARY_VARIABLE = "LAYERBENCH_LOAD"
 EXIT_NO_RESPONSE = 1
@@ -101,7 +102,9 @@ def run_load(
                 f"{BINARY} did not finish in time against {url}; its log: {process.log_tail()}"
             ) from None
     if returncode == EXIT_NO_RESPONSE:
-        raise LoadGeneratorError(process.log_tail(lines=1) or f"no response from {url}")
+        raise LoadGeneratorError(
+            _why_no_response(json_path) or process.log_tail(lines=1) or f"no response from {url}"
+        )
     if returncode != 0:
         raise LoadGeneratorError(
             f"{BINARY} failed with exit status {returncode}: {process.log_tail(lines=3)}"
@@ -111,3 +114,11 @@ def run_load(
     except (OSError, ValueError) as error:
         raise LoadGeneratorError(f"{BINARY} wrote no readable JSON: {error}") from None
     return LoadResult.from_document(document)
+
+
+def _why_no_response(json_path: Path) -> str | None:
+    """What the generator counted of a run that completed no request (None without its JSON)."""
+    try:
+        return no_response_reason(json.loads(json_path.read_text()))
+    except (OSError, ValueError):
+        return None
