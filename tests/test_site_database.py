@@ -6,8 +6,15 @@ from pathlib import Path
 
 import pytest
 
+from layerbench.app.app_config import DATABASE_URL_VARIABLE, ServiceUrls
+from layerbench.app.ladder_data import SITE_FILE, prepare_app_data
+from layerbench.app.videos import Catalog
+from layerbench.datalayer.open_repository import open_repository
 from layerbench.errors import ConfigError
 from layerbench.lab.site_database import site_services, site_url
+from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID, PAGE_VIDEO_TITLE
+from layerbench.rungs.seeding import seed_mariadb
+from tests.datalayer_backends import empty_mariadb_database
 
 MARIADB = {"site": {"database": "mariadb"}}
 
@@ -43,3 +50,15 @@ def test_an_unknown_database_is_refused_in_one_line(tmp_path: Path) -> None:
         "layerbench: error: site.database is one of default, mariadb, not 'oracle'\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_site_is_seeded_on_the_mariadb_given(mariadb_url: str, tmp_path: Path) -> None:
+    url, drop = empty_mariadb_database(mariadb_url)
+    try:
+        seed_mariadb(url)  # the rung row, as the ladder's services seed MariaDB first
+        data = prepare_app_data(tmp_path, ServiceUrls(mariadb=url), site_url=url)
+        assert data.environment[DATABASE_URL_VARIABLE] == url
+        assert not (tmp_path / SITE_FILE).exists()
+        assert Catalog(open_repository(url)).video(PAGE_VIDEO_PRETTYID)["title"] == PAGE_VIDEO_TITLE
+    finally:
+        drop()
