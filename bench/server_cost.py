@@ -1,10 +1,12 @@
-"""What a gunicorn worker costs per request, in instructions, serving the string rung over
-loopback: the worker under callgrind, counted from its start (post_worker_init) to its exit,
-for two numbers of requests; the difference over the difference of the counts is its cost per
-request, the server's work and the application's together. One run.
+"""What a server's worker costs per request, in instructions, serving the string rung over
+loopback: a gunicorn worker under callgrind, counted from its start (post_worker_init) to its
+exit, for two numbers of requests; the difference over the difference of the counts is its cost
+per request, the server's work and the application's together. uWSGI (one worker, no master)
+and mod_wsgi's daemon process are counted between two requests the application answers itself
+(bench/embedded_server_cost.py), after a warm-up. One run.
 
-    .venv/bin/python bench/server_cost.py [--workers sync,gthread] [--requests 200,1200]
-        [--repeats 3]
+    .venv/bin/python bench/server_cost.py [--workers sync,gthread,uwsgi,mod_wsgi-daemon]
+        [--requests 200,600] [--repeats 3]
 
 One worker, one connection at a time (layerbench-load -c 1, keep-alive asked; gunicorn's sync
 worker closes each connection), PYTHONHASHSEED=0. What the worker does while idle (its loop
@@ -21,6 +23,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from embedded_server_cost import KINDS, embedded_count
 
 from layerbench.app.app_config import DB_PATH_VARIABLE
 from layerbench.app.ladder_data import prepare_app_data
@@ -83,6 +87,12 @@ def worker_count(kind: str, requests: int, directory: Path) -> float:
     return float(instructions(dumps[0]))
 
 
+def _count(kind: str, requests: int, directory: Path) -> float:
+    if kind in KINDS:
+        return embedded_count(kind, requests, directory, PATH)
+    return worker_count(kind, requests, directory)
+
+
 def _wait_ready(url: str, timeout_s: float = 180.0) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -97,26 +107,28 @@ def _wait_ready(url: str, timeout_s: float = 180.0) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--workers", default="sync,gthread")
-    parser.add_argument("--requests", default="200,1200")
+    parser.add_argument("--workers", default="sync,gthread,uwsgi,mod_wsgi-daemon")
+    parser.add_argument("--requests", default="200,600")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     low, high = (int(n) for n in args.requests.split(","))
     anchor = run_cost(CostOptions(rungs=("string",), repeats=3))
     print(f"the string rung in-process: {anchor.requests[0].median:,.0f} instructions/request")
     with tempfile.TemporaryDirectory(prefix="layerbench-server-cost-") as name:
+        Path(name).chmod(0o755)  # Apache's children (another account) read below it
         for kind in args.workers.split(","):
             figures = []
             for repeat in range(args.repeats):
                 base = Path(name) / f"{kind}-{repeat}"
-                few = worker_count(kind, low, base / "low")
-                many = worker_count(kind, high, base / "high")
+                few = _count(kind, low, base / "low")
+                many = _count(kind, high, base / "high")
                 figures.append((many - few) / (high - low))
                 print(f"  {kind} repeat {repeat + 1}: {few:,.0f} for {low}, {many:,.0f} for "
                       f"{high}: {figures[-1]:,.0f} per request", flush=True)  # fmt: skip
             mean = statistics.fmean(figures)
             cv = 100 * statistics.stdev(figures) / mean if len(figures) > 1 else 0.0
-            print(f"gunicorn {kind}: {statistics.median(figures):,.0f} instructions/request "
+            server = kind if kind in KINDS else f"gunicorn {kind}"
+            print(f"{server}: {statistics.median(figures):,.0f} instructions/request "
                   f"(CV {cv:.2f} % over {len(figures)})", flush=True)  # fmt: skip
 
 
