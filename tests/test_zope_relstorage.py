@@ -11,12 +11,14 @@ import pytest
 
 from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import ConfigError
+from layerbench.frameworks.applications import BARE, ZOPE
 from layerbench.frameworks.zope_site.zope_storage import (
     DEFAULT_FILE_NAME,
     RELSTORAGE_URL_VARIABLE,
     STORAGE_VARIABLE,
 )
 from layerbench.lab.server_check import check_server
+from layerbench.lab.zope_relstorage import refuse_storage_outside_ladder, storage_service
 from layerbench.services.mariadb import connect_mariadb
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 from tests.test_zope_app import gunicorn, verify_rungs
@@ -57,3 +59,16 @@ def test_zope_answers_its_rungs_on_relstorage_mariadb(tmp_path: Path, mariadb_ur
 def test_a_storage_that_is_not_one_of_the_three_is_refused() -> None:
     with pytest.raises(ConfigError, match=r"^zope.storage is one of filestorage, relstorage-p"):
         check_server("gunicorn", {"zope": {"storage": "zeo"}})
+
+
+def test_the_ladder_starts_the_storage_s_database_only_for_zope() -> None:
+    book = {"zope": {"storage": "relstorage-mariadb"}}
+    assert storage_service((BARE, ZOPE), book) == "mariadb"
+    assert storage_service((BARE,), book) is None
+    assert storage_service((ZOPE,), {}) is None
+
+
+def test_a_matrix_refuses_relstorage_it_would_not_start() -> None:
+    with pytest.raises(ConfigError, match=r"^zope.storage=relstorage-postgres is a setting of la"):
+        refuse_storage_outside_ladder({"zope": {"storage": "relstorage-postgres"}}, "matrix")
+    refuse_storage_outside_ladder({"zope": {"storage": "filestorage"}}, "matrix")

@@ -21,6 +21,7 @@ from layerbench.lab.matrix_options import Column, MatrixOptions
 from layerbench.lab.service_settings import service_sections
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
+from layerbench.lab.zope_relstorage import refuse_storage_outside_ladder
 from layerbench.proc.ports import free_port
 from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
@@ -124,6 +125,7 @@ class Matrix:
             info = ColumnInfo(column.label, column.adapter, rung.name, app=column.app)
             return PlannedColumn(info, rung, None, skipped=str(error))
         check_sections(column.book, [*plan.used, *service_sections()])
+        refuse_storage_outside_ladder(column.book, "matrix")
         info = ColumnInfo(column.label, column.adapter, rung.name, column.app, settings=plan.used)
         return PlannedColumn(info, rung, deployment)
 

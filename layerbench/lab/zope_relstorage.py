@@ -9,6 +9,7 @@ from typing import Literal
 
 import psycopg
 
+from layerbench.errors import ConfigError
 from layerbench.frameworks.applications import Application
 from layerbench.frameworks.zope_site.zope_storage import (
     RELSTORAGE_MARIADB,
@@ -66,3 +67,13 @@ def made_database(kind: str, service_url: str) -> str:
     with connect_mariadb(service_url) as mariadb, mariadb.cursor() as cursor:
         cursor.execute(f"CREATE DATABASE IF NOT EXISTS `{DATABASE}`")
     return f"mysql://{admin.user or 'root'}@{admin.host}:{admin.port}/{DATABASE}"
+
+
+def refuse_storage_outside_ladder(book: SettingsBook, command: str) -> None:
+    """A ConfigError for a RelStorage choice in a run that does not start its database."""
+    storage = zope_storage(book)
+    if storage in SERVICE_OF:
+        raise ConfigError(
+            f"zope.storage={storage} is a setting of layerbench ladder; layerbench {command} "
+            "runs Zope on its FileStorage behind ZEO"
+        )
