@@ -17,6 +17,8 @@ from layerbench.rungs.seeding import seed_mariadb
 from tests.datalayer_backends import empty_mariadb_database
 
 MARIADB = {"site": {"database": "mariadb"}}
+LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
+MATRIX = ["matrix", "--servers", "gunicorn", "--rung", "string", "-d", "0.5", "--repeats", "1"]
 
 
 def test_mariadb_puts_the_site_on_the_runs_mariadb() -> None:
@@ -38,7 +40,7 @@ def test_mariadb_not_there_is_one_line() -> None:
 
 def test_an_unknown_database_is_refused_in_one_line(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "layerbench.cli", "ladder", "--set", "site.database=oracle"],
+        [*LAYERBENCH, "ladder", "--set", "site.database=oracle"],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -62,3 +64,18 @@ def test_the_site_is_seeded_on_the_mariadb_given(mariadb_url: str, tmp_path: Pat
         assert Catalog(open_repository(url)).video(PAGE_VIDEO_PRETTYID)["title"] == PAGE_VIDEO_TITLE
     finally:
         drop()
+
+
+def test_the_matrix_refuses_it_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [*LAYERBENCH, *MATRIX, "--set", "site.database=mariadb"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        "layerbench: error: site.database is a setting of layerbench ladder; layerbench matrix "
+        "starts no database for the site\n"
+    )

@@ -19,6 +19,7 @@ from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.matrix_options import Column, MatrixOptions
 from layerbench.lab.service_settings import service_sections
+from layerbench.lab.site_database import refuse_site_outside_ladder
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.lab.zope_relstorage import refuse_storage_outside_ladder
@@ -126,6 +127,7 @@ class Matrix:
             return PlannedColumn(info, rung, None, skipped=str(error))
         check_sections(column.book, [*plan.used, *service_sections()])
         refuse_storage_outside_ladder(column.book, "matrix")
+        refuse_site_outside_ladder(column.book, "matrix")
         info = ColumnInfo(column.label, column.adapter, rung.name, column.app, settings=plan.used)
         return PlannedColumn(info, rung, deployment)
 

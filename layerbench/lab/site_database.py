@@ -31,3 +31,12 @@ def site_url(book: SettingsBook, urls: dict[str, str], missing: dict[str, str]) 
             f"site.database=mariadb: {missing.get('mariadb', 'MariaDB did not start')}"
         )
     return urls["mariadb"]
+
+
+def refuse_site_outside_ladder(book: SettingsBook, command: str) -> None:
+    """A ConfigError for a site database chosen in a run that does not start it."""
+    if site_services(book):
+        raise ConfigError(
+            f"site.database is a setting of layerbench ladder; layerbench {command} starts "
+            "no database for the site"
+        )
