@@ -4,9 +4,10 @@ valgrind; the daemon process is forked from Apache's parent, and valgrind follow
 
 Neither has gunicorn's hooks at a worker's start and exit, so the window is opened and closed by
 the application itself: its script (the one the servers load, layerbench.servers.app_script)
-gets a wrapper that zeroes callgrind's counts and starts collecting at ``/__cost/start``, and
-stops and dumps at ``/__cost/stop``; everything between (the requests, and whatever the server
-does meanwhile) is counted, in the process that answered. Used by bench/server_cost.py.
+gets a wrapper that zeroes callgrind's counts at ``/__cost/start`` and dumps them at
+``/__cost/stop``; everything between (the requests, and whatever the server does meanwhile, in
+every thread: callgrind collects from the start, since a toggle would count only the thread that
+made it) is counted, in the process that answered. Used by bench/server_cost.py.
 """
 
 import os
@@ -44,9 +45,7 @@ def application(environ, start_response):
     path = environ.get("PATH_INFO")
     if path == "/__cost/start":
         _shim.layerbench_zero_stats()
-        _shim.layerbench_toggle_collect()
     elif path == "/__cost/stop":
-        _shim.layerbench_toggle_collect()
         _shim.layerbench_dump_stats_at({label!r})
     else:
         return _counted_application(environ, start_response)
@@ -73,7 +72,7 @@ def embedded_count(kind: str, requests: int, directory: Path, path: str) -> floa
     with script.open("a") as appended:
         appended.write(WRAPPER.format(shim=str(shim), label=LABEL.encode()))
     argv = [
-        str(find_valgrind()), "--tool=callgrind", "--collect-atstart=no", "--trace-children=yes",
+        str(find_valgrind()), "--tool=callgrind", "--collect-atstart=yes", "--trace-children=yes",
         f"--callgrind-out-file={directory}/callgrind.out.%p",
         # No master for uwsgi: its one worker is the process valgrind starts.
         *(word for word in server.command() if word != "--master"),

@@ -1,9 +1,10 @@
 """What a server's worker costs per request, in instructions, serving the string rung over
-loopback: a gunicorn worker under callgrind, counted from its start (post_worker_init) to its
-exit, for two numbers of requests; the difference over the difference of the counts is its cost
-per request, the server's work and the application's together. uWSGI (one worker, no master)
-and mod_wsgi's daemon process are counted between two requests the application answers itself
-(bench/embedded_server_cost.py), after a warm-up. One run.
+loopback: a gunicorn worker under callgrind, counted (all its threads) from its start
+(post_worker_init, which zeroes the counts) to its exit, for two numbers of requests; the
+difference over the difference of the counts is its cost per request, the server's work and the
+application's together. uWSGI (one worker, no master) and mod_wsgi's daemon process are counted
+between two requests the application answers itself (bench/embedded_server_cost.py), after a
+warm-up. One run.
 
     .venv/bin/python bench/server_cost.py [--workers sync,gthread,uwsgi,mod_wsgi-daemon]
         [--requests 200,600] [--repeats 3]
@@ -44,11 +45,9 @@ _shim = ctypes.CDLL({shim!r})
 
 def post_worker_init(worker):
     _shim.layerbench_zero_stats()
-    _shim.layerbench_toggle_collect()
 
 
 def worker_exit(server, worker):
-    _shim.layerbench_toggle_collect()
     _shim.layerbench_dump_stats_at(b"worker")
 """
 PATH = "/ladder/string"
@@ -62,7 +61,10 @@ def worker_count(kind: str, requests: int, directory: Path) -> float:
     hooks.write_text(HOOKS.format(shim=str(shim_library())))
     port = free_port()
     argv = [
-        str(find_valgrind()), "--tool=callgrind", "--collect-atstart=no",
+        # Collecting from the start in every thread: callgrind's collection state is a
+        # thread's own, so a toggle in the main thread left gthread's pool threads (the
+        # requests themselves) uncounted; what comes before post_worker_init is zeroed.
+        str(find_valgrind()), "--tool=callgrind", "--collect-atstart=yes",
         f"--callgrind-out-file={directory}/callgrind.out.%p",
         sys.executable, "-m", "gunicorn", "--workers", "1", "--worker-class", kind,
         "--threads", "4" if kind == "gthread" else "1", "--bind", f"127.0.0.1:{port}",
