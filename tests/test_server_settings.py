@@ -64,6 +64,13 @@ def test_gunicorns_request_line_limit_is_none_or_a_size() -> None:
         read_section(GunicornSettings, {"gunicorn": {"limit_request_line": "-1"}}, "gunicorn")
 
 
+def test_gunicorns_worker_connections_are_one_or_more() -> None:
+    book = {"gunicorn": {"worker_connections": "3000"}}
+    assert read_section(GunicornSettings, book, "gunicorn").worker_connections == 3000
+    with pytest.raises(ConfigError, match=r"worker_connections is 1 or more"):
+        read_section(GunicornSettings, {"gunicorn": {"worker_connections": "0"}}, "gunicorn")
+
+
 def test_a_choice_outside_its_values_is_refused() -> None:
     with pytest.raises(ConfigError, match=r"apache.mpm is one of event, worker, prefork"):
         read_section(ApacheSettings, {"apache": {"mpm": "threaded"}}, "apache")

@@ -23,10 +23,15 @@ class GunicornSettings:
     # gunicorn's own default: a longer request line gets 414 before the application sees
     # it; 0 lifts the limit.
     limit_request_line: int = 4094
+    # gunicorn's own default: the connections a gthread (or event-loop) worker serves at once;
+    # past them, connections wait in the listen backlog (at c=5000, 2 workers serve 2,000).
+    worker_connections: int = 1000
 
     def __post_init__(self) -> None:
         if self.workers < 1 or self.threads < 1:
             raise ConfigError("gunicorn needs at least one worker of at least one thread")
+        if self.worker_connections < 1:
+            raise ConfigError("gunicorn's worker_connections is 1 or more")
         if self.limit_request_line < 0:
             raise ConfigError("gunicorn's request line limit is 0 (none) or more bytes")
 
@@ -67,6 +72,8 @@ class GunicornServer(PythonAppServer[GunicornSettings]):
             str(self.settings.backlog),
             "--limit-request-line",
             str(self.settings.limit_request_line),
+            "--worker-connections",
+            str(self.settings.worker_connections),
             "--worker-tmp-dir",
             str(self.workdir),
             "--no-control-socket",
