@@ -8,6 +8,7 @@ import pytest
 from layerbench.errors import ConfigError, MissingPackageError
 from layerbench.servers.adapters import ADAPTERS, ServerPlan, find_adapter
 from layerbench.servers.apache import ApacheSettings
+from layerbench.servers.granian_asgi import GranianAsgiSettings
 from layerbench.servers.gunicorn import GunicornSettings
 from layerbench.servers.mod_wsgi import ModWsgiDaemonSettings
 from layerbench.servers.server_settings import (
@@ -69,6 +70,13 @@ def test_gunicorns_worker_connections_are_one_or_more() -> None:
     assert read_section(GunicornSettings, book, "gunicorn").worker_connections == 3000
     with pytest.raises(ConfigError, match=r"worker_connections is 1 or more"):
         read_section(GunicornSettings, {"gunicorn": {"worker_connections": "0"}}, "gunicorn")
+
+
+def test_granians_backpressure_is_its_default_or_a_count() -> None:
+    book = {"granian-asgi": {"backpressure": "3000"}}
+    assert read_section(GranianAsgiSettings, book, "granian-asgi").backpressure == 3000
+    with pytest.raises(ConfigError, match=r"backpressure is 0 \(its default\) or more"):
+        read_section(GranianAsgiSettings, {"granian-asgi": {"backpressure": "-1"}}, "granian-asgi")
 
 
 def test_a_choice_outside_its_values_is_refused() -> None:
