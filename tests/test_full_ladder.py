@@ -49,7 +49,9 @@ def test_full_ladder_measures_every_rung_with_each_service_in_its_role(
     # The write rung added comments through the site: its requests were POSTs that created.
     write = by_name["write"].load
     assert write is not None and write.document["status_counts"].keys() == {"201"}
-    assert set(result.conditions["services"]) == {"memcached", "redis", "mariadb", "postgres"}
+    assert set(result.conditions["services"]) == {
+        "memcached", "redis", "couchdb", "mariadb", "postgres"
+    }  # fmt: skip
     assert processes_mentioning(str(workdir)) == []
 
 
