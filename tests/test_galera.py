@@ -111,7 +111,8 @@ def test_writers_on_every_node_lose_nothing_and_collide_never(urls: list[str]) -
     print(
         f"\n{WRITERS} writers on 3 nodes: {writes.writes} writes, "
         f"{writes.transient_retries} retried after 1213 (certification conflicts), "
-        f"{writes.collision_retries} id collisions, {writes.writes_per_s:.0f} writes/s"
+        f"{writes.collision_retries} id collisions, {writes.writes_per_s:.0f} writes/s, "
+        f"{writes.trigger_errors} written again after MariaDB's trigger defect"
     )
     comment_ids = writes.comment_ids
     edits = sum(tally.video_edits for tally in writes.tallies)
