@@ -150,18 +150,37 @@ def cluster_info(url: str) -> dict[str, str]:
     return dict(line.split(":", 1) for line in text.split() if ":" in line)
 
 
+def replicas_seen(url: str) -> int:
+    """How many replicas the node at ``url`` knows of (``CLUSTER NODES``' "slave" flags)."""
+    client = redis_client(url)
+    try:
+        answer = client.execute_command("CLUSTER NODES")  # type: ignore[no-untyped-call]
+    finally:
+        client.close()
+    if isinstance(answer, dict):  # redis-py's parse: address -> {"flags": "slave", ...}
+        return sum("slave" in str(node.get("flags", "")) for node in answer.values())
+    text = answer.decode() if isinstance(answer, bytes) else str(answer)
+    return sum("slave" in line.split()[2] for line in text.splitlines() if len(line.split()) > 2)
+
+
 def cluster_state(url: str, nodes: int = NODES) -> str | None:
     """None when the node at ``url`` says the cluster is ok, knows ``nodes`` nodes (any number
-    for 0) and every slot is assigned; otherwise why not."""
+    for 0) with half of them replicas, and every slot is assigned; otherwise why not. (Right
+    after ``--cluster create`` a node may still see a replica as a master: a fresh-clone CI run
+    found 6 masters.)"""
     try:
         info = cluster_info(url)
+        replicas = replicas_seen(url) if nodes else 0
     except redis.RedisError as error:
         return f"{url} does not answer: {error}"
     seen = (info.get("cluster_state"), info.get("cluster_known_nodes"))
     slots = info.get("cluster_slots_assigned")
     wanted = ("ok", str(nodes) if nodes else seen[1])
-    if seen != wanted or slots != str(SLOTS):
-        return f"{url}: cluster_state {seen[0]}, {seen[1]} nodes known, {slots} slots assigned"
+    if seen != wanted or slots != str(SLOTS) or replicas != nodes // 2:
+        return (
+            f"{url}: cluster_state {seen[0]}, {seen[1]} nodes known, {slots} slots assigned, "
+            f"{replicas} replicas"
+        )
     return None
 
 
