@@ -40,9 +40,7 @@ def test_a_service_started_inside_a_host_is_reached_from_another_host_only() -> 
             assert THIS_THREAD.readlink() == home, "back in the machine's own network"
             assert network_of_pid(service.pid) != str(home), "the server itself is on cache1"
             with inside(network.namespace(client1)):
-                assert memcached_version(str(cache1.address), service.port).startswith(
-                    b"VERSION "
-                )
+                assert memcached_version(str(cache1.address), service.port).startswith(b"VERSION ")
             with pytest.raises(OSError):
                 memcached_version(str(cache1.address), service.port)
         finally:
@@ -61,6 +59,6 @@ def test_the_thread_comes_back_when_what_it_did_inside_failed() -> None:
 
 
 def test_a_namespace_that_does_not_exist_is_one_line() -> None:
-    with pytest.raises(netns.NamespaceError, match="no network namespace lbh-absent"):
-        with inside("lbh-absent"):
-            pass
+    absent = pytest.raises(netns.NamespaceError, match="no network namespace lbh-absent")
+    with absent, inside("lbh-absent"):
+        pass
