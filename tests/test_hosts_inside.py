@@ -9,6 +9,7 @@ import pytest
 from layerbench.hosts import netns
 from layerbench.hosts.inside import THIS_THREAD, inside
 from layerbench.hosts.lab_network import lab_network
+from layerbench.hosts.placement import placement_of, start_on
 from layerbench.hosts.topology import topology_from
 from layerbench.services.memcached import MemcachedService
 from tests.test_hosts import can_make_namespaces  # noqa: F401 (a fixture)
@@ -32,11 +33,9 @@ def test_a_service_started_inside_a_host_is_reached_from_another_host_only() -> 
     cache1, client1 = topology.host("cache1"), topology.host("client1")
     home = THIS_THREAD.readlink()
     with lab_network(topology) as network:
-        service = MemcachedService()
-        service.host = str(cache1.address)
-        with inside(network.namespace(cache1)):
-            service.start()
+        service = start_on(MemcachedService(), placement_of(network, cache1))
         try:
+            assert service.url == f"memcached://{cache1.address}:{service.port}"
             assert THIS_THREAD.readlink() == home, "back in the machine's own network"
             assert network_of_pid(service.pid) != str(home), "the server itself is on cache1"
             with inside(network.namespace(client1)):
