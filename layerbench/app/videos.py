@@ -14,7 +14,7 @@ from typing import Any
 from layerbench.datalayer.changes import Change
 from layerbench.datalayer.entities import COMMENTS_V2, TAGS, VIDEO_TAGS, VIDEOS_V3
 from layerbench.datalayer.repository import NotFoundError, Repository
-from layerbench.ids.codec import InvalidIdError, decode, encode
+from layerbench.ids.codec import V0_LENGTH, InvalidIdError, decode, encode
 
 Row = dict[str, Any]
 
@@ -38,6 +38,8 @@ class Page:
 
 def short_id_number(ref: str) -> int | None:
     """The number of a well-formed short id, or None for anything else (a pretty id)."""
+    if len(ref) != V0_LENGTH:  # a pretty id, mostly: told without an exception built
+        return None
     try:
         return decode(ref)
     except InvalidIdError:
