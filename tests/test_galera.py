@@ -5,7 +5,6 @@ comments and edit one shared video through the site's repository. Certification 
 between nodes come back as error 1213 and are retried (counted); after them no id collided, no
 audit row is missing or doubled, and every node has every row. Stopped, nothing is left."""
 
-import os
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -22,6 +21,7 @@ from layerbench.services.galera import GaleraService, cluster_state
 from layerbench.services.mariadb import connect_mariadb
 from tests.app_server import serve
 from tests.conftest import start_service
+from tests.service_nodes import leaving_nothing
 from tests.stale_reads import drive, versions_in
 
 pytestmark = pytest.mark.services
@@ -33,25 +33,12 @@ SITE_WRITES = 40
 SITE_READERS = 3
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[GaleraService]:
     service = start_service("galera")
     assert isinstance(service, GaleraService)
-    pids, directory = service.pids, service.directory
-    try:
+    with leaving_nothing(service):
         yield service
-    finally:
-        service.stop()
-    assert directory is not None and not directory.exists()
-    assert [pid for pid in pids if alive(pid)] == []
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ each, every port and cluster bus port below the ephemeral range; keys spread ove
 masters, each written through a client that started from one node and read through one that
 started from another. Stopped, nothing is left."""
 
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -16,31 +15,19 @@ from layerbench.services.redis_cluster import (
     cluster_state,
 )
 from tests.conftest import start_service
+from tests.service_nodes import leaving_nothing
 
 pytestmark = pytest.mark.services
 
 KEYS = 300
 
 
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[RedisClusterService]:
     service = start_service("redis-cluster")
     assert isinstance(service, RedisClusterService)
-    pids, directory = service.pids, service.directory
-    try:
+    with leaving_nothing(service):
         yield service
-    finally:
-        service.stop()
-    assert directory is not None and not directory.exists()
-    assert [pid for pid in pids if alive(pid)] == []
 
 
 def test_six_nodes_three_masters_each_with_a_replica(cluster: RedisClusterService) -> None:

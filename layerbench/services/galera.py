@@ -1,5 +1,7 @@
-"""A throwaway MariaDB Galera cluster: three MariaDB nodes on loopback replicating each other
-synchronously through Debian's ``galera-4`` provider.
+"""A throwaway MariaDB Galera cluster: three MariaDB nodes replicating each other synchronously
+through Debian's ``galera-4`` provider, all on loopback or each on a host of the lab's network
+(``placements``: node N is started inside its placement's namespace, every port of it on the
+placement's address).
 
     node 1  mariadb-install-db, then started with ``--wsrep-new-cluster`` (it makes the
             cluster); the database and root's TCP account are created on it and replicate
@@ -14,21 +16,29 @@ What a machine like this one taught (issue 26): the servers run as ``mysql``, no
 and full state transfer) is below the ephemeral range (:func:`~layerbench.proc.ports.
 free_low_ports`): a connection in TIME-WAIT on a port in that range kept a node from binding.
 
-Its URLs are the three nodes' ``mysql://`` URLs (``urls``); ``url`` is node 1's. Stopped, the
-joiners go first, then node 1, each with its process group, then the directory.
+Its URLs are the three nodes' ``mysql://`` URLs in node order (``urls``); ``url`` is node 1's.
+root reaches each from any address (:mod:`~layerbench.services.mariadb`), so app hosts do.
+Stopped, the joiners go first, then node 1, each with its process group, then the directory
+(:class:`~layerbench.services.service.ManagedService`'s multi-node lifecycle).
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pymysql
 
-from layerbench.errors import LayerbenchError, MissingBinaryError, ServerStartError
+from layerbench.errors import ConfigError, LayerbenchError, MissingBinaryError, ServerStartError
+from layerbench.hosts.placement import LOCAL, Placement
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import free_low_ports
-from layerbench.proc.process import ManagedProcess
-from layerbench.proc.readiness import wait_until_ready
-from layerbench.services.mariadb import SOCKET, MariadbService, connect_mariadb, probe_socket
+from layerbench.services.mariadb import (
+    SOCKET,
+    MariadbService,
+    connect_mariadb,
+    mariadb_url,
+    probe_socket,
+)
 from layerbench.services.service import PROBE_INTERVAL_S
 
 PROVIDER = Path("/usr/lib/galera/libgalera_smm.so")
@@ -46,8 +56,8 @@ PROGRAM_PACKAGES = {
 
 @dataclass(frozen=True)
 class NodePorts:
-    """A node's ports on loopback: its clients', group communication's, and the incremental
-    and full state transfers' it receives on."""
+    """A node's ports on its address: its clients', group communication's, and the
+    incremental and full state transfers' it receives on."""
 
     mysql: int
     group: int
@@ -60,10 +70,14 @@ class GaleraService(MariadbService):
     apt_package = PROVIDER_PACKAGE
     account = "mysql"
 
-    def __init__(self, **arguments: object) -> None:
+    def __init__(
+        self, *, placements: Sequence[Placement] = (LOCAL,) * NODES, **arguments: object
+    ) -> None:
+        if len(placements) != NODES:
+            raise ConfigError(f"a Galera cluster here has {NODES} nodes, not {len(placements)}")
         super().__init__(**arguments)  # type: ignore[arg-type]
+        self.placements = tuple(placements)
         self.nodes: list[NodePorts] = []
-        self._joiners: list[ManagedProcess] = []
 
     def programs(self) -> dict[str, str]:
         return {**super().programs(), "wsrep_sst_rsync": "wsrep_sst_rsync", "rsync": "rsync"}
@@ -75,23 +89,25 @@ class GaleraService(MariadbService):
         return find_program(Path(location).name, PROGRAM_PACKAGES[program])
 
     def start(self) -> "GaleraService":
+        """The cluster, node 1 started from inside its placement (which also sets the
+        service's ``host``)."""
         if not PROVIDER.is_file():
             raise MissingBinaryError(str(PROVIDER), PROVIDER_PACKAGE)
-        super().start()
+        self.host = self.placements[0].address
+        with self.placements[0].entered():
+            super().start()
         return self
 
-    # Ports: node 1's client port is the service's port; the others are chosen with it.
+    def address(self, number: int) -> str:
+        return self.placements[number - 1].address
+
+    # Ports: node 1's client port is the service's port; the others are chosen with it (free
+    # on this host's loopback; a lab host's namespace holds nothing else).
 
     def choose_port(self) -> int:
         ports = free_low_ports(4 * NODES)
         self.nodes = [NodePorts(*ports[4 * n : 4 * n + 4]) for n in range(NODES)]
         return self.nodes[0].mysql
-
-    def node_directory(self, number: int) -> Path:
-        """Node 1 lives in the service's directory (as a lone MariaDB does), the others in
-        ``node2``, ``node3`` inside it."""
-        assert self.directory is not None
-        return self.directory if number == 1 else self.directory / f"node{number}"
 
     def prepare(self, directory: Path) -> None:
         super().prepare(directory)
@@ -106,26 +122,28 @@ class GaleraService(MariadbService):
         return [*self.node_command(1), "--wsrep-new-cluster"]
 
     def node_command(self, number: int) -> list[str]:
-        ports = self.nodes[number - 1]
-        group_members = ",".join(f"{self.host}:{node.group}" for node in self.nodes)
+        ports, address = self.nodes[number - 1], self.address(number)
+        group_members = ",".join(
+            f"{self.address(n)}:{node.group}" for n, node in enumerate(self.nodes, 1)
+        )
         provider_options = ";".join(
             (
-                f"gmcast.listen_addr=tcp://{self.host}:{ports.group}",
-                f"ist.recv_addr={self.host}:{ports.ist}",
+                f"gmcast.listen_addr=tcp://{address}:{ports.group}",
+                f"ist.recv_addr={address}:{ports.ist}",
                 "gcache.size=32M",
             )
         )
         return [
-            *super().command(self.node_directory(number), ports.mysql),
+            *self.server_command(self.node_directory(number), ports.mysql, address),
             "--wsrep-on=ON",
             f"--wsrep-provider={PROVIDER}",
             f"--wsrep-cluster-name={CLUSTER_NAME}",
             f"--wsrep-cluster-address=gcomm://{group_members}",
             f"--wsrep-node-name=node{number}",
-            f"--wsrep-node-address={self.host}:{ports.group}",
+            f"--wsrep-node-address={address}:{ports.group}",
             f"--wsrep-provider-options={provider_options}",
             "--wsrep-sst-method=rsync",
-            f"--wsrep-sst-receive-address={self.host}:{ports.sst}",
+            f"--wsrep-sst-receive-address={address}:{ports.sst}",
             # What Galera asks of the server: row events, interleaved auto-increment locks.
             "--binlog-format=ROW",
             "--innodb-autoinc-lock-mode=2",
@@ -136,60 +154,35 @@ class GaleraService(MariadbService):
     def urls(self) -> tuple[str, ...]:
         if self._process is None:
             raise RuntimeError(f"{self.name} was not started")
-        return tuple(self.url_for(node.mysql) for node in self.nodes)
-
-    @property
-    def pids(self) -> tuple[int, ...]:
-        """Every node's server process: node 1's, then the joiners'."""
-        return (self.pid, *(process.pid for process in self._joiners))
+        return tuple(
+            mariadb_url(self.address(number), node.mysql)
+            for number, node in enumerate(self.nodes, 1)
+        )
 
     def after_ready(self, url: str) -> None:
         super().after_ready(url)
         for number in range(2, NODES + 1):
-            self._start_joiner(number)
+            with self.placements[number - 1].entered():
+                self._start_joiner(number)
         for node_url in self.urls:
             reason = cluster_state(node_url)
             if reason is not None:
                 raise ServerStartError(self.name, reason)
 
     def _start_joiner(self, number: int) -> None:
-        directory = self.node_directory(number)
-        process = ManagedProcess(
-            f"{self.name}-node{number}",
-            self.node_command(number),
-            log_path=directory / f"node{number}.log",
-            cpus=self.cpus,
-            cwd=directory,
-            run_as=self.run_as,
-            stop_signal=self.stop_signal,
-        )
-        self._joiners.append(process.start())
+        """Node ``number`` joined by state transfer, waited for until it is Synced (probed
+        from its own host)."""
+        socket = self.node_directory(number) / SOCKET
+        node_url = self.urls[number - 1]
 
         def synced() -> str | None:
             try:
-                probe_socket(directory / SOCKET)
+                probe_socket(socket)
             except LayerbenchError as error:
                 return str(error)
-            return node_state(self.url_for(self.nodes[number - 1].mysql))
+            return node_state(node_url)
 
-        wait_until_ready(
-            process,
-            process.name,
-            synced,
-            timeout_s=self.ready_timeout_s,
-            interval_s=PROBE_INTERVAL_S * 10,
-        )
-
-    def check_alive(self) -> None:
-        super().check_alive()
-        for process in self._joiners:
-            if (status := process.returncode()) is not None:
-                raise ServerStartError(process.name, f"exited ({status})", process.log_tail())
-
-    def stop(self) -> None:
-        while self._joiners:
-            self._joiners.pop().stop()
-        super().stop()
+        self.start_node(number, self.node_command(number), synced, interval_s=PROBE_INTERVAL_S * 10)
 
 
 def wsrep_status(url: str) -> dict[str, str]:

@@ -1,6 +1,9 @@
 """A throwaway MariaDB: mariadb-install-db into the private directory, the server with
-``--no-defaults`` (no /etc/mysql), listening on loopback and on a socket in the directory, and a
-database named ``layerbench`` that root reaches over TCP without a password.
+``--no-defaults`` (no /etc/mysql), listening on its host's address (loopback unless placed on a
+lab host) and on a socket in the directory, and a database named ``layerbench`` that root
+reaches over TCP without a password from any address (``root@'%'``: the lab's app hosts connect
+from addresses of their own; the server is throwaway and reachable only on loopback or inside
+the lab's namespaces).
 
 Its InnoDB settings come in profiles (``--set mariadb.profile=NAME``): ``default``, the lab's
 usual small instance, and ``seed003``, the my.cnf seed 003 wrote for RelStorage's writes,
@@ -70,6 +73,10 @@ class MariadbService(ManagedService):
         self.run_setup(command, directory)
 
     def command(self, directory: Path, port: int) -> list[str]:
+        return self.server_command(directory, port, self.host)
+
+    def server_command(self, directory: Path, port: int, host: str) -> list[str]:
+        """The server's command line with its data in ``directory``, on ``host``:``port``."""
         command = [
             str(self.find("mariadbd")),
             "--no-defaults",
@@ -78,7 +85,7 @@ class MariadbService(ManagedService):
             f"--pid-file={directory / 'mariadb.pid'}",
             f"--tmpdir={directory}",
             f"--port={port}",
-            f"--bind-address={self.host}",
+            f"--bind-address={host}",
             "--skip-name-resolve",
             "--log-error",  # to stderr, which is our log
             "--max-connections=500",
@@ -89,7 +96,7 @@ class MariadbService(ManagedService):
         return command
 
     def url_for(self, port: int) -> str:
-        return f"mysql://root@{self.host}:{port}/{DATABASE}"
+        return mariadb_url(self.host, port)
 
     def probe(self, url: str) -> None:
         probe_mariadb(url)
@@ -105,11 +112,17 @@ class MariadbService(ManagedService):
             unix_socket=str(self.directory / SOCKET), user="root", autocommit=True
         )
         with connection, connection.cursor() as cursor:
-            # --skip-name-resolve: a TCP client from 127.0.0.1 is not root@localhost.
-            cursor.execute(f"CREATE USER IF NOT EXISTS 'root'@'{self.host}'")
-            cursor.execute(f"GRANT ALL ON *.* TO 'root'@'{self.host}' WITH GRANT OPTION")
+            # --skip-name-resolve: a TCP client from 127.0.0.1 is not root@localhost; root over
+            # TCP is root@'%', from this host's own address or an app host's.
+            cursor.execute("CREATE USER IF NOT EXISTS 'root'@'%'")
+            cursor.execute("GRANT ALL ON *.* TO 'root'@'%' WITH GRANT OPTION")
             cursor.execute(f"CREATE DATABASE IF NOT EXISTS `{DATABASE}`")
         probe_mariadb(url)
+
+
+def mariadb_url(host: str, port: int) -> str:
+    """The URL of the throwaway database on the server at ``host``:``port``."""
+    return f"mysql://root@{host}:{port}/{DATABASE}"
 
 
 def connect_mariadb(url: str) -> pymysql.connections.Connection:

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import redis
 
-from layerbench.errors import LayerbenchError, ServerStartError
+from layerbench.errors import LayerbenchError
 from layerbench.proc.ports import free_low_ports
-from layerbench.proc.process import ManagedProcess
 from layerbench.proc.readiness import wait_until_ready
 from layerbench.services.redis import RedisService, redis_client
 from layerbench.services.service import PROBE_INTERVAL_S
@@ -31,7 +30,6 @@ class RedisClusterService(RedisService):
     def __init__(self, **arguments: object) -> None:
         super().__init__(**arguments)  # type: ignore[arg-type]
         self.node_ports: list[int] = []
-        self._others: list[ManagedProcess] = []
 
     def programs(self) -> dict[str, str]:
         return {**super().programs(), "redis-cli": "redis-cli"}
@@ -39,10 +37,6 @@ class RedisClusterService(RedisService):
     def choose_port(self) -> int:
         self.node_ports = free_low_ports(NODES, self.host, companion=BUS_PORT_OFFSET)
         return self.node_ports[0]
-
-    def node_directory(self, number: int) -> Path:
-        assert self.directory is not None
-        return self.directory if number == 1 else self.directory / f"node{number}"
 
     def command(self, directory: Path, port: int) -> list[str]:
         return self.node_command(1)
@@ -64,13 +58,9 @@ class RedisClusterService(RedisService):
             raise RuntimeError(f"{self.name} was not started")
         return tuple(self.url_for(port) for port in self.node_ports)
 
-    @property
-    def pids(self) -> tuple[int, ...]:
-        return (self.pid, *(process.pid for process in self._others))
-
     def after_ready(self, url: str) -> None:
         for number in range(2, NODES + 1):
-            self._start_node(number)
+            self.start_node(number, self.node_command(number), self.answers(self.urls[number - 1]))
         assert self.directory is not None
         self.run_setup(
             [
@@ -92,49 +82,6 @@ class RedisClusterService(RedisService):
             timeout_s=self.ready_timeout_s,
             interval_s=PROBE_INTERVAL_S * 10,
         )
-
-    def _start_node(self, number: int) -> None:
-        directory = self.node_directory(number)
-        directory.mkdir()
-        if self.run_as is not None:
-            self.run_as.give(directory)
-        process = ManagedProcess(
-            f"{self.name}-node{number}",
-            self.node_command(number),
-            log_path=directory / f"node{number}.log",
-            cpus=self.cpus,
-            cwd=directory,
-            run_as=self.run_as,
-            stop_signal=self.stop_signal,
-        )
-        self._others.append(process.start())
-        node_url = self.url_for(self.node_ports[number - 1])
-
-        def answers() -> str | None:
-            try:
-                self.probe(node_url)
-            except LayerbenchError as error:
-                return str(error)
-            return None
-
-        wait_until_ready(
-            process,
-            process.name,
-            answers,
-            timeout_s=self.ready_timeout_s,
-            interval_s=PROBE_INTERVAL_S,
-        )
-
-    def check_alive(self) -> None:
-        super().check_alive()
-        for process in self._others:
-            if (status := process.returncode()) is not None:
-                raise ServerStartError(process.name, f"exited ({status})", process.log_tail())
-
-    def stop(self) -> None:
-        while self._others:
-            self._others.pop().stop()
-        super().stop()
 
 
 def cluster_info(url: str) -> dict[str, str]:

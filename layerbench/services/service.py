@@ -6,6 +6,11 @@
             request → after_ready (create the database) → its URL
     stop:   the whole process group, then the directory
 
+A service of several nodes (a cluster, a pool) is one such lifecycle: node 1 is the service's
+own process; the others are started by :meth:`ManagedService.start_node` (in ``node2``, … inside
+its directory, each waited for until ready), checked with node 1 by ``check_alive``, stopped
+before it (last started first), and listed in ``pids``.
+
 Nothing in /etc or the system's data directories is read or written: every server is started
 with its configuration on the command line and its data in the private directory. A port taken
 between choosing it and the server binding it is retried with another.
@@ -16,6 +21,7 @@ import signal
 import subprocess
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import ClassVar
@@ -55,6 +61,7 @@ class ManagedService(ABC):
         self.run_as: RunAs | None = None
         self.startup_s: float | None = None
         self._process: ManagedProcess | None = None
+        self._other_nodes: list[ManagedProcess] = []
 
     # What each service says about itself.
 
@@ -126,6 +133,11 @@ class ManagedService(ABC):
             raise RuntimeError(f"{self.name} was not started")
         return self._process.pid
 
+    @property
+    def pids(self) -> tuple[int, ...]:
+        """Every node's server process: node 1's (the service's own), then the others'."""
+        return (self.pid, *(process.pid for process in self._other_nodes))
+
     def find(self, program: str) -> Path:
         location = self.programs()[program]
         if "/" in location:
@@ -181,6 +193,54 @@ class ManagedService(ABC):
                 if not taken or attempt == PORT_ATTEMPTS:
                     raise
 
+    def node_directory(self, number: int) -> Path:
+        """Node 1 lives in the service's directory, node N in ``nodeN`` inside it."""
+        assert self.directory is not None
+        return self.directory if number == 1 else self.directory / f"node{number}"
+
+    def start_node(
+        self,
+        number: int,
+        command: list[str],
+        ready: Callable[[], str | None],
+        interval_s: float = PROBE_INTERVAL_S,
+    ) -> ManagedProcess:
+        """Node ``number`` (2 and up) of a multi-node service: ``command`` run like the
+        service's own process, in :meth:`node_directory` (made if absent), returned once
+        ``ready`` says None; stopped with the service."""
+        directory = self.node_directory(number)
+        if not directory.exists():
+            directory.mkdir()
+            if self.run_as is not None:
+                self.run_as.give(directory)
+        process = ManagedProcess(
+            f"{self.name}-node{number}",
+            command,
+            log_path=directory / f"node{number}.log",
+            cpus=self.cpus,
+            cwd=directory,
+            run_as=self.run_as,
+            stop_signal=self.stop_signal,
+        )
+        self._other_nodes.append(process.start())
+        wait_until_ready(
+            process, process.name, ready, timeout_s=self.ready_timeout_s, interval_s=interval_s
+        )
+        return process
+
+    def answers(self, url: str) -> Callable[[], str | None]:
+        """A readiness probe for a node: None once the server at ``url`` answers its probe,
+        otherwise why not."""
+
+        def reason() -> str | None:
+            try:
+                self.probe(url)
+            except LayerbenchError as error:
+                return str(error)
+            return None
+
+        return reason
+
     def _ready_reason(self) -> str | None:
         """None once the server answers its probe from a socket of its own; otherwise why not
         yet."""
@@ -194,11 +254,15 @@ class ManagedService(ABC):
         return f"port {self.port} answers, but from another process"
 
     def check_alive(self) -> None:
-        """Raise ServerDiedError when the server has exited."""
-        if self._process is not None and (status := self._process.returncode()) is not None:
-            raise ServerDiedError(self.name, status, self._process.log_tail())
+        """Raise ServerDiedError when the server, or any other node of it, has exited."""
+        processes = [] if self._process is None else [self._process]
+        for process in [*processes, *self._other_nodes]:
+            if (status := process.returncode()) is not None:
+                raise ServerDiedError(process.name, status, process.log_tail())
 
     def stop(self) -> None:
+        while self._other_nodes:
+            self._other_nodes.pop().stop()
         if self._process is not None:
             self._process.stop()
         if self.directory is not None:
