@@ -4,8 +4,9 @@ threads each) on one loopback port; with an access log when asked (``app serve``
 from dataclasses import dataclass
 
 from layerbench.errors import ConfigError
+from layerbench.servers.gunicorn_arbiter import GunicornArbiterServer
 from layerbench.servers.managed_server import LISTEN_BACKLOG
-from layerbench.servers.python_app_server import APP_ENTRY, PythonAppServer
+from layerbench.servers.python_app_server import APP_ENTRY
 
 # gunicorn's default line with the time taken.
 # The worker classes that run the application on a pool of --threads threads (sync runs one).
@@ -36,10 +37,11 @@ class GunicornSettings:
             raise ConfigError("gunicorn's request line limit is 0 (none) or more bytes")
 
 
-class GunicornServer(PythonAppServer[GunicornSettings]):
+class GunicornServer(GunicornArbiterServer[GunicornSettings]):
     name = "gunicorn"
     distribution = "gunicorn"
     module = "gunicorn"
+    entry = APP_ENTRY
 
     def threads_per_process(self) -> int | None:
         """Its ``--threads`` (gthread; 1 for the sync worker); None for a worker of greenlets
@@ -48,39 +50,17 @@ class GunicornServer(PythonAppServer[GunicornSettings]):
             return None
         return self.settings.threads
 
-    def workers_loading(self) -> int:
-        """Its worker processes, each importing the application."""
-        return self.settings.workers
+    def worker_class(self) -> str:
+        return self.settings.worker_class
 
-    def command(self) -> list[str]:
+    def worker_options(self) -> list[str]:
         access = ["--access-logfile", "-", "--access-logformat", ACCESS_LOG_FORMAT]
         return [
-            *self.python(),
-            "-m",
-            "gunicorn",
-            "--bind",
-            self.bind_address,
-            "--workers",
-            str(self.settings.workers),
-            "--worker-class",
-            self.settings.worker_class,
             "--threads",
             str(self.settings.threads),
-            "--keep-alive",
-            str(self.settings.keep_alive_s),
-            "--backlog",
-            str(self.settings.backlog),
             "--limit-request-line",
             str(self.settings.limit_request_line),
             "--worker-connections",
             str(self.settings.worker_connections),
-            "--worker-tmp-dir",
-            str(self.workdir),
-            "--no-control-socket",
-            "--error-logfile",
-            "-",
-            "--log-level",
-            "warning",
             *(access if self.access_log else []),
-            APP_ENTRY,
         ]

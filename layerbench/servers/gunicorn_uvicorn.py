@@ -7,8 +7,9 @@ from importlib.metadata import version
 from typing import Literal
 
 from layerbench.errors import ConfigError
+from layerbench.servers.gunicorn_arbiter import GunicornArbiterServer
 from layerbench.servers.managed_server import LISTEN_BACKLOG
-from layerbench.servers.python_app_server import ASGI_ENTRY, PythonAppServer
+from layerbench.servers.python_app_server import ASGI_ENTRY
 
 WORKER_CLASSES = {
     "httptools": "uvicorn_worker.UvicornWorker",  # uvloop and httptools when installed
@@ -30,39 +31,14 @@ class GunicornUvicornSettings:
             raise ConfigError("gunicorn's keep_alive_s is 0 or more")
 
 
-class GunicornUvicornServer(PythonAppServer[GunicornUvicornSettings]):
+class GunicornUvicornServer(GunicornArbiterServer[GunicornUvicornSettings]):
     name = "gunicorn-uvicorn"
     distribution = "uvicorn-worker"
     module = "uvicorn_worker"
+    entry = ASGI_ENTRY
 
     def versions(self) -> dict[str, str]:
         return {name: version(name) for name in ("gunicorn", "uvicorn-worker", "uvicorn")}
 
-    def workers_loading(self) -> int:
-        """Its worker processes, each importing the application."""
-        return self.settings.workers
-
-    def command(self) -> list[str]:
-        return [
-            *self.python(),
-            "-m",
-            "gunicorn",
-            "--bind",
-            self.bind_address,
-            "--workers",
-            str(self.settings.workers),
-            "--worker-class",
-            WORKER_CLASSES[self.settings.http],
-            "--keep-alive",
-            str(self.settings.keep_alive_s),
-            "--backlog",
-            str(self.settings.backlog),
-            "--worker-tmp-dir",
-            str(self.workdir),
-            "--no-control-socket",
-            "--error-logfile",
-            "-",
-            "--log-level",
-            "warning",
-            ASGI_ENTRY,
-        ]
+    def worker_class(self) -> str:
+        return WORKER_CLASSES[self.settings.http]
