@@ -113,7 +113,7 @@ def test_the_load_generators_histograms_decode_and_merge(
     ]
     results = [LoadResult.from_document(d) for d in documents]
     for document, result in zip(documents, results, strict=True):
-        assert document["version"] == 2
+        assert document["version"] == 3
         assert document["latency_histogram_us"].startswith("HISTFAAA")  # cookie 0x1c849314
         histogram = hdr_histogram.decode(document["latency_histogram_us"])
         assert histogram.layout == LOAD_LAYOUT

@@ -4,9 +4,11 @@ matrix's ``load``).
 
 The JSON's contract is ``load/schema/load-result.schema.json`` (its ``version`` is checked
 here). Version 2 added ``latency_histogram_us``, the latency histogram in HdrHistogram's
-interchange encoding (:mod:`layerbench.stats.hdr_histogram`); a version 1 document still reads,
-without it. Version 1 has grown fields since its first release; one that a document of then
-lacks reads as nothing seen (no errors by kind, no statuses, an idle client, no URLs of its own).
+interchange encoding (:mod:`layerbench.stats.hdr_histogram`); version 3 every other latency
+histogram (uncorrected, each phase's, each URL's) and ``clients`` (a merged document's, see
+:mod:`layerbench.results.load_merge`). Versions 1 and 2 still read, without them. Version 1
+has grown fields since its first release; one that a document of then lacks reads as nothing
+seen (no errors by kind, no statuses, an idle client, no URLs of its own).
 """
 
 from dataclasses import dataclass, field
@@ -16,9 +18,10 @@ from layerbench.errors import LoadGeneratorError
 from layerbench.stats.noise import client_bound
 
 BINARY = "layerbench-load"
-SCHEMA_VERSION = 2
-# The versions this layerbench reads: 1 is 2 without the latency histogram.
-READ_VERSIONS = (1, 2)
+SCHEMA_VERSION = 3
+# The versions this layerbench reads: 2 is 3 without the histograms but the latency's, and
+# without clients; 1 is 2 without the latency histogram.
+READ_VERSIONS = (1, 2, 3)
 
 
 @dataclass(frozen=True)

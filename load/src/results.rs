@@ -50,6 +50,9 @@ pub struct Results {
     pub client_cpu_s: CpuSeconds,
     /// ab's Connection Times of the completed responses, in microseconds.
     pub connection_times_us: ConnectionTimes,
+    /// The histograms of `connection_times_us`' connect, processing and waiting (total's is
+    /// `latency_histogram_us`), encoded as it is.
+    pub connection_histograms_us: ConnectionHistograms,
     /// Bytes of requests written (heads and bodies): ab's "Total body sent".
     pub sent_bytes: u64,
     /// The highest ratio of an event-loop thread's CPU time to its wall time.
@@ -61,6 +64,9 @@ pub struct Results {
     pub rate: Option<RateResults>,
     /// With `--rate`: latency from the actual send (`latency_us` counts from the due time).
     pub latency_uncorrected_us: Option<LatencySummary>,
+    /// With `--rate`: the histogram `latency_uncorrected_us` was read from, encoded as
+    /// `latency_histogram_us` is.
+    pub latency_uncorrected_histogram_us: Option<String>,
     /// With `https://`: what the handshakes agreed, and how many there were.
     pub tls: Option<TlsResults>,
     /// `--urls`: each URL's figures, in the order of the list (empty for one URL).
@@ -97,6 +103,8 @@ pub struct UrlResults {
     /// Body length of the first 2xx response to this URL.
     pub document_length_bytes: Option<u64>,
     pub latency_us: LatencySummary,
+    /// The histogram `latency_us` was read from, encoded as the run's `latency_histogram_us`.
+    pub latency_histogram_us: String,
 }
 
 /// The TLS figures of an `https://` run.
@@ -146,6 +154,14 @@ pub struct ConnectionTimes {
     pub total: PhaseSummary,
 }
 
+/// The phases' histograms, in HdrHistogram's interchange encoding (see `stats::interchange`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ConnectionHistograms {
+    pub connect: String,
+    pub processing: String,
+    pub waiting: String,
+}
+
 /// Above this fraction of its wall time on the CPU, a client thread may be the bottleneck.
 pub const CLIENT_BOUND_CPU_FRACTION: f64 = 0.9;
 
@@ -177,6 +193,9 @@ impl Results {
                 &recorder.uncorrected_histogram,
             )
         });
+        let latency_uncorrected_histogram_us = rate
+            .as_ref()
+            .map(|_| interchange::encode(&recorder.uncorrected_histogram));
         let tls = uses_tls.then(|| TlsResults {
             protocol: output.first_handshake.as_ref().map(|h| h.protocol.clone()),
             cipher_suite: output
@@ -199,6 +218,7 @@ impl Results {
                 requests_failed: tally.failed,
                 document_length_bytes: *length,
                 latency_us: LatencySummary::new(&tally.moments, &tally.histogram),
+                latency_histogram_us: interchange::encode(&tally.histogram),
             })
             .collect();
         Results {
@@ -234,10 +254,16 @@ impl Results {
                 waiting: recorder.phases.waiting.summary(),
                 total: summarize(&recorder.moments, &recorder.histogram),
             },
+            connection_histograms_us: ConnectionHistograms {
+                connect: interchange::encode(recorder.phases.connect.histogram()),
+                processing: interchange::encode(recorder.phases.processing.histogram()),
+                waiting: interchange::encode(recorder.phases.waiting.histogram()),
+            },
             sent_bytes: recorder.sent_bytes,
             client_busiest_thread_cpu_fraction: output.busiest_thread_cpu_fraction,
             rate,
             latency_uncorrected_us,
+            latency_uncorrected_histogram_us,
             client_io_engine: output.io_engine.name(),
         }
     }

@@ -110,7 +110,7 @@ fn the_validator_catches_mistakes() {
     let mut errors = Vec::new();
     validate(
         &schema,
-        &serde_json::json!({"version": 3, "extra": true}),
+        &serde_json::json!({"version": 4, "extra": true}),
         "",
         &mut errors,
     );
@@ -122,7 +122,7 @@ fn the_validator_catches_mistakes() {
         errors.iter().any(|e| e.contains("missing \"latency_us\"")),
         "{errors:?}"
     );
-    assert!(errors.iter().any(|e| e.contains("3 != 2")), "{errors:?}");
+    assert!(errors.iter().any(|e| e.contains("4 != 3")), "{errors:?}");
     let mut errors = Vec::new();
     let protocol = &schema["properties"]["options"]["properties"]["tls_protocol"];
     validate(protocol, &Value::from("SSL3"), "", &mut errors);

@@ -12,6 +12,11 @@
 //! 2: `latency_histogram_us`, the latency histogram in HdrHistogram's interchange encoding
 //! (V2 compressed, base64), so that the runs of several clients add up exactly. A reader of
 //! version 1 documents reads version 2's other fields unchanged.
+//! 3: every latency histogram encoded so: `latency_uncorrected_histogram_us` (with `--rate`,
+//! else null), `connection_histograms_us` (connect, processing, waiting) and each `by_url`
+//! entry's `latency_histogram_us`; and `clients`, empty here: the lab's merge of several
+//! clients' documents into one document of this schema lists them there. Version 2's other
+//! fields are unchanged.
 
 use std::fs;
 use std::io::{self, Write};
@@ -23,10 +28,10 @@ use crate::error::Error;
 use crate::results::Results;
 use crate::tls::Trust;
 
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The version, the generator and the options, then the results' own fields (`Results`'s
-/// serde form).
+/// serde form), then `clients`: none, this document is one client's run.
 #[derive(Debug, Serialize)]
 pub struct Document<'a> {
     pub version: u32,
@@ -34,6 +39,8 @@ pub struct Document<'a> {
     pub options: OptionsDocument<'a>,
     #[serde(flatten)]
     pub results: &'a Results,
+    /// The documents a merged document was made of (the lab writes them); always empty here.
+    pub clients: [(); 0],
 }
 
 #[derive(Debug, Serialize)]
@@ -123,6 +130,7 @@ impl<'a> Document<'a> {
             },
             options: OptionsDocument::new(options),
             results,
+            clients: [],
         }
     }
 }
@@ -196,6 +204,7 @@ mod tests {
             max_lateness_us: 3000,
         });
         results.latency_uncorrected_us = Some(results.latency_us);
+        results.latency_uncorrected_histogram_us = Some(String::new());
         results.tls = Some(TlsResults {
             protocol: Some("TLSv1.3".to_string()),
             cipher_suite: Some("TLS13_AES_256_GCM_SHA384".to_string()),
@@ -209,12 +218,14 @@ mod tests {
             requests_failed: 1,
             document_length_bytes: Some(13),
             latency_us: results.latency_us,
+            latency_histogram_us: String::new(),
         }];
         let value = serde_json::to_value(Document::new(&options, &results)).unwrap();
         assert_keys_declared(&value, &schema, "");
         for name in ["rate", "latency_uncorrected_us", "tls"] {
             assert!(value[name].is_object(), "{name}");
         }
+        assert!(value["latency_uncorrected_histogram_us"].is_string());
         assert_eq!(value["by_url"][0]["latency_us"]["p99"], 7_000);
     }
 
@@ -222,7 +233,8 @@ mod tests {
     fn values() {
         let (options, results) = sample();
         let value = serde_json::to_value(Document::new(&options, &results)).unwrap();
-        assert_eq!(value["version"], 2);
+        assert_eq!(value["version"], 3);
+        assert_eq!(value["clients"], serde_json::json!([]));
         assert_eq!(value["generator"]["name"], "layerbench-load");
         assert_eq!(value["status_counts"]["500"], 2);
         assert_eq!(value["options"]["requests"], 1000);

@@ -427,7 +427,7 @@ fn counts<K: std::fmt::Display, V: std::fmt::Display>(
 pub(crate) mod tests {
     use super::*;
     use crate::cli::Cli;
-    use crate::results::{ConnectionTimes, CpuSeconds};
+    use crate::results::{ConnectionHistograms, ConnectionTimes, CpuSeconds};
     use crate::stats::latency::LatencySummary;
     use crate::stats::recorder::Failures;
     use clap::Parser;
@@ -493,10 +493,12 @@ pub(crate) mod tests {
                 waiting: phase(80, 4_400.9, 1_480.0, 4_380, 12_300),
                 total: phase(100, 4_500.26, 1_520.0, 4_400, 12_400),
             },
+            connection_histograms_us: ConnectionHistograms::default(),
             sent_bytes: 90_000,
             client_busiest_thread_cpu_fraction: 0.354,
             rate: None,
             latency_uncorrected_us: None,
+            latency_uncorrected_histogram_us: None,
             tls: None,
             client_io_engine: "io_uring",
         };

@@ -69,6 +69,11 @@ impl Distribution {
     pub fn summary(&self) -> PhaseSummary {
         summarize(&self.moments, &self.histogram)
     }
+
+    /// The histogram the median is read from.
+    pub fn histogram(&self) -> &Histogram<u64> {
+        &self.histogram
+    }
 }
 
 /// The summary of running sums and a histogram of the same values.

@@ -497,9 +497,10 @@ pub fn run_load(args: &[&str]) -> Run {
 }
 
 /// Checks a document against the contract: valid under the schema (every key and no other,
-/// each of its type), and its figures consistent with each other.
+/// each of its type), and its figures consistent with each other and with its histograms.
 pub fn assert_contract(doc: &Value) {
     schema::assert_valid(doc);
+    histograms::assert_histograms_agree(doc);
     assert_by_url_adds_up(doc);
     let failures: u64 = ["connect", "receive", "length", "exceptions"]
         .iter()
@@ -595,5 +596,6 @@ impl Drop for TempFile {
     }
 }
 
+pub mod histograms;
 pub mod schema;
 pub mod tls_server;

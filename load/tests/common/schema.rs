@@ -1,7 +1,7 @@
 //! The contract, `schema/load-result.schema.json`, as the tests read it: a validator that
 //! knows only the keywords that schema uses (type, const, properties, required,
-//! additionalProperties, items, minItems, minimum, exclusiveMinimum, enum) and fails on any
-//! other, so the schema cannot grow a keyword the tests silently ignore. The Python tests
+//! additionalProperties, items, minItems, minimum, exclusiveMinimum, enum, and `$ref` to the
+//! root, `#`: a merged document's clients) and fails on any other, so the schema cannot grow a keyword the tests silently ignore. The Python tests
 //! validate the same documents with a full draft 2020-12 validator.
 
 use std::sync::OnceLock;
@@ -84,6 +84,10 @@ pub fn validate(schema: &Value, value: &Value, path: &str, errors: &mut Vec<Stri
                 for (index, item) in value.as_array().into_iter().flatten().enumerate() {
                     validate(argument, item, &format!("{path}/{index}"), errors);
                 }
+            }
+            "$ref" => {
+                assert_eq!(argument, "#", "only the root is referred to");
+                validate(self::schema(), value, path, errors);
             }
             "enum" => {
                 let allowed = argument.as_array().expect("enum is an array");
