@@ -16,9 +16,11 @@ from typing import Any
 
 from layerbench.cost.cost_conditions import COMPARABLE
 from layerbench.errors import ConfigError
+from layerbench.lab.baseline_file import read_document, url_values, url_values_document
 
 KIND = "smoke-instructions"
 VERSION = 1
+INSTRUCTIONS_FIELD = "instructions_per_request"
 
 
 @dataclass(frozen=True)
@@ -30,13 +32,8 @@ class InstructionsBaseline:
 def baseline_document(
     app: str, conditions: dict[str, Any], instructions: dict[str, list[float]]
 ) -> dict[str, Any]:
-    return {
-        "version": VERSION,
-        "kind": KIND,
-        "app": app,
-        "conditions": conditions,
-        "urls": {url: {"instructions_per_request": v} for url, v in instructions.items()},
-    }
+    header = {"version": VERSION, "kind": KIND, "app": app}
+    return url_values_document(header, conditions, INSTRUCTIONS_FIELD, instructions)
 
 
 def is_instructions_baseline(path: Path) -> bool:
@@ -48,14 +45,7 @@ def is_instructions_baseline(path: Path) -> bool:
 
 
 def read_instructions_baseline(path: Path) -> InstructionsBaseline:
-    try:
-        document = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"no baseline at {path}: make one with --save") from None
-    except OSError as error:
-        raise ConfigError(f"cannot read {path}: {error.strerror}") from None
-    except ValueError as error:
-        raise ConfigError(f"{path} is not JSON: {error}") from None
+    document = read_document(path)
     if not isinstance(document, dict) or document.get("kind") != KIND:
         raise ConfigError(
             f"{path} is not a baseline of instructions (smoke --measure instructions --save); "
@@ -63,11 +53,8 @@ def read_instructions_baseline(path: Path) -> InstructionsBaseline:
         )
     if document.get("version") != VERSION:
         raise ConfigError(f"{path}: a baseline of version {document.get('version')!r}, not 1")
+    instructions = url_values(path, document, INSTRUCTIONS_FIELD)
     try:
-        instructions = {
-            url: [float(v) for v in entry["instructions_per_request"]]
-            for url, entry in document["urls"].items()
-        }
         conditions = dict(document["conditions"])
     except (KeyError, TypeError, ValueError, AttributeError):
         raise ConfigError(f"{path}: its urls are not what a baseline holds") from None

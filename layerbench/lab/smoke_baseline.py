@@ -6,15 +6,16 @@ History of ``version``:
   2  ``conditions``: the server, its settings, the concurrency, the URLs and the machine
 A version 1 baseline still loads; what it did not record is unknown, and not compared."""
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.lab.baseline_file import read_document, url_values, url_values_document
 
 BASELINE_VERSION = 2
 READABLE_VERSIONS = (1, 2)
+RATES_FIELD = "requests_per_s"
 
 
 @dataclass(frozen=True)
@@ -28,34 +29,17 @@ class Baseline:
 def baseline_document(
     app: str, conditions: dict[str, Any], rates: dict[str, list[float]]
 ) -> dict[str, Any]:
-    return {
-        "version": BASELINE_VERSION,
-        "app": app,
-        "conditions": conditions,
-        "urls": {url: {"requests_per_s": values} for url, values in rates.items()},
-    }
+    header = {"version": BASELINE_VERSION, "app": app}
+    return url_values_document(header, conditions, RATES_FIELD, rates)
 
 
 def read_baseline(path: Path) -> Baseline:
-    try:
-        document = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ConfigError(f"no baseline at {path}: make one with --save") from None
-    except OSError as error:
-        raise ConfigError(f"cannot read {path}: {error.strerror}") from None
-    except ValueError as error:
-        raise ConfigError(f"{path} is not JSON: {error}") from None
+    document = read_document(path)
     if not isinstance(document, dict) or document.get("version") not in READABLE_VERSIONS:
         raise ConfigError(
             f"{path} is not a layerbench smoke baseline (version {BASELINE_VERSION} or older)"
         )
-    try:
-        rates = {
-            url: [float(v) for v in entry["requests_per_s"]]
-            for url, entry in document["urls"].items()
-        }
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise ConfigError(f"{path}: its urls are not what a baseline holds") from None
+    rates = url_values(path, document, RATES_FIELD)
     if document["version"] == 1:
         return _first_version(path, document, rates)
     conditions = document.get("conditions")
