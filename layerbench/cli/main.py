@@ -24,6 +24,7 @@ from typing import NoReturn
 from layerbench import __version__
 from layerbench.cli import (
     app_cmd,
+    cluster_cmd,
     cost_cmd,
     hosts_cmd,
     ids_cmd,
@@ -77,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     services_cmd.add_parser(commands)
     writes_cmd.add_parser(commands)
     app_cmd.add_parser(commands)
+    cluster_cmd.add_parser(commands)
     return parser
 
 

@@ -58,6 +58,14 @@ class NginxFront(NginxServer):
             check_reachable_by_all(self.pages)
         self.write_config(self.http_body())
 
+    def upstream_servers(self) -> str:
+        """The upstream block's servers (and how it balances them): the one application."""
+        return f"\n        server {self.upstream};"
+
+    def server_directives(self) -> str:
+        """More of the server block's directives (a subclass's); none here."""
+        return ""
+
     def http_body(self) -> str:
         proxy = """
             proxy_pass http://application;
@@ -86,8 +94,7 @@ class NginxFront(NginxServer):
         }}"""
         access = "\n        access_log /dev/stderr front;" if self.access_log else ""
         return f"""
-    upstream application {{
-        server {self.upstream};
+    upstream application {{{self.upstream_servers()}
         keepalive {UPSTREAM_KEEPALIVE};
     }}
     # Only a GET or HEAD without a query string may be answered from a page file.
@@ -99,7 +106,7 @@ class NginxFront(NginxServer):
     log_format front {ACCESS_LOG_FORMAT};
     server {{
         listen {listen_address(self.host)}:{self.port};{access}
-        client_max_body_size 1m;{locations}
+        client_max_body_size 1m;{self.server_directives()}{locations}
     }}"""
 
 

@@ -1,0 +1,142 @@
+"""``layerbench cluster``: the demo site on a topology's hosts (issue 26): N app hosts behind
+nginx least_conn, the site on a 3-node Galera cluster, the page cache shared (or per host).
+
+layerbench cluster TOPOLOGY [--writers 1,3,6] [--writes-each N] [--duration S]
+                            [--cache shared,local] [--json FILE]
+"""
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from layerbench.errors import ConfigError
+from layerbench.hosts.topology import read_topology
+from layerbench.lab.cluster_plan import CACHES, ClusterOptions, plan_cluster
+from layerbench.lab.cluster_result import ClusterResult
+from layerbench.lab.cluster_run import empty_result, run_cluster
+from layerbench.report.json_export import write_json
+from layerbench.report.text_table import format_table
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "cluster",
+        help="the site on a topology's hosts: app hosts behind nginx, Galera, a shared cache",
+        description="The demo site on every app host of TOPOLOGY (app host i on Galera node "
+        "i), nginx least_conn in front, the page cache shared on the cache host or per host. "
+        "Measured from the client host: writers on every node (id collisions, lost audit "
+        "rows, certification conflicts retried), 1 node against 3, and read-your-write across "
+        "hosts (stale pages) with Galera's reads causal or not.",
+    )
+    parser.add_argument("topology", type=Path, help="the topology file (TOML)")
+    defaults = ClusterOptions()
+    parser.add_argument(
+        "--writers",
+        default=",".join(map(str, defaults.writers)),
+        help="writer counts, comma-separated (default: %(default)s)",
+    )
+    parser.add_argument("--writes-each", type=int, default=defaults.writes_each, metavar="N")
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=defaults.duration_s,
+        metavar="S",
+        help="read-your-write rounds per site condition, seconds (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--cache",
+        default=",".join(CACHES),
+        help="the page cache: shared (memcached on the cache host), local (per app host), "
+        "comma-separated (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--json", type=Path, metavar="FILE", help="the result as JSON ('-': stdout)"
+    )
+    parser.set_defaults(handler=cmd_cluster)
+
+
+def cmd_cluster(args: argparse.Namespace) -> int:
+    options = ClusterOptions(
+        writers=numbers(args.writers),
+        writes_each=args.writes_each,
+        duration_s=args.duration,
+        caches=tuple(part.strip() for part in args.cache.split(",")),
+    )
+    options.check()
+    plan = plan_cluster(read_topology(args.topology), options, args.topology)
+    if os.geteuid() != 0:
+        raise ConfigError("the cluster's hosts are network namespaces: run it as root")
+    result = empty_result(plan)
+    try:
+        run_cluster(plan, options, result, lambda line: print(line, file=sys.stderr, flush=True))
+    finally:  # what was measured is kept, also after an error or Ctrl-C
+        print("\n".join(render(result)), file=sys.stderr if str(args.json) == "-" else sys.stdout)
+        if args.json:
+            write_json(result.document(), args.json)
+    return 0
+
+
+def numbers(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise ConfigError(f"--writers {text!r}: comma-separated whole numbers") from None
+
+
+def render(result: ClusterResult) -> list[str]:
+    writers = [
+        [
+            "writers",
+            "nodes",
+            "writes",
+            "writes/s",
+            "1213 retried",
+            "per 100",
+            "given up",
+            "id collisions",
+            "rows lost",
+            "audit lost",
+        ]
+    ]
+    rows = [*result.writers, *([result.one_node] if result.one_node else [])]
+    for row in rows:
+        writers.append(
+            [
+                str(row.writers),
+                str(row.nodes),
+                str(row.writes),
+                f"{row.writes_per_s:.0f}",
+                str(row.conflict_retries),
+                f"{row.conflict_retries_per_100_writes:.1f}",
+                str(row.gave_up),
+                str(row.id_collisions),
+                str(row.rows_lost),
+                str(row.audit_rows_lost + row.audit_rows_doubled),
+            ]
+        )
+    site = [["cache", "wsrep_sync_wait", "rounds", "reads", "stale", "stale cached", "hits"]]
+    for condition in result.site:
+        reads = condition.read_your_write
+        site.append(
+            [
+                condition.cache,
+                str(condition.wsrep_sync_wait),
+                str(reads.rounds),
+                str(reads.reads),
+                str(reads.stale_reads),
+                str(reads.stale_pages_cached),
+                str(reads.cache_hits),
+            ]
+        )
+    lines = [f"{result.app_hosts} app hosts; writers through Galera's nodes (every node checked)"]
+    lines += format_table(writers, 0, colour=False)
+    lines += ["", "read-your-write: written through the first app host, read through the last"]
+    lines += format_table(site, 1, colour=False)
+    for condition in result.site:
+        spread = ", ".join(f"{at} {n}" for at, n in condition.served_by_upstream.items())
+        lines.append(
+            f"through nginx ({condition.cache}, sync_wait={condition.wsrep_sync_wait}): {spread}"
+        )
+    return lines

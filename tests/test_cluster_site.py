@@ -1,0 +1,129 @@
+"""``layerbench cluster`` on a reduced topology, everything real: the hosts as network
+namespaces, Galera's three nodes on the db host, memcached on the cache host, gunicorn on two
+app hosts (app host i on node i), nginx least_conn on the front, every measurement made from
+the client host. Asserted: no id collided and no row or audit row is missing on any node, the
+balancer spreads requests over both app hosts, no page read through app host 2 after a write
+through app host 1 is stale with the page cache shared and Galera's reads causal, and with
+per-host caches they are (host 1's sweeper cannot reach host 2's cache). Afterwards nothing is
+left: no namespace of the run, no process in one."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from layerbench.errors import MissingBinaryError
+from layerbench.hosts import netns
+from layerbench.hosts.lab_network import STATE_DIR
+from layerbench.hosts.topology import topology_from
+from layerbench.lab.cluster_plan import LOCAL, SHARED, ClusterOptions, plan_cluster
+from layerbench.lab.cluster_result import ClusterResult
+from layerbench.lab.cluster_run import empty_result, run_cluster
+from layerbench.proc.work_dirs import owner_record
+from tests.conftest import missing
+
+pytestmark = pytest.mark.services
+
+REDUCED = {
+    "hosts": {
+        "client1": {"roles": ["client"]},
+        "front": {"roles": ["front"]},
+        "app1": {"roles": ["app"]},
+        "app2": {"roles": ["app"]},
+        "db1": {"roles": ["db"]},
+        "cache1": {"roles": ["cache"]},
+    }
+}
+OPTIONS = ClusterOptions(writers=(1, 3), writes_each=12, edit_every=3, duration_s=2.0)
+
+
+def our_namespaces() -> list[str]:
+    """The namespaces of this process's runs (their markers name this process as owner)."""
+    names = []
+    for marker in STATE_DIR.glob("*"):
+        with_owner = marker.read_text().splitlines() if marker.is_file() else []
+        if with_owner and with_owner[0] == owner_record(os.getpid()):
+            names += with_owner[1:]
+    return names
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def reduced_run() -> tuple[ClusterResult, list[str], list[int]]:
+    """The reduced cluster's result, its namespaces and the processes that ran in them."""
+    if os.geteuid() != 0:
+        missing("network namespaces need root")
+    plan = plan_cluster(topology_from(REDUCED, "reduced"), OPTIONS, "reduced")
+    seen: dict[str, list[str]] = {"namespaces": []}
+    pids: list[int] = []
+
+    def progress(line: str) -> None:
+        print(line)
+        if line.startswith("site,"):  # every server of the site is up
+            seen["namespaces"] = our_namespaces()
+            pids.extend(pid for name in seen["namespaces"] for pid in netns.pids_in(name))
+
+    result = empty_result(plan)
+    try:
+        run_cluster(plan, OPTIONS, result, progress)
+    except MissingBinaryError as error:
+        missing(str(error))
+    return result, seen["namespaces"], pids
+
+
+def test_writers_on_every_node_collide_never_and_lose_nothing(
+    reduced_run: tuple[ClusterResult, list[str], list[int]],
+) -> None:
+    result, _, _ = reduced_run
+    assert result.one_node is not None
+    rows = [*result.writers, result.one_node]
+    assert [(row.writers, row.nodes) for row in rows] == [(1, 3), (3, 3), (3, 1)]
+    for row in rows:
+        assert row.writes == row.writers * OPTIONS.writes_each, row
+        assert row.gave_up == 0, row
+        assert (row.id_collisions, row.rows_lost) == (0, 0), row
+        assert (row.audit_rows_lost, row.audit_rows_doubled) == (0, 0), row
+
+
+def test_no_stale_page_across_hosts_with_the_shared_cache_and_causal_reads(
+    reduced_run: tuple[ClusterResult, list[str], list[int]],
+) -> None:
+    result, _, _ = reduced_run
+    by_condition = {(c.cache, c.wsrep_sync_wait): c for c in result.site}
+    assert set(by_condition) == {(SHARED, 0), (SHARED, 1), (LOCAL, 0), (LOCAL, 1)}
+    causal = by_condition[SHARED, 1].read_your_write
+    assert causal.rounds > 0 and causal.cache_hits > 0
+    assert causal.stale_reads == 0, causal
+    # The detector detects: host 2's own cache keeps the page host 1's write swept elsewhere.
+    for sync_wait in (0, 1):
+        local = by_condition[LOCAL, sync_wait].read_your_write
+        assert local.stale_reads > 0, local
+    for condition in result.site:
+        assert condition.audit_rows_lost == 0, condition
+
+
+def test_nginx_spreads_the_requests_over_every_app_host(
+    reduced_run: tuple[ClusterResult, list[str], list[int]],
+) -> None:
+    result, _, _ = reduced_run
+    for condition in result.site:
+        served = condition.served_by_upstream
+        assert len(served) == 2 and min(served.values()) > 0, served
+
+
+def test_nothing_is_left_after_the_run(
+    reduced_run: tuple[ClusterResult, list[str], list[int]],
+) -> None:
+    _, namespaces, pids = reduced_run
+    assert len(namespaces) == 1 + len(REDUCED["hosts"]) and len(pids) >= 5
+    assert set(namespaces) & set(netns.namespaces()) == set()
+    assert [pid for pid in pids if alive(pid)] == []
+    assert our_namespaces() == []
+    assert not any(Path(f"/run/netns/{name}").exists() for name in namespaces)
