@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.ladder_progress import LadderProgress
+from layerbench.cli.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.cost.ladder_cost import ladder_cost_options, run_cost
 from layerbench.errors import ConfigError
 from layerbench.frameworks.applications import APPLICATIONS, BARE
@@ -44,6 +45,7 @@ def add_parser(commands: Any) -> None:
         "application and rung, and what each costs over bare (instead of --app)",
     )
     parser.add_argument("--wide", action="store_true", help="the table with every column")
+    add_topology_argument(parser)
     parser.add_argument(
         "--instructions",
         action="store_true",
@@ -130,12 +132,14 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             raise ConfigError("--app or --apps, not both")
         chosen["apps"] = tuple(name.strip() for name in args.apps.split(",") if name.strip())
     options = ladder_options(args, **chosen)
+    topology = topology_of(args)
     results = ResultsFile(args.json, args.label)
     counting = None
     if args.instructions:  # refused before the ladder runs when it cannot be done
         names = tuple(rung.name for rung in options.ladder)
         counting = ladder_cost_options(options.full, options.apps, names)
-    result = run_ladder(options, results, LadderProgress(options, sys.stderr))
+    progress = LadderProgress(options, sys.stderr)
+    result = run_ladder(options, results, progress, topology=topology)
     if counting is not None:
         print("counting instructions per request (layerbench cost)", file=sys.stderr)
         result.instructions = run_cost(counting)
@@ -144,6 +148,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     costs = format_app_costs(result)  # with several applications
     memory = format_memory_table(ladder_memory_items(result))
     instructions = "\n".join(ladder_instructions_lines(result))
-    tables = [part for part in (table, costs, memory, instructions) if part]
-    publish(results, result.to_dict(), "\n\n".join(tables))
+    document = result.to_dict()
+    tables = [table, costs, memory, instructions]
+    with_hosts(document, tables, result.conditions, ladder_memory_items(result))
+    publish(results, document, "\n\n".join(part for part in tables if part))
     return EXIT_RUNG_FAILED if result.failed else 0

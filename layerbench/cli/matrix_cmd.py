@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
+from layerbench.cli.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.frameworks.applications import APPLICATIONS, BARE
 from layerbench.lab.matrix_options import (
     MATRIX_RUNG_NAMES,
@@ -76,6 +77,7 @@ def add_parser(commands: Any) -> None:
         "--no-keep-alive", action="store_true", help="a new connection for every request"
     )
     parser.add_argument("--no-pin", action="store_true", help="do not pin client and servers")
+    add_topology_argument(parser)
     parser.add_argument(
         "--json", type=Path, default=Path("matrix.json"), help="results file (matrix.json)"
     )
@@ -108,13 +110,16 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     if args.seed is not None:
         check_seed(args.seed, _shape(options))  # a run that cannot hold the seed's: refused
     results = ResultsFile(args.json, args.label)
-    result = run_matrix(options, results, MatrixProgress(options, sys.stderr))
+    topology = topology_of(args)
+    result = run_matrix(options, results, MatrixProgress(options, sys.stderr), topology)
     tables = [
         format_matrix_table(result, wide=args.wide),
         format_memory_table(matrix_memory_items(result)),
         format_seed_table(result, args.seed) if args.seed is not None else "",
     ]
-    publish(results, result.to_dict(), "\n\n".join(table for table in tables if table))
+    document = result.to_dict()
+    with_hosts(document, tables, result.conditions, matrix_memory_items(result))
+    publish(results, document, "\n\n".join(table for table in tables if table))
     return EXIT_CELL_FAILED if result.failed else 0
 
 

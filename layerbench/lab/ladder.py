@@ -20,6 +20,7 @@ from layerbench.lab.options import LadderOptions
 from layerbench.lab.service_settings import service_sections
 from layerbench.lab.site_database import site_services, site_url
 from layerbench.lab.static_server import static_deployment, static_server_name
+from layerbench.lab.topology_run import LOCAL_PLACEMENTS, Placements
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.lab.zope_relstorage import ZOPE_APP, storage_service, zope_environment
@@ -50,6 +51,19 @@ def server_key(app: Application, rung: Rung) -> ServerKey:
     return (None if rung.stack is Stack.STATIC else app, rung.stack)
 
 
+def services_needed(options: LadderOptions) -> tuple[str, ...]:
+    """The backing services the ladder's rungs (those its applications answer) need, in the
+    order a run starts them."""
+    apps = options.applications
+    answered = [r for app in apps for r in options.ladder if not_applicable(app, r) is None]
+    needed = {kind for rung in answered for kind in rung.needs}
+    needed.update(site_services(options.settings))
+    storage = storage_service(apps, options.settings)
+    if storage is not None:
+        needed.add(storage)
+    return tuple(kind for kind in FULL_SERVICES if kind in needed)
+
+
 class LadderObserver(Protocol):
     def stack_starting(self, server: str) -> None: ...
 
@@ -71,8 +85,11 @@ class Ladder:
         result: LadderResult,
         observer: LadderObserver,
         checkpoint: Callable[[], None] = lambda: None,
+        placements: Placements = LOCAL_PLACEMENTS,
     ) -> None:
+        """``placements``: each part's host on a topology (loopback without)."""
         self.options = options
+        self.placements = placements
         self.layout = layout
         self.load_binary = load_binary
         self.workdir = workdir
@@ -85,7 +102,7 @@ class Ladder:
             warmup_s=options.warmup_s,
             keep_alive=options.keep_alive,
         )
-        self.trials = TrialRunner(load_binary, workdir, layout.client_cpus)
+        self.trials = TrialRunner(load_binary, workdir, layout.client_cpus, placements.network)
         # The static rung's server: Apache's own under an Apache, nginx's otherwise.
         self.static_server = static_server_name(options.server, options.settings)
 
@@ -96,13 +113,8 @@ class Ladder:
         application shares) starts at its first rung and stays up to the end."""
         rungs = self.options.ladder
         apps = self.options.applications
-        answered = [r for app in apps for r in rungs if not_applicable(app, r) is None]
-        needed = {kind for rung in answered for kind in rung.needs}
-        needed.update(site_services(self.options.settings))
         storage = storage_service(apps, self.options.settings)
-        if storage is not None:
-            needed.add(storage)
-        kinds = tuple(kind for kind in FULL_SERVICES if kind in needed)
+        kinds = services_needed(self.options)
         self._order = [(app.name, rung.name) for app in apps for rung in rungs]
         self._chains = {rung.name: rung.chain for rung in rungs}
         self._data: AppData | None = None
@@ -110,7 +122,9 @@ class Ladder:
         # Servers that could not start or died: their rungs run no more.
         self._ended: set[ServerKey] = set()
         with (
-            LadderServices(kinds, self.layout.server_cpus, self.options.settings) as services,
+            LadderServices(
+                kinds, self.layout.server_cpus, self.options.settings, self.placements
+            ) as services,
             ExitStack() as up,
         ):
             self.result.conditions["services"] = dict(services.urls)
@@ -213,7 +227,8 @@ class Ladder:
         trials = previous.trials if previous else ()
         label = f"{app.name}-{rung.name}-{len(trials) + 1}"
         try:
-            verify_rung(server.base_url, rung)
+            with self.placements.probe.entered():
+                verify_rung(server.base_url, rung)
             speed = probe_cpu_speed(self.layout.server_cpus)
             load, usage = self.trials.run(server, url, spec, label, services.sessions)
         except LayerbenchError as error:
@@ -251,19 +266,25 @@ class Ladder:
         app, stack = key
         cpus = self.layout.server_cpus
         server: Deployment
+        placed = self.placements.started
         if app is None or stack is Stack.STATIC:
+            placed = self.placements.started_in_front
             server = static_deployment(
                 self.static_server,
                 self.workdir / self.static_server,
                 free_port(),
                 self.options.settings,
                 cpus,
+                host=self.placements.front.address,
             )
         else:
             # The data is prepared once (the site seeded once): every application reads it.
             if self._data is None:
                 site = site_url(self.options.settings, services.urls, services.missing)
-                self._data = prepare_app_data(self.workdir / "data", services.service_urls(), site)
+                with self.placements.app.entered():  # seeding the site reads its database
+                    self._data = prepare_app_data(
+                        self.workdir / "data", services.service_urls(), site
+                    )
             data = self._data
             first = app.name == self.options.apps[0]
             plan = ServerPlan(
@@ -273,6 +294,7 @@ class Ladder:
                 static_files={},
                 book=self.options.settings,
                 cpus=cpus,
+                host=self.placements.app.address,
                 app_environment={
                     **data.environment,
                     **app_environment(app),
@@ -282,5 +304,5 @@ class Ladder:
             server = find_adapter(self.options.server).build(plan)
             check_sections(self.options.settings, [*plan.used, *service_sections()])
             self.result.conditions["server_settings"] = plan.used
-        with server:
+        with placed(server):
             yield server

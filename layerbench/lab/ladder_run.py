@@ -8,15 +8,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from layerbench.hosts.topology import Topology
 from layerbench.lab.app_under_test import check_installed
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import CpuLayout, plan_cpu_layout
-from layerbench.lab.ladder import Ladder, LadderObserver
+from layerbench.lab.ladder import Ladder, LadderObserver, services_needed
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.lab.mix import mix_outcome
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.publish import ResultsFile, now
 from layerbench.lab.server_check import check_server
+from layerbench.lab.topology_run import check_topology, placed_on, topology_record
 from layerbench.proc.work_dirs import work_directory
 from layerbench.results.ladder_result import LadderResult
 from layerbench.stats.mix_prediction import MixOutcome
@@ -32,9 +34,13 @@ def run_ladder(
     results: ResultsFile,
     observer: LadderRunObserver,
     conclude: Callable[[LadderResult], None] = lambda result: None,
+    topology: Topology | None = None,
 ) -> LadderResult:
     """Runs the ladder, telling ``observer`` as it goes. ``conclude`` adds to the result before
-    the last save (after an interruption too)."""
+    the last save (after an interruption too). On ``topology``, each part runs on its hosts
+    (:mod:`layerbench.lab.topology_run`)."""
+    if topology is not None:
+        check_topology(topology, services_needed(options))
     check_server(options.server, options.settings, options.port)
     for app in options.applications:
         check_installed(app)
@@ -47,7 +53,12 @@ def run_ladder(
     )
     observer.begin(layout)
     try:
-        with work_directory("layerbench-") as workdir:
+        with (
+            work_directory("layerbench-") as workdir,
+            placed_on(topology, services_needed(options)) as placements,
+        ):
+            if placements.network is not None:
+                result.conditions["topology"] = topology_record(placements.network)
             Ladder(
                 options=options,
                 layout=layout,
@@ -56,6 +67,7 @@ def run_ladder(
                 result=result,
                 observer=observer,
                 checkpoint=lambda: results.save(result.to_dict()),
+                placements=placements,
             ).run()
     except KeyboardInterrupt:
         result.interrupted = True

@@ -9,6 +9,7 @@ from types import TracebackType
 from layerbench.app.app_config import ServiceUrls
 from layerbench.errors import MissingPackageError
 from layerbench.lab.service_settings import service_arguments
+from layerbench.lab.topology_run import LOCAL_PLACEMENTS, Placements
 from layerbench.roles import CACHE_ROLE, DATABASE_ROLE, UPSTREAM_ROLE
 from layerbench.rungs.seeding import SEEDERS
 from layerbench.servers.server_settings import SettingsBook
@@ -34,6 +35,8 @@ class LadderServices:
     cpus: frozenset[int] | None = None
     # The run's --set book: a service's own section (couchdb.server, mariadb.profile).
     book: SettingsBook = field(default_factory=dict)
+    # Each service's host (on a topology; loopback without).
+    placements: Placements = LOCAL_PLACEMENTS
     urls: dict[str, str] = field(default_factory=dict, init=False)
     # Why a service is not there (its package to install), by kind.
     missing: dict[str, str] = field(default_factory=dict, init=False)
@@ -48,12 +51,16 @@ class LadderServices:
         ]
         try:
             for kind, service in zip(self.kinds, services, strict=True):
+                placement = self.placements.service(kind)
+                service.host = placement.address
                 try:
-                    self._stack.enter_context(service)
+                    with placement.entered():
+                        self._stack.enter_context(service)
                 except MissingPackageError as error:
                     self.missing[kind] = str(error)
                     continue
-                SEEDERS[kind](service.url)
+                with self.placements.app.entered():  # the host that reads them
+                    SEEDERS[kind](service.url)
                 self.urls[kind] = service.url
                 self.sessions.setdefault(role_of(kind), set()).add(service.pid)
         except BaseException:

@@ -20,6 +20,7 @@ from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.matrix_options import Column, MatrixOptions
 from layerbench.lab.service_settings import service_sections
 from layerbench.lab.site_database import refuse_site_outside_ladder
+from layerbench.lab.topology_run import LOCAL_PLACEMENTS, Placements
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.lab.zope_relstorage import refuse_storage_outside_ladder
@@ -28,7 +29,7 @@ from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE, Rung
-from layerbench.servers.adapters import ServerPlan, find_adapter
+from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.server_settings import check_sections
 from layerbench.words import counted
@@ -68,10 +69,13 @@ class Matrix:
         checkpoint: Callable[[], None] = lambda: None,
         services: ServiceUrls | None = None,
         service_sessions: dict[str, set[int]] | None = None,
+        placements: Placements = LOCAL_PLACEMENTS,
     ) -> None:
         """``services``: the URLs of the services its rung reads (the upstream rung's delaying
-        server), started by the caller; ``service_sessions``: their sessions by role."""
+        server), started by the caller; ``service_sessions``: their sessions by role;
+        ``placements``: each part's host on a topology (loopback without)."""
         self.options = options
+        self.placements = placements
         self.services = services or ServiceUrls()
         self.service_sessions = service_sessions or {}
         self.layout = layout
@@ -79,7 +83,7 @@ class Matrix:
         self.result = result
         self.observer = observer
         self.checkpoint = checkpoint
-        self.trials = TrialRunner(load_binary, workdir, layout.client_cpus)
+        self.trials = TrialRunner(load_binary, workdir, layout.client_cpus, placements.network)
 
     def plan(self) -> list[PlannedColumn]:
         return [
@@ -110,7 +114,9 @@ class Matrix:
             info = ColumnInfo(column.label, column.adapter, rung.name, app=column.app)
             return PlannedColumn(info, rung, None, unanswered, Status.NOT_APPLICABLE)
         root = self.workdir / f"column-{index}"
-        data = prepare_app_data(root / "data", self.services)
+        with self.placements.app.entered():
+            data = prepare_app_data(root / "data", self.services)
+        static = find_adapter(column.adapter).serves is Serves.STATIC
         plan = ServerPlan(
             workdir=root / "server",
             port=free_port(),
@@ -118,6 +124,7 @@ class Matrix:
             static_files={STATIC_FILE: STATIC_BODY},
             book=column.book,
             cpus=self.layout.server_cpus,
+            host=(self.placements.front if static else self.placements.app).address,
             app_environment={**data.environment, **app_environment(column.application)},
         )
         try:
@@ -138,12 +145,15 @@ class Matrix:
             self._end_column(index, column.info, column.skip_status, column.skipped)
             return False
         deployment = column.deployment
+        static = find_adapter(column.info.server).serves is Serves.STATIC
+        placed = self.placements.started_in_front if static else self.placements.started
         try:
-            with deployment:
+            with placed(deployment):
                 if number == 1:
                     column.info.versions.update(deployment.versions())
                     column.info.url = deployment.base_url + column.rung.path
-                verify_rung(deployment.base_url, column.rung)
+                with self.placements.probe.entered():
+                    verify_rung(deployment.base_url, column.rung)
                 for row in self._rows:
                     if not self._failed(index, row):
                         self._measure(index, column, deployment, row)

@@ -7,6 +7,7 @@ on)."""
 
 from typing import Protocol
 
+from layerbench.hosts.topology import Topology
 from layerbench.lab.app_under_test import check_installed
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import CpuLayout, plan_cpu_layout
@@ -15,6 +16,7 @@ from layerbench.lab.loadgen import find_load_generator
 from layerbench.lab.matrix import Matrix, MatrixObserver
 from layerbench.lab.matrix_options import MatrixOptions
 from layerbench.lab.publish import ResultsFile, now
+from layerbench.lab.topology_run import check_topology, placed_on, topology_record
 from layerbench.proc.work_dirs import work_directory
 from layerbench.results.matrix_result import MatrixResult
 from layerbench.rungs.definitions import FULL_SERVICES
@@ -26,9 +28,16 @@ class MatrixRunObserver(MatrixObserver, Protocol):
 
 
 def run_matrix(
-    options: MatrixOptions, results: ResultsFile, observer: MatrixRunObserver
+    options: MatrixOptions,
+    results: ResultsFile,
+    observer: MatrixRunObserver,
+    topology: Topology | None = None,
 ) -> MatrixResult:
-    """Runs the matrix, telling ``observer`` as it goes."""
+    """Runs the matrix, telling ``observer`` as it goes; on ``topology``, each part on its
+    hosts (:mod:`layerbench.lab.topology_run`)."""
+    kinds = _services_of(options)
+    if topology is not None:
+        check_topology(topology, kinds)
     for app in dict.fromkeys(column.application for column in options.columns):
         check_installed(app)
     layout = plan_cpu_layout(pin=options.pin)
@@ -39,9 +48,12 @@ def run_matrix(
     try:
         with (
             work_directory("layerbench-matrix-") as workdir,
+            placed_on(topology, kinds) as placements,
             # The services its rung reads (the upstream rung's delaying server), up first.
-            LadderServices(_services_of(options), layout.server_cpus, options.settings) as up,
+            LadderServices(kinds, layout.server_cpus, options.settings, placements) as up,
         ):
+            if placements.network is not None:
+                result.conditions["topology"] = topology_record(placements.network)
             result.conditions["services"] = dict(up.urls)
             matrix = Matrix(
                 options=options,
@@ -53,6 +65,7 @@ def run_matrix(
                 checkpoint=lambda: results.save(result.to_dict()),
                 services=up.service_urls(),
                 service_sessions=up.sessions,
+                placements=placements,
             )
             planned = matrix.plan()  # refuses wrong settings before anything starts
             observer.begin(layout)

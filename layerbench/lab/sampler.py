@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from layerbench.lab.host_sampler import host_of
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
 
 PROC = Path("/proc")
@@ -110,6 +111,7 @@ class _Seen:
     baseline_cpu_s: float
     last_cpu_s: float
     memory: tuple[int, int, int] = (0, 0, 0)
+    host: str | None = None
 
 
 @dataclass
@@ -119,6 +121,9 @@ class Sampler:
 
     roles: dict[str, set[int]]
     interval_s: float = DEFAULT_INTERVAL_S
+    # On a topology: each host's network namespace (its inode) → the host's name; every
+    # process is told its host by the namespace it is in (:mod:`layerbench.lab.host_sampler`).
+    hosts: dict[int, str] = field(default_factory=dict)
     _seen: dict[int, _Seen] = field(default_factory=dict, init=False)
     # Processes of no role, read once: pids are not reused before the kernel has gone through
     # its whole pid range (pid_max), far more processes than one trial sees.
@@ -168,7 +173,9 @@ class Sampler:
         for pid, seen in sorted(self._seen.items()):
             rss, pss, uss = seen.memory
             cpu = max(0.0, seen.last_cpu_s - seen.baseline_cpu_s)
-            by_role[seen.role].append(ProcessUsage(pid, seen.name, seen.role, cpu, rss, pss, uss))
+            by_role[seen.role].append(
+                ProcessUsage(pid, seen.name, seen.role, cpu, rss, pss, uss, seen.host)
+            )
         roles = {
             role: RoleUsage(role, tuple(processes), interval) for role, processes in by_role.items()
         }
@@ -223,7 +230,7 @@ class Sampler:
                 continue
             born_since = not first and stat.started_s >= self._started_uptime_s
             baseline = 0.0 if born_since else stat.cpu_s
-            seen = _Seen(role, stat.name, baseline, stat.cpu_s)
+            seen = _Seen(role, stat.name, baseline, stat.cpu_s, host=host_of(stat.pid, self.hosts))
             self._seen[stat.pid] = seen
             self._update(seen, stat, memory)
 

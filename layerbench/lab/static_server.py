@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from layerbench.errors import MissingPackageError
+from layerbench.proc.ports import LOOPBACK
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.apache import ApacheServer
@@ -32,11 +33,19 @@ def static_server_name(server: str, book: SettingsBook) -> str:
 
 
 def static_deployment(
-    name: str, workdir: Path, port: int, book: SettingsBook, cpus: frozenset[int] | None
+    name: str,
+    workdir: Path,
+    port: int,
+    book: SettingsBook,
+    cpus: frozenset[int] | None,
+    *,
+    host: str = LOOPBACK,
 ) -> Deployment:
-    """The static rung's server, ``name`` as :func:`static_server_name` said; Apache's with
-    the ``apache`` settings of the server under test."""
+    """The static rung's server, ``name`` as :func:`static_server_name` said, listening on
+    ``host``; Apache's with the ``apache`` settings of the server under test."""
     if name == APACHE_STATIC:
-        plan = ServerPlan(workdir, port, workdir / "unused.sqlite3", FILES, book, cpus)
+        plan = ServerPlan(workdir, port, workdir / "unused.sqlite3", FILES, book, cpus, host)
         return find_adapter(APACHE_STATIC).build(plan)
-    return NginxStatic(workdir, port, FILES, cpus=cpus)
+    nginx = NginxStatic(workdir, port, FILES, cpus=cpus)
+    nginx.host = host
+    return nginx

@@ -1,9 +1,14 @@
 """One measurement: the load generator against a deployment's URL while the sampler follows
 every process of the deployment and the client, from the end of the warm-up to the end."""
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from layerbench.hosts.lab_network import LabNetwork
+from layerbench.lab.host_sampler import host_namespaces
+from layerbench.lab.load_from_hosts import load_from_clients
 from layerbench.lab.loadgen import LoadSpec, run_load
 from layerbench.lab.sampler import Sampler
 from layerbench.results.load_result import LoadResult
@@ -18,6 +23,9 @@ class TrialRunner:
     load_binary: Path
     workdir: Path
     client_cpus: frozenset[int] | None
+    # On a topology: the load from every client host at once, each process sampled with its
+    # host; None: one client on this machine.
+    network: LabNetwork | None = None
 
     def run(
         self,
@@ -31,25 +39,51 @@ class TrialRunner:
         roles = {role: set(sessions) for role, sessions in deployment.roles().items()}
         for role, sessions in (services or {}).items():
             roles.setdefault(role, set()).update(sessions)
-        sampler = Sampler(roles)
+        hosts = host_namespaces(self.network) if self.network else {}
+        sampler = Sampler(roles, hosts=hosts)
+        starting = threading.Lock()
+        clients: list[int] = []
 
         def client_started(session: int) -> None:
-            sampler.watch(CLIENT_ROLE, session)
-            sampler.start(delay_s=spec.warmup_s)
+            # Several client hosts tell their sessions from threads of their own: the interval
+            # starts with the first.
+            with starting:
+                sampler.watch(CLIENT_ROLE, session)
+                clients.append(session)
+                if len(clients) == 1:
+                    sampler.start(delay_s=spec.warmup_s)
 
         try:
-            load = run_load(
+            load = self._load(url, spec, label, client_started)
+        finally:
+            usage = sampler.stop()
+        return load, usage
+
+    def _load(
+        self, url: str, spec: LoadSpec, label: str, started: Callable[[int], None]
+    ) -> LoadResult:
+        """One client on this machine, or every client host at once, merged."""
+        if self.network is None:
+            return run_load(
                 binary=self.load_binary,
                 url=url,
                 spec=spec,
                 workdir=self.workdir,
                 label=label,
                 cpus=self.client_cpus,
-                started=client_started,
+                started=started,
             )
-        finally:
-            usage = sampler.stop()
-        return load, usage
+        merged, _ = load_from_clients(
+            self.network,
+            binary=self.load_binary,
+            url=url,
+            spec=spec,
+            workdir=self.workdir,
+            label=label,
+            cpus=self.client_cpus,
+            started=started,
+        )
+        return merged
 
 
 def load_spec_for(spec: LoadSpec, rung: Rung, workdir: Path, base_url: str) -> LoadSpec:

@@ -246,6 +246,7 @@ def _role_dict(role: RoleUsage, requests: int) -> dict[str, Any]:
                 "rss_bytes": p.rss_bytes,
                 "pss_bytes": p.pss_bytes,
                 "uss_bytes": p.uss_bytes,
+                **({"host": p.host} if p.host else {}),
             }
             for p in role.processes
         ],

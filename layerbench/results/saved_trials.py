@@ -117,6 +117,7 @@ def _usage(trial: dict[str, Any]) -> Usage:
                     int(process["rss_bytes"]),
                     int(process["pss_bytes"]),
                     int(process["uss_bytes"]),
+                    process.get("host"),
                 )
                 for process in role.get("processes") or ()
             ),

@@ -14,6 +14,8 @@ class ProcessUsage:
     rss_bytes: int = 0
     pss_bytes: int = 0
     uss_bytes: int = 0
+    # The lab host it ran on (a run on a topology); None on this machine's loopback.
+    host: str | None = None
 
 
 @dataclass(frozen=True)

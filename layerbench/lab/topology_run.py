@@ -1,0 +1,153 @@
+"""A ladder or matrix run on a topology: which host each part of the run is placed on.
+
+- the backing services on the hosts with the role ``db`` (PostgreSQL, MariaDB, CouchDB) and
+  ``cache`` (memcached, Redis), listening on the host's address, seeded from the app host; the
+  upstream rung's delaying server on the app host's loopback (it listens on loopback only);
+- the server under test on the ``app`` host, started inside its namespace;
+- the front (nginx before uWSGI, the static rung's server) on the ``front`` host, else with the
+  application;
+- the load from every ``client`` host at once, merged exactly; the verification, the data's
+  and the warm-up from inside the first client host.
+
+Without a topology every placement is this machine's loopback (:data:`LOCAL`), as before.
+"""
+
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, replace
+from typing import Any
+
+from layerbench.errors import ConfigError
+from layerbench.hosts.lab_network import LabNetwork, lab_network
+from layerbench.hosts.placement import LOCAL, Placement, placement_of
+from layerbench.hosts.topology import Topology
+from layerbench.proc.ports import LOOPBACK
+from layerbench.servers.deployment import Deployment, FrontedServer
+
+# The topology role whose host runs each backing service.
+UPSTREAM = "upstream"
+SERVICE_HOST_ROLE = {
+    "postgres": "db",
+    "mariadb": "db",
+    "couchdb": "db",
+    "memcached": "cache",
+    "redis": "cache",
+    "redis-cluster": "cache",
+    UPSTREAM: "app",
+}
+
+
+def host_role(kind: str) -> str:
+    """The topology role of the host that runs the backing service ``kind``."""
+    return SERVICE_HOST_ROLE.get(kind, "db")
+
+
+def roles_needed(kinds: tuple[str, ...]) -> tuple[str, ...]:
+    """The topology roles a run with the backing services ``kinds`` needs."""
+    needed = ["client", "app", *(host_role(kind) for kind in kinds)]
+    return tuple(dict.fromkeys(needed))
+
+
+def check_topology(topology: Topology, kinds: tuple[str, ...]) -> None:
+    """One line when the topology lacks a role the run needs, or has more app hosts than one
+    server can be placed on."""
+    for role in roles_needed(kinds):
+        if not topology.with_role(role):
+            raise ConfigError(
+                f"the topology has no host with the role {role}, which this run needs"
+            )
+    apps = topology.with_role("app")
+    if len(apps) > 1:
+        names = ", ".join(host.name for host in apps)
+        raise ConfigError(
+            f"the topology has {len(apps)} app hosts ({names}): one app host only "
+            "(no balancer in front of several yet)"
+        )
+
+
+@dataclass(frozen=True)
+class Placements:
+    """Where each part of a run runs (see the module's docstring)."""
+
+    app: Placement = LOCAL
+    front: Placement = LOCAL
+    probe: Placement = LOCAL  # verification and warm-up: a client host
+    by_kind: tuple[tuple[str, Placement], ...] = ()
+    network: LabNetwork | None = None
+
+    def service(self, kind: str) -> Placement:
+        return dict(self.by_kind).get(kind, LOCAL)
+
+    @contextmanager
+    def started(self, deployment: Deployment) -> Iterator[Deployment]:
+        """``deployment`` started on the app host (a fronted one's front on the front host,
+        listening on its address; nginx still reaches uWSGI over its Unix socket, which a
+        network namespace does not separate), stopped on the way out."""
+        with ExitStack() as stack:
+            if isinstance(deployment, FrontedServer) and self.front != self.app:
+                deployment.front.host = self.front.address
+                with self.app.entered():
+                    stack.enter_context(deployment.back)
+                with self.front.entered():
+                    stack.enter_context(deployment.front)
+            else:
+                with self.app.entered():
+                    stack.enter_context(deployment)
+            yield deployment
+
+    @contextmanager
+    def started_in_front(self, deployment: Deployment) -> Iterator[Deployment]:
+        """The static rung's server, started on the front host."""
+        with ExitStack() as stack:
+            with self.front.entered():
+                stack.enter_context(deployment)
+            yield deployment
+
+
+LOCAL_PLACEMENTS = Placements()
+
+
+def placements_on(network: LabNetwork, kinds: tuple[str, ...]) -> Placements:
+    """Every part's host in ``network`` (its topology checked by :func:`check_topology`)."""
+    topology = network.topology
+    app = placement_of(network, topology.with_role("app")[0])
+    fronts = topology.with_role("front")
+    front = placement_of(network, fronts[0]) if fronts else app
+    probe = placement_of(network, topology.with_role("client")[0])
+    by_kind = tuple(
+        (kind, placement_of(network, topology.with_role(host_role(kind))[0])) for kind in kinds
+    )
+    # The delaying server listens on loopback only: the app host's own.
+    by_kind = tuple(
+        (kind, replace(where, address=LOOPBACK) if kind == UPSTREAM else where)
+        for kind, where in by_kind
+    )
+    return Placements(app, front, probe, by_kind, network)
+
+
+@contextmanager
+def placed_on(topology: Topology | None, kinds: tuple[str, ...]) -> Iterator[Placements]:
+    """Each part's host: on ``topology``'s hosts, made for the run and removed after it however
+    it ends (what still runs in them killed); loopback without a topology."""
+    if topology is None:
+        yield LOCAL_PLACEMENTS
+        return
+    check_topology(topology, kinds)
+    with lab_network(topology) as network:
+        yield placements_on(network, kinds)
+
+
+def topology_record(network: LabNetwork) -> dict[str, Any]:
+    """The topology as a result records it: each host's address, roles and namespace."""
+    return {
+        "subnet": str(network.topology.subnet),
+        "hosts": [
+            {
+                "name": host.name,
+                "address": str(host.address),
+                "roles": list(host.roles),
+                "namespace": network.namespace(host),
+            }
+            for host in network.topology.hosts
+        ],
+    }
