@@ -1,5 +1,6 @@
 """A throwaway PostgreSQL: initdb into the private directory, trust authentication on loopback
-only, the socket in the directory too, and a database named ``layerbench``."""
+and, placed on a lab host, from its subnet; the socket in the directory too, and a database
+named ``layerbench``."""
 
 import signal
 from pathlib import Path
@@ -43,6 +44,10 @@ class PostgresService(ManagedService):
             ],
             directory,
         )
+        # Placed on a lab host, it listens on the host's address: the other hosts of its subnet
+        # (the app host) connect from theirs. On loopback, the same line lets no one else in.
+        with (directory / "data" / "pg_hba.conf").open("a") as rules:
+            rules.write("host all all samenet trust\n")
 
     def command(self, directory: Path, port: int) -> list[str]:
         return [
