@@ -49,7 +49,7 @@ def test_a_topology_names_hosts_roles_and_addresses(tmp_path: Path) -> None:
         ({"hosts": {"A b": {"roles": ["app"]}}}, "host name 'A b'"),
         ({"subnet": "8.8.8.0/24", "hosts": {"a": {"roles": ["app"]}}}, "not a private range"),
         ({"subnet": "10.0.0.0/31", "hosts": {n: {"roles": ["app"]} for n in "abc"}}, "too few"),
-        ({"hosts": {"a": {"roles": ["app"], "ssh": "u@h"}}}, "unknown keys \\['ssh'\\]"),
+        ({"hosts": {"a": {"roles": ["app"], "ssh": "u@h"}}}, "an SSH host can be a client only"),
         ({"host": {}}, "unknown keys \\['host'\\]"),
     ],
 )

@@ -12,8 +12,11 @@
     roles = ["db", "cache"]
 
 Each host gets the subnet's next address, in the file's order (.1, .2, ...). A host's name is
-lower-case letters, digits and ``-`` (it names its namespace). Every mistake is a
-:class:`~layerbench.errors.ConfigError` of one line naming the file.
+lower-case letters, digits and ``-`` (it names its namespace). A host with an ``ssh`` key is a
+real machine reached over SSH instead, a client only (:mod:`layerbench.hosts.ssh_host`; the
+top-level ``ssh_config`` names the file ``ssh -F`` reads, relative to the topology's
+directory). Every mistake is a :class:`~layerbench.errors.ConfigError` of one line naming the
+file.
 """
 
 import ipaddress
@@ -25,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.hosts.ssh_host import SshHost, ssh_host_from
 
 ROLES = ("client", "front", "app", "db", "cache")
 DEFAULT_SUBNET = "10.77.0.0/24"
@@ -41,7 +45,9 @@ class Host:
 @dataclass(frozen=True)
 class Topology:
     subnet: ipaddress.IPv4Network
-    hosts: tuple[Host, ...]
+    hosts: tuple[Host, ...]  # the lab's namespaces
+    ssh_hosts: tuple[SshHost, ...] = ()  # the machines reached over SSH
+    ssh_config: Path | None = None
 
     def host(self, name: str) -> Host:
         for host in self.hosts:
@@ -61,13 +67,25 @@ def read_topology(path: Path) -> Topology:
         raise ConfigError(f"cannot read the topology {path}: {error.strerror}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"the topology {path} is not TOML: {error}") from None
-    return topology_from(document, str(path))
+    return topology_from(document, str(path), directory=path.parent)
 
 
-def topology_from(document: Mapping[str, Any], source: str) -> Topology:
-    unknown = set(document) - {"subnet", "hosts"}
+def _ssh_config(value: object, source: str, directory: Path) -> Path | None:
+    if value is None:
+        return None
+    path = directory / Path(value).expanduser() if isinstance(value, str) else None
+    if path is None or not path.is_file():
+        raise ConfigError(f"{source}: ssh_config {value!r} is not a file")
+    return path
+
+
+def topology_from(
+    document: Mapping[str, Any], source: str, *, directory: Path = Path()
+) -> Topology:
+    unknown = set(document) - {"subnet", "hosts", "ssh_config"}
     if unknown:
-        raise ConfigError(f"{source}: unknown keys {sorted(unknown)} (subnet, hosts)")
+        raise ConfigError(f"{source}: unknown keys {sorted(unknown)} (subnet, hosts, ssh_config)")
+    ssh_config = _ssh_config(document.get("ssh_config"), source, directory)
     try:
         subnet = ipaddress.IPv4Network(document.get("subnet", DEFAULT_SUBNET))
     except (ValueError, TypeError) as error:
@@ -81,6 +99,7 @@ def topology_from(document: Mapping[str, Any], source: str) -> Topology:
         raise ConfigError(f"{source}: no [hosts.NAME] table")
     addresses = subnet.hosts()
     hosts = []
+    ssh_hosts = []
     for name, table in hosts_table.items():
         if not NAME.fullmatch(name):
             raise ConfigError(
@@ -89,12 +108,16 @@ def topology_from(document: Mapping[str, Any], source: str) -> Topology:
         roles = table.get("roles") if isinstance(table, dict) else None
         if not isinstance(roles, list) or not roles or set(roles) - set(ROLES):
             raise ConfigError(f"{source}: host {name}: roles must be a list of {', '.join(ROLES)}")
+        if "ssh" in table:
+            ssh_hosts.append(ssh_host_from(name, table, source))
+            continue
         if set(table) - {"roles"}:
             raise ConfigError(
-                f"{source}: host {name}: unknown keys {sorted(set(table) - {'roles'})}"
+                f"{source}: host {name}: unknown keys {sorted(set(table) - {'roles'})} "
+                "(roles; ssh for a host reached over SSH)"
             )
         address = next(addresses, None)
         if address is None:
             raise ConfigError(f"{source}: subnet {subnet} has too few addresses for its hosts")
         hosts.append(Host(name, tuple(roles), address))
-    return Topology(subnet, tuple(hosts))
+    return Topology(subnet, tuple(hosts), tuple(ssh_hosts), ssh_config)

@@ -1,0 +1,286 @@
+"""A topology host reached over SSH (issue 26): the load generator run on it, its JSON read
+back over the channel and merged with a namespace client's; a Ctrl-C ends the remote run; an
+SSH host that cannot be reached is one line and leaves nothing.
+
+The SSH host is a lab namespace, ``remote1``, running a private sshd the test starts (its own
+host key, configuration, authorized_keys and port; tests/ssh_server.py). The ssh client runs
+where layerbench runs, in the machine's own network, as it would for a real host; the
+topology's ssh_config reaches ``remote1`` through a ProxyCommand run inside the client host
+``client1`` (the machine's network has no route to the lab's, as a real lab host may need a
+jump host). So the SSH path is the real one end to end: ssh, sshd, a login, ``ssh -tt``'s
+hang-up, the report on the channel.
+"""
+
+import getpass
+import shutil
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from layerbench.errors import ConfigError, LoadGeneratorError
+from layerbench.hosts import netns
+from layerbench.hosts.lab_network import LabNetwork, lab_network
+from layerbench.hosts.ssh_command import ssh_command
+from layerbench.hosts.topology import Topology, topology_from
+from layerbench.lab.host_nginx import NginxOnHost
+from layerbench.lab.load_from_hosts import load_from_clients
+from layerbench.lab.loadgen import LoadSpec
+from layerbench.proc.ports import free_port
+from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
+from layerbench.stats import hdr_histogram
+from tests.conftest import missing
+from tests.proc_scan import processes_mentioning
+from tests.ssh_server import SSHD, client_config, ssh_server
+from tests.test_hosts import can_make_namespaces, ours
+
+__all__ = ["can_make_namespaces"]  # the fixture, used by name
+
+INSTALL = "apt-get install openssh-server"
+
+
+def test_an_ssh_host_is_a_client_reached_over_ssh(tmp_path: Path) -> None:
+    (tmp_path / "lab_ssh_config").write_text("")
+    document = {
+        "ssh_config": "lab_ssh_config",
+        "hosts": {
+            "front": {"roles": ["front"]},
+            "far1": {
+                "roles": ["client"],
+                "ssh": "bench@far1.example.org:2222",
+                "load_binary": "/opt/lb/layerbench-load",
+            },
+            "far2": {"roles": ["client"], "ssh": "10.1.2.3"},
+        },
+    }
+    topology = topology_from(document, "t.toml", directory=tmp_path)
+    assert [host.name for host in topology.hosts] == ["front"]
+    assert str(topology.host("front").address) == "10.77.0.1", "SSH hosts take no address"
+    far1, far2 = topology.ssh_hosts
+    assert (far1.destination, far1.port, far1.load_binary) == (
+        "bench@far1.example.org",
+        2222,
+        "/opt/lb/layerbench-load",
+    )
+    assert (far2.destination, far2.port, far2.load_binary) == ("10.1.2.3", None, None)
+    assert topology.ssh_config == tmp_path / "lab_ssh_config"
+    command = ssh_command(far1, topology.ssh_config, ["layerbench-load", "-c", "2", "http://a b/"])
+    assert command[:4] == ["ssh", "-F", str(tmp_path / "lab_ssh_config"), "-tt"]
+    assert "BatchMode=yes" in command
+    assert command[-4:] == [
+        "2222",
+        "--",
+        "bench@far1.example.org",
+        "exec layerbench-load -c 2 'http://a b/'",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"ssh": "-oProxyCommand=x"}, 'expected "\\[user@\\]host\\[:port\\]"'),
+        ({"ssh": "u@h:0"}, "expected"),
+        ({"ssh": "u@h:65536"}, "expected"),
+        ({"ssh": "u@"}, "expected"),
+        ({"ssh": "u@h p"}, "expected"),
+        ({"ssh": 22}, "expected"),
+        ({"ssh": "u@h", "roles": ["client", "db"]}, "an SSH host can be a client only .*; db run"),
+        ({"ssh": "u@h", "load_binary": "bin/layerbench-load"}, "load_binary must be an absolute"),
+        ({"ssh": "u@h", "address": "10.0.0.1"}, "unknown keys \\['address'\\]"),
+        ({"load_binary": "/x"}, "unknown keys \\['load_binary'\\] \\(roles; ssh for a host"),
+    ],
+)
+def test_a_wrong_ssh_host_is_refused_in_one_line(table: dict[str, Any], message: str) -> None:
+    document = {"hosts": {"far1": {"roles": ["client"], **table}}}
+    with pytest.raises(ConfigError, match=message) as error:
+        topology_from(document, "t.toml")
+    assert str(error.value).startswith("t.toml: host far1"), error.value
+    assert "\n" not in str(error.value)
+
+
+def test_a_missing_ssh_config_is_refused_in_one_line(tmp_path: Path) -> None:
+    document = {"ssh_config": "absent", "hosts": {"a": {"roles": ["app"]}}}
+    with pytest.raises(ConfigError, match=r"t\.toml: ssh_config 'absent' is not a file$"):
+        topology_from(document, "t.toml", directory=tmp_path)
+
+
+@pytest.fixture
+def can_run_sshd(can_make_namespaces: None) -> None:
+    if not SSHD.exists() or shutil.which("ssh") is None:
+        missing(f"sshd and ssh are not installed; install them with: {INSTALL}")
+
+
+def lab_topology(tmp_path: Path, ssh_port: int, *, client1: str = "client") -> Topology:
+    """client1 (its role ``client1``) and front (namespaces), remote1 (a namespace standing in
+    for a machine elsewhere: the test's sshd runs there) and far1, the SSH host: remote1
+    reached over SSH. The ssh_config is filled in once the network exists (its ProxyCommand
+    names a namespace)."""
+    (tmp_path / "ssh_config").write_text("")
+    document = {
+        "ssh_config": "ssh_config",
+        "hosts": {
+            "client1": {"roles": [client1]},
+            "front": {"roles": ["front"]},
+            "remote1": {"roles": ["app"]},
+            "far1": {"roles": ["client"], "ssh": f"{getpass.getuser()}@remote1:{ssh_port}"},
+        },
+    }
+    return topology_from(document, "t", directory=tmp_path)
+
+
+def comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def loads_in(network: LabNetwork, host: str) -> list[int]:
+    """The load generators running on the lab host ``host``."""
+    return [pid for pid in netns.pids_in(network.namespace(host)) if comm(pid) == "layerbench-load"]
+
+
+@contextmanager
+def watching(condition: Callable[[], bool], then: Callable[[], None]) -> Iterator[list[float]]:
+    """A thread that polls ``condition`` until it holds (then calls ``then`` and records when)
+    or the block ends."""
+    seen: list[float] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.05):
+            if condition():
+                seen.append(time.monotonic())
+                then()
+                return
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    try:
+        yield seen
+    finally:
+        done.set()
+        thread.join()
+
+
+@pytest.mark.usefixtures("can_run_sshd")
+def test_an_ssh_host_and_a_namespace_client_load_one_nginx_merged(
+    tmp_path: Path, nginx_binary: Path, load_binary: Path, workdir: Path
+) -> None:
+    port = free_port()
+    topology = lab_topology(tmp_path, port)
+    with (
+        lab_network(topology) as network,
+        ssh_server(network, "remote1", tmp_path / "sshd", port) as server,
+    ):
+        token = network.token
+        (tmp_path / "ssh_config").write_text(
+            client_config(server, network, "remote1", via="client1")
+        )
+        nginx = NginxOnHost(
+            network, topology.host("front"), workdir / "nginx", {STATIC_FILE: STATIC_BODY}
+        )
+        nginx.start()
+        try:
+            with watching(lambda: bool(loads_in(network, "remote1")), lambda: None) as on_remote1:
+                merged, results = load_from_clients(
+                    network,
+                    binary=load_binary,
+                    url=f"{nginx.base_url}/{STATIC_FILE}",
+                    spec=LoadSpec(concurrency=4, duration_s=1.0, warmup_s=0.2),
+                    workdir=workdir,
+                )
+        finally:
+            nginx.stop()
+        assert on_remote1, "the SSH host's load generator ran on remote1"
+    assert ours(token) == []
+    assert len(results) == 2
+    for result in results:
+        assert result.requests_completed > 100
+        assert result.status_counts == {"200": result.requests_completed}
+    total = sum(result.requests_completed for result in results)
+    assert merged.requests_completed == total
+    counts: dict[int, int] = {}
+    for result in results:
+        for index, count in hdr_histogram.decode(result.latency_histogram_us or "").counts.items():
+            counts[index] = counts.get(index, 0) + count
+    assert hdr_histogram.decode(merged.latency_histogram_us or "").counts == counts
+
+
+@pytest.mark.usefixtures("can_run_sshd")
+def test_ctrl_c_ends_the_run_on_the_ssh_host(
+    tmp_path: Path, nginx_binary: Path, load_binary: Path, workdir: Path
+) -> None:
+    port = free_port()
+    topology = lab_topology(tmp_path, port)
+    config = tmp_path / "ssh_config"
+    main = threading.main_thread().ident
+    assert main is not None
+    with (
+        lab_network(topology) as network,
+        ssh_server(network, "remote1", tmp_path / "sshd", port) as server,
+    ):
+        config.write_text(client_config(server, network, "remote1", via="client1"))
+        nginx = NginxOnHost(
+            network, topology.host("front"), workdir / "nginx", {STATIC_FILE: STATIC_BODY}
+        )
+        nginx.start()
+        try:
+            # Ctrl-C (SIGINT to layerbench's main thread) once remote1 runs the load.
+            with (
+                pytest.raises(KeyboardInterrupt),
+                watching(
+                    lambda: bool(loads_in(network, "remote1")),
+                    lambda: signal.pthread_kill(main, signal.SIGINT),
+                ) as interrupted,
+            ):
+                load_from_clients(
+                    network,
+                    binary=load_binary,
+                    url=f"{nginx.base_url}/{STATIC_FILE}",
+                    spec=LoadSpec(concurrency=2, duration_s=30.0, warmup_s=0.0),
+                    workdir=workdir,
+                )
+            # Looked at while remote1 still exists: leaving the network would kill what runs
+            # there whatever the SSH path did. The local ssh (and its ProxyCommand) are gone
+            # and so is the remote run, long before its 30 s were up.
+            deadline = time.monotonic() + 10
+            while (
+                loads_in(network, "remote1") or processes_mentioning(str(config))
+            ) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert interrupted, "the load ran on remote1 and was interrupted"
+            assert loads_in(network, "remote1") == [], "the remote run outlived the Ctrl-C"
+            assert processes_mentioning(str(config)) == [], "a local ssh outlived the Ctrl-C"
+            assert time.monotonic() - interrupted[0] < 10
+        finally:
+            nginx.stop()
+
+
+@pytest.mark.usefixtures("can_run_sshd")
+def test_an_ssh_host_that_cannot_be_reached_is_one_line_and_leaves_nothing(
+    tmp_path: Path, load_binary: Path, workdir: Path
+) -> None:
+    port = free_port()
+    topology = lab_topology(tmp_path, port, client1="app")  # far1 the only client
+    config = tmp_path / "ssh_config"
+    spec = LoadSpec(concurrency=2, duration_s=0.5, warmup_s=0.0)
+    with lab_network(topology) as network:
+        token = network.token
+        # Every file an sshd would have, but no sshd: nothing listens on remote1's port.
+        with ssh_server(network, "remote1", tmp_path / "sshd", port) as server:
+            config.write_text(client_config(server, network, "remote1", via="client1"))
+        with pytest.raises(LoadGeneratorError) as error:
+            load_from_clients(
+                network, binary=load_binary, url="http://10.77.0.2:9/", spec=spec, workdir=workdir
+            )
+        message = str(error.value)
+        assert message.startswith("ssh to the SSH host far1 (") and "failed: " in message, message
+        assert "\n" not in message
+        assert processes_mentioning(str(config)) == []
+    assert ours(token) == []
