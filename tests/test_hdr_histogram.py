@@ -2,23 +2,21 @@
 percentiles are those of the union of the latencies, at the histogram's precision; the
 load generator's own histograms decode to the percentiles it reported."""
 
-import json
 import random
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from layerbench.errors import LoadGeneratorError
-from layerbench.proc.ports import free_port
 from layerbench.results.load_merge import merge_loads
 from layerbench.results.load_result import LoadResult
-from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
+from layerbench.rungs.definitions import STATIC_FILE
 from layerbench.servers.nginx import NginxStatic
 from layerbench.stats import hdr_histogram
 from layerbench.stats.hdr_histogram import HistogramEncodingError, Layout
+from tests.load_documents import nginx, run_load
+
+__all__ = ["nginx"]  # the fixture, used by name
 
 # The load generator's: 1 µs to one hour, 3 significant digits (load/src/stats/recorder.rs).
 LOAD_LAYOUT = Layout(1, 3_600_000_000, 3)
@@ -80,29 +78,6 @@ def test_not_a_histogram_is_a_clear_error() -> None:
         hdr_histogram.add([other, hdr_histogram.record(LOAD_LAYOUT, [5])])
 
 
-@pytest.fixture
-def nginx(nginx_binary: Path, workdir: Path) -> Iterator[NginxStatic]:
-    server = NginxStatic(workdir / "nginx", free_port(), {STATIC_FILE: STATIC_BODY})
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def run_load(load_binary: Path, *args: str) -> dict[str, Any]:
-    completed = subprocess.run(
-        [str(load_binary), "-q", "--json", "-", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
-    document: dict[str, Any] = json.loads(completed.stdout)
-    return document
-
-
 def test_the_load_generators_histograms_decode_and_merge(
     load_binary: Path, nginx: NginxStatic
 ) -> None:
@@ -135,24 +110,3 @@ def test_the_load_generators_histograms_decode_and_merge(
     old = {key: value for key, value in documents[0].items() if key != "latency_histogram_us"}
     with pytest.raises(LoadGeneratorError, match="cannot be merged exactly"):
         merge_loads([results[1], LoadResult.from_document(old | {"version": 1})])
-
-
-def test_pooled_mean_and_deviation_are_those_of_the_union() -> None:
-    first, second = [100, 200, 300, 400], [1_000, 3_000]
-
-    def result(values: list[int]) -> LoadResult:
-        mean = sum(values) / len(values)
-        stdev = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
-        histogram = hdr_histogram.encode(hdr_histogram.record(LOAD_LAYOUT, values))
-        latency = {"min": min(values), "max": max(values), "mean": mean, "stdev": stdev}
-        return LoadResult(
-            len(values), 0, 0, 1.0, len(values), latency, 0.0, {}, latency_histogram_us=histogram
-        )
-
-    union = first + second
-    mean = sum(union) / len(union)
-    stdev = (sum((v - mean) ** 2 for v in union) / (len(union) - 1)) ** 0.5
-    merged = merge_loads([result(first), result(second)]).latency_us
-    assert merged["mean"] == pytest.approx(mean, rel=1e-12)
-    assert merged["stdev"] == pytest.approx(stdev, rel=1e-12)
-    assert (merged["min"], merged["max"], merged["p50"]) == (100, 3_000, 300)

@@ -1,51 +1,15 @@
 """layerbench-load's --json output, from real runs against a real nginx, validates against the
 committed schema with a full draft 2020-12 validator, and its counts are the counts asked for."""
 
-import json
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import pytest
-from jsonschema import Draft202012Validator
 
 from layerbench.proc.ports import free_port
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.servers.certificates import self_signed
 from layerbench.servers.nginx import NginxStatic, TlsListener
+from tests.load_documents import nginx, run_load, validate
 
-SCHEMA_PATH = Path(__file__).parent.parent / "load" / "schema" / "load-result.schema.json"
-
-
-@pytest.fixture
-def nginx(nginx_binary: Path, workdir: Path) -> Iterator[NginxStatic]:
-    server = NginxStatic(workdir / "nginx", free_port(), {STATIC_FILE: STATIC_BODY})
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def run_load(load_binary: Path, *args: str) -> dict[str, Any]:
-    completed = subprocess.run(
-        [str(load_binary), "-q", "--json", "-", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
-    document: dict[str, Any] = json.loads(completed.stdout)
-    return document
-
-
-def validate(document: dict[str, Any]) -> None:
-    schema = json.loads(SCHEMA_PATH.read_text())
-    Draft202012Validator.check_schema(schema)
-    errors = sorted(Draft202012Validator(schema).iter_errors(document), key=str)
-    assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors)
+__all__ = ["nginx"]  # the fixture, used by name
 
 
 def test_keep_alive_run_validates_and_counts_every_request(

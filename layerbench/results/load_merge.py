@@ -1,88 +1,209 @@
-"""Several clients' runs at once, as one: what the load generators measured together.
+"""Several clients' runs at the same time, as one load document: what the load generators
+measured together, in the schema of one client's (``load/schema/load-result.schema.json``),
+the clients' own documents listed in its ``clients``.
 
-Each client's latency histogram (``latency_histogram_us``) is decoded and the histograms are
-added bucket by bucket, so the merged percentiles are those of every request of every client
-(at the histogram's precision), never an average of percentiles. Counts add up; the rate is
-the sum of the clients' rates (they ran at the same time); min and max are the extremes, the
-mean is weighted by each client's latencies recorded and the standard deviation is pooled
-exactly from each client's count, mean and sample deviation.
+- Counts, bytes and CPU seconds are summed; failures, statuses and errors by kind, key by key.
+- ``elapsed_s`` is the longest client's: the documents hold no clock time at which each
+  started, so their union window is not known; the clients are started together. The rates
+  (``requests_per_s``, ``transfer_rate_bytes_per_s``, the open loop's ``achieved_per_s``) are
+  the summed counts over it.
+- Every histogram (the latency's, the uncorrected latency's, each phase's, each URL's) is the
+  clients' added bucket by bucket, and its percentiles or median are read from the sum: those
+  of every request of every client, never an average of percentiles
+  (:mod:`layerbench.results.load_merge_latency`).
+- ``by_url`` is merged by path, in the order the paths first appear.
+- ``options`` are the first client's with ``concurrency``, ``threads`` and ``requests``
+  summed; ``generator``, ``client_io_engine`` and the first response's figures (server,
+  document length, TLS protocol) the first client's that has them.
+
+Only documents with every histogram merge (version 3): a version 1 or 2 document's
+percentiles cannot be added exactly, and is refused rather than averaged.
 """
 
-import math
-from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from layerbench.errors import LoadGeneratorError
+from layerbench.results.load_merge_latency import merged_latency, merged_phase
 from layerbench.results.load_result import SCHEMA_VERSION, LoadResult
-from layerbench.stats import hdr_histogram
+
+Document = Mapping[str, Any]
+PHASES = ("connect", "processing", "waiting")
 
 
 def merge_loads(results: Sequence[LoadResult]) -> LoadResult:
-    """The clients' results as one; its document lists theirs (``clients``) beside the merged
-    histogram and latency figures."""
-    if not results:
+    """The clients' results as one; its document lists theirs (``clients``)."""
+    return LoadResult.from_document(merge_documents([result.document for result in results]))
+
+
+def merge_documents(documents: Sequence[Document]) -> dict[str, Any]:
+    """The clients' documents as one document of the same schema."""
+    if not documents:
         raise LoadGeneratorError("no client's result to merge")
-    histograms = []
-    for number, result in enumerate(results, 1):
-        if result.latency_histogram_us is None:
+    for number, document in enumerate(documents, 1):
+        if document.get("version") != SCHEMA_VERSION:
             raise LoadGeneratorError(
-                f"client {number}'s result has no latency histogram (JSON version 1): its "
-                "percentiles cannot be merged exactly; rebuild the load generator with: make demo"
+                f"client {number}'s result is JSON version {document.get('version')!r}, without "
+                f"every histogram of version {SCHEMA_VERSION}: its percentiles cannot be merged "
+                "exactly; rebuild the load generator with: make demo"
             )
-        histograms.append(hdr_histogram.decode(result.latency_histogram_us))
-    merged = hdr_histogram.add(histograms)
-    latency_us = _merged_latency(results, [h.total_count for h in histograms], merged)
-    encoded = hdr_histogram.encode(merged)
-    by_url = {len(result.requests_completed_by_url) for result in results}
-    return LoadResult(
-        requests_completed=sum(r.requests_completed for r in results),
-        requests_failed=sum(r.requests_failed for r in results),
-        non_2xx_responses=sum(r.non_2xx_responses for r in results),
-        elapsed_s=max(r.elapsed_s for r in results),
-        requests_per_s=sum(r.requests_per_s for r in results),
-        latency_us=latency_us,
-        client_cpu_s=sum(r.client_cpu_s for r in results),
-        document={
-            "version": SCHEMA_VERSION,
-            "clients": [r.document for r in results],
-            "latency_us": latency_us,
-            "latency_histogram_us": encoded,
-        },
-        errors_by_kind=dict(sum((Counter(r.errors_by_kind) for r in results), Counter())),
-        status_counts=dict(sum((Counter(r.status_counts) for r in results), Counter())),
-        client_busiest_thread_cpu_fraction=max(
-            r.client_busiest_thread_cpu_fraction for r in results
-        ),
-        requests_completed_by_url=tuple(
-            map(sum, zip(*(r.requests_completed_by_url for r in results), strict=True))
+    elapsed_s = max(d["elapsed_s"] for d in documents)
+    completed = _sum(documents, "requests_completed")
+    transferred = _sum(documents, "total_transferred_bytes")
+    latency_us, latency_histogram_us = merged_latency(
+        [d["latency_us"] for d in documents], [d["latency_histogram_us"] for d in documents]
+    )
+    uncorrected = _open_loop(documents)
+    phases = {
+        name: merged_phase(
+            [d["connection_times_us"][name] for d in documents],
+            [d["connection_histograms_us"][name] for d in documents],
         )
-        if len(by_url) == 1
-        else (),
-        latency_histogram_us=encoded,
-    )
-
-
-def _merged_latency(
-    results: Sequence[LoadResult], counts: Sequence[int], merged: hdr_histogram.Histogram
-) -> dict[str, float]:
-    measured = [(r.latency_us, n) for r, n in zip(results, counts, strict=True) if n]
-    total = sum(n for _, n in measured)
-    if not total:
-        return {"min": 0, "mean": 0.0, "stdev": 0.0, "max": 0} | {
-            name: 0 for name in hdr_histogram.PERCENTILES
-        }
-    mean = sum(latency["mean"] * n for latency, n in measured) / total
-    # Σx² of each client from its sample deviation and mean: (n - 1) s² + n m².
-    squares = sum(
-        (n - 1) * latency["stdev"] ** 2 + n * latency["mean"] ** 2 for latency, n in measured
-    )
-    variance = (squares - total * mean * mean) / (total - 1) if total > 1 else 0.0
-    largest = max(int(latency["max"]) for latency, _ in measured)
-    figures: dict[str, Any] = {
-        "min": min(int(latency["min"]) for latency, _ in measured),
-        "mean": mean,
-        "stdev": math.sqrt(max(variance, 0.0)),
-        "max": largest,
+        for name in PHASES
     }
-    return figures | merged.percentiles(largest)
+    first = documents[0]
+    return {
+        "version": SCHEMA_VERSION,
+        "generator": first["generator"],
+        "options": _options(documents),
+        "server_software": _first(documents, lambda d: d["server_software"]),
+        "document_length_bytes": _first(documents, lambda d: d["document_length_bytes"]),
+        "elapsed_s": elapsed_s,
+        "requests_completed": completed,
+        "requests_failed": _sum(documents, "requests_failed"),
+        "non_2xx_responses": _sum(documents, "non_2xx_responses"),
+        "keep_alive_requests": _sum(documents, "keep_alive_requests"),
+        "stale_connection_retries": _sum(documents, "stale_connection_retries"),
+        "failures": _counts(d["failures"] for d in documents),
+        "status_counts": _counts(d["status_counts"] for d in documents),
+        "errors_by_kind": _counts(d["errors_by_kind"] for d in documents),
+        "total_transferred_bytes": transferred,
+        "html_transferred_bytes": _sum(documents, "html_transferred_bytes"),
+        "requests_per_s": _per_second(completed, elapsed_s),
+        "transfer_rate_bytes_per_s": _per_second(transferred, elapsed_s),
+        "latency_us": latency_us,
+        "latency_histogram_us": latency_histogram_us,
+        "client_cpu_s": {
+            kind: sum(d["client_cpu_s"][kind] for d in documents) for kind in ("user", "system")
+        },
+        "connection_times_us": {name: summary for name, (summary, _) in phases.items()}
+        | {"total": _total(latency_us)},
+        "connection_histograms_us": {name: encoded for name, (_, encoded) in phases.items()},
+        "sent_bytes": _sum(documents, "sent_bytes"),
+        "client_busiest_thread_cpu_fraction": max(
+            d["client_busiest_thread_cpu_fraction"] for d in documents
+        ),
+        "client_io_engine": first["client_io_engine"],
+        "rate": _rate(documents, elapsed_s) if uncorrected else None,
+        "latency_uncorrected_us": uncorrected[0] if uncorrected else None,
+        "latency_uncorrected_histogram_us": uncorrected[1] if uncorrected else None,
+        "tls": _tls(documents),
+        "by_url": _by_url(documents),
+        "clients": list(documents),
+    }
+
+
+def _sum(documents: Sequence[Document], name: str) -> int:
+    return sum(int(d[name]) for d in documents)
+
+
+def _counts(maps: Iterable[Mapping[str, int]]) -> dict[str, int]:
+    """Maps of counts added key by key (a zero kept), keys in the order they first appear."""
+    total: dict[str, int] = {}
+    for counts in maps:
+        for key, count in counts.items():
+            total[key] = total.get(key, 0) + count
+    return total
+
+
+def _first(documents: Sequence[Document], figure: Callable[[Document], Any]) -> Any:
+    return next((figure(d) for d in documents if figure(d) is not None), None)
+
+
+def _per_second(count: int, elapsed_s: float) -> float:
+    return count / elapsed_s if elapsed_s > 0 else 0.0
+
+
+def _options(documents: Sequence[Document]) -> dict[str, Any]:
+    each = [d["options"] for d in documents]
+    requests = [o["requests"] for o in each]
+    return dict(each[0]) | {
+        "concurrency": sum(o["concurrency"] for o in each),
+        "threads": sum(o["threads"] for o in each),
+        "requests": None if None in requests else sum(requests),
+    }
+
+
+def _total(latency_us: Mapping[str, Any]) -> dict[str, Any]:
+    """connection_times_us' total: the latency's figures, its median its p50."""
+    names = ("min", "mean", "stdev", "median", "max")
+    return {name: latency_us["p50" if name == "median" else name] for name in names}
+
+
+def _open_loop(documents: Sequence[Document]) -> tuple[dict[str, Any], str] | None:
+    """The uncorrected latency merged, for clients that all ran the open loop (``--rate``);
+    None for clients that all ran the closed loop. A mix is not one load."""
+    open_loop = [d["rate"] is not None for d in documents]
+    if not any(open_loop):
+        return None
+    if not all(open_loop):
+        raise LoadGeneratorError(
+            "the clients ran open loops and closed loops (--rate and not): their latencies are not "
+            "measured alike and do not merge"
+        )
+    return merged_latency(
+        [d["latency_uncorrected_us"] for d in documents],
+        [d["latency_uncorrected_histogram_us"] for d in documents],
+    )
+
+
+def _rate(documents: Sequence[Document], elapsed_s: float) -> dict[str, Any]:
+    rates = [d["rate"] for d in documents]
+    # Each client's requests sent: its achieved rate over its own interval.
+    sent = sum(r["achieved_per_s"] * d["elapsed_s"] for r, d in zip(rates, documents, strict=True))
+    return {
+        "target_per_s": sum(r["target_per_s"] for r in rates),
+        "achieved_per_s": _per_second(round(sent), elapsed_s),
+        "scheduled_requests": sum(r["scheduled_requests"] for r in rates),
+        "unsent_requests": sum(r["unsent_requests"] for r in rates),
+        "late_starts": sum(r["late_starts"] for r in rates),
+        "late_threshold_us": max(r["late_threshold_us"] for r in rates),
+        "max_lateness_us": max(r["max_lateness_us"] for r in rates),
+    }
+
+
+def _tls(documents: Sequence[Document]) -> dict[str, Any] | None:
+    each = [d["tls"] for d in documents if d["tls"] is not None]
+    if not each:
+        return None
+    return {
+        "protocol": next((t["protocol"] for t in each if t["protocol"]), None),
+        "cipher_suite": next((t["cipher_suite"] for t in each if t["cipher_suite"]), None),
+        "handshakes_full": sum(t["handshakes_full"] for t in each),
+        "handshakes_resumed": sum(t["handshakes_resumed"] for t in each),
+    }
+
+
+def _by_url(documents: Sequence[Document]) -> list[dict[str, Any]]:
+    """Each path's figures over the clients that requested it, in the order paths appear."""
+    by_path: dict[str, list[Document]] = {}
+    for document in documents:
+        for url in document["by_url"]:
+            by_path.setdefault(url["path"], []).append(url)
+    merged = []
+    for path, urls in by_path.items():
+        latency_us, histogram = merged_latency(
+            [u["latency_us"] for u in urls], [u["latency_histogram_us"] for u in urls]
+        )
+        merged.append(
+            {
+                "path": path,
+                "weight": urls[0]["weight"],
+                "requests_completed": _sum(urls, "requests_completed"),
+                "requests_failed": _sum(urls, "requests_failed"),
+                "document_length_bytes": _first(urls, lambda u: u["document_length_bytes"]),
+                "latency_us": latency_us,
+                "latency_histogram_us": histogram,
+            }
+        )
+    return merged
