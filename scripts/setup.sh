@@ -30,6 +30,10 @@ command -v npm >/dev/null || apt_packages+=(nodejs npm)
 apt_packages+=(valgrind)
 # iproute2: ip makes a topology's hosts network namespaces (layerbench/hosts/, issue 26).
 apt_packages+=(iproute2)
+# openssh-server (and its openssh-client): the tests of a topology's SSH hosts run a private
+# sshd of their own in a lab namespace (tests/ssh_server.py); the machine's ssh service is
+# never started (see below).
+[[ ${1:-runtime} == dev ]] && apt_packages+=(openssh-server)
 # Rails 6.1 under Apache + Passenger and puma (--app rails; issue 24), from Debian's parts: the
 # rails metapackage's webpacker chain does not install beside Debian's Node.
 [[ ${1:-runtime} == dev ]] && apt_packages+=(ruby-rails libapache2-mod-passenger passenger
@@ -63,6 +67,13 @@ if ((${#missing[@]})); then
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
     if [[ -n $(trap -p EXIT) ]]; then rm -f "$policy"; trap - EXIT; fi
+    # The ssh service that openssh-server's install enables: disabled again (the policy above
+    # kept it from starting; where systemd runs, stopped too, should another policy have let
+    # it start). Only when this run installed the package: a machine's own sshd is left alone.
+    if [[ " ${missing[*]} " == *" openssh-server "* ]]; then
+        systemctl disable --quiet ssh.service 2>/dev/null || update-rc.d ssh disable >/dev/null
+        if [[ -d /run/systemd/system ]]; then systemctl stop ssh.service ssh.socket; fi
+    fi
 fi
 
 if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import sys; assert sys.base_prefix == "/usr"' 2>/dev/null; then
