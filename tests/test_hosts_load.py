@@ -17,6 +17,7 @@ from layerbench.lab.load_from_hosts import load_from_clients
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.stats import hdr_histogram
+from tests.load_documents import validate
 from tests.test_hosts import can_make_namespaces, ours
 
 __all__ = ["can_make_namespaces"]  # the fixture, used by name
@@ -59,6 +60,13 @@ def test_two_client_hosts_load_one_nginx_and_merge_exactly(
         assert result.status_counts == {"200": result.requests_completed}
     total = sum(result.requests_completed for result in results)
     assert merged.requests_completed == total
+    # One load document, of one client's schema, the clients' listed and their counts added.
+    validate(merged.document)
+    assert merged.document["clients"] == documents
+    assert merged.status_counts == {"200": total}
+    for name in ("total_transferred_bytes", "html_transferred_bytes", "sent_bytes"):
+        assert merged.document[name] == sum(d[name] for d in documents), name
+    assert merged.requests_per_s == total / max(d["elapsed_s"] for d in documents)
     histogram = hdr_histogram.decode(merged.latency_histogram_us or "")
     assert histogram.total_count == total
     # A percentile of the union lies between the clients' own.
