@@ -1,6 +1,6 @@
 """The load generator on every client host of a topology at once, against one URL, and their
-results merged exactly (:func:`~layerbench.results.load_merge.merge_loads`: the histograms
-added, never the percentiles averaged).
+results merged exactly into one load document (:func:`~layerbench.results.load_merge.merge_loads`:
+the counts and the histograms added, never the percentiles averaged).
 
 Each client runs ``layerbench-load`` inside its host's namespace (``ip netns exec``), all of
 them started together and each waited for on a thread of its own; the first failure is the
