@@ -16,11 +16,11 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import TracebackType
 from typing import IO
 
 from layerbench.proc import watchdog
 from layerbench.proc.run_as import RunAs
+from layerbench.proc.start_stop import StartStop
 
 PR_SET_PDEATHSIG = 1
 STOP_GRACE_S = 5.0
@@ -42,7 +42,7 @@ def _child_setup(cpus: frozenset[int] | None, watchdog_pipe: int, parent: int) -
         os.sched_setaffinity(0, cpus)
 
 
-class ManagedProcess:
+class ManagedProcess(StartStop):
     def __init__(
         self,
         name: str,
@@ -160,14 +160,3 @@ class ManagedProcess:
             watchdog.end_group(self._popen.pid, self._stop_signal, grace_s)
             self._popen.wait()
         self._release_watchdog(ended=self._popen is not None)
-
-    def __enter__(self) -> "ManagedProcess":
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()

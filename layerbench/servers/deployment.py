@@ -5,6 +5,7 @@ of uWSGI). :class:`~layerbench.servers.managed_server.ManagedServer` is one; a
 from types import TracebackType
 from typing import Protocol
 
+from layerbench.proc.start_stop import StartStop
 from layerbench.roles import FRONT_ROLE, SERVER_ROLE
 from layerbench.servers.managed_server import ManagedServer
 
@@ -35,7 +36,7 @@ class Deployment(Protocol):
     ) -> None: ...
 
 
-class FrontedServer:
+class FrontedServer(StartStop):
     """``front`` (the one clients reach) before ``back``: started back first, stopped front
     first; either one's death is the deployment's."""
 
@@ -72,14 +73,3 @@ class FrontedServer:
             self.front.stop()
         finally:
             self.back.stop()
-
-    def __enter__(self) -> "FrontedServer":
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()

@@ -4,10 +4,9 @@ a readiness probe with a deadline, and a stop that takes the whole tree down."""
 import http.client
 import os
 import time
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from http import HTTPStatus
 from pathlib import Path
-from types import TracebackType
 
 from layerbench.app.loaded_announcement import LOADED_DIR_VARIABLE
 from layerbench.errors import ServerDiedError, ServerStartError
@@ -15,6 +14,7 @@ from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import LOOPBACK, ensure_port_free
 from layerbench.proc.process import ManagedProcess
 from layerbench.proc.readiness import wait_until_ready
+from layerbench.proc.start_stop import StartStop
 from layerbench.roles import SERVER_ROLE
 from layerbench.servers.loaded_workers import fresh_loaded_dir, not_loaded_reason
 
@@ -31,7 +31,7 @@ class FailingAnswerError(Exception):
     """The server answers, with a failure: something wrong in it, not a start under way."""
 
 
-class ManagedServer(ABC):
+class ManagedServer(StartStop):
     name: str
     ready_path = "/"
 
@@ -86,7 +86,7 @@ class ManagedServer(ABC):
         """The server's environment; None inherits ours."""
         return None
 
-    def prepare(self) -> None:  # noqa: B027 (optional hook, empty by default)
+    def prepare(self) -> None:  # an optional hook, empty by default
         """Write configuration and content into ``self.workdir`` before the start."""
 
     def workers_loading(self) -> int | None:
@@ -182,14 +182,3 @@ class ManagedServer(ABC):
         if self._process is None:
             raise RuntimeError(f"{self.name} was not started")
         return self._process
-
-    def __enter__(self) -> "ManagedServer":
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()

@@ -9,7 +9,7 @@
 A service of several nodes (a cluster, a pool) is one such lifecycle: node 1 is the service's
 own process; the others are started by :meth:`ManagedService.start_node` (in ``node2``, … inside
 its directory, each waited for until ready), checked with node 1 by ``check_alive``, stopped
-before it (last started first), and listed in ``pids``.
+all at once before it, and listed in ``pids``.
 
 Nothing in /etc or the system's data directories is read or written: every server is started
 with its configuration on the command line and its data in the private directory. A port taken
@@ -20,10 +20,10 @@ import shutil
 import signal
 import subprocess
 import time
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from types import TracebackType
 from typing import ClassVar
 
 from layerbench.errors import LayerbenchError, ServerDiedError, ServerStartError
@@ -32,6 +32,7 @@ from layerbench.proc.ports import LOOPBACK, free_port, holds_listening_socket
 from layerbench.proc.process import ManagedProcess
 from layerbench.proc.readiness import wait_until_ready
 from layerbench.proc.run_as import UNPRIVILEGED_ACCOUNT, RunAs, unprivileged_account
+from layerbench.proc.start_stop import StartStop
 from layerbench.proc.work_dirs import make_work_directory
 
 READY_TIMEOUT_S = 60.0
@@ -39,7 +40,7 @@ PORT_ATTEMPTS = 3
 PROBE_INTERVAL_S = 0.01
 
 
-class ManagedService(ABC):
+class ManagedService(StartStop):
     """A private server instance. Use as a context manager; ``url`` once started."""
 
     name: ClassVar[str]
@@ -261,21 +262,12 @@ class ManagedService(ABC):
                 raise ServerDiedError(process.name, status, process.log_tail())
 
     def stop(self) -> None:
-        while self._other_nodes:
-            self._other_nodes.pop().stop()
+        others, self._other_nodes = self._other_nodes, []
+        if others:  # at once: each may take its grace (memcached takes about a second)
+            with ThreadPoolExecutor(len(others)) as stopping:
+                list(stopping.map(ManagedProcess.stop, others))
         if self._process is not None:
             self._process.stop()
         if self.directory is not None:
             shutil.rmtree(self.directory, ignore_errors=True)
             self.directory = None
-
-    def __enter__(self) -> "ManagedService":
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()
