@@ -1,0 +1,62 @@
+"""``layerbench cluster``'s tables: the writers (a row per writer count and number of nodes),
+read-your-write across hosts (a row per site condition), and nginx's spread."""
+
+from layerbench.lab.cluster_result import ClusterResult
+from layerbench.report.text_table import format_table
+
+
+def render(result: ClusterResult) -> list[str]:
+    writers = [
+        [
+            "writers",
+            "nodes",
+            "writes",
+            "writes/s",
+            "1213 retried",
+            "per 100",
+            "given up",
+            "id collisions",
+            "rows lost",
+            "audit lost",
+        ]
+    ]
+    rows = [*result.writers, *([result.one_node] if result.one_node else [])]
+    for row in rows:
+        writers.append(
+            [
+                str(row.writers),
+                str(row.nodes),
+                str(row.writes),
+                f"{row.writes_per_s:.0f}",
+                str(row.conflict_retries),
+                f"{row.conflict_retries_per_100_writes:.1f}",
+                str(row.gave_up),
+                str(row.id_collisions),
+                str(row.rows_lost),
+                str(row.audit_rows_lost + row.audit_rows_doubled),
+            ]
+        )
+    site = [["cache", "wsrep_sync_wait", "rounds", "reads", "stale", "stale cached", "hits"]]
+    for condition in result.site:
+        reads = condition.read_your_write
+        site.append(
+            [
+                condition.cache,
+                str(condition.wsrep_sync_wait),
+                str(reads.rounds),
+                str(reads.reads),
+                str(reads.stale_reads),
+                str(reads.stale_pages_cached),
+                str(reads.cache_hits),
+            ]
+        )
+    lines = [f"{result.app_hosts} app hosts; writers through Galera's nodes (every node checked)"]
+    lines += format_table(writers, 0, colour=False)
+    lines += ["", "read-your-write: written through the first app host, read through the last"]
+    lines += format_table(site, 1, colour=False)
+    for condition in result.site:
+        spread = ", ".join(f"{at} {n}" for at, n in condition.served_by_upstream.items())
+        lines.append(
+            f"through nginx ({condition.cache}, sync_wait={condition.wsrep_sync_wait}): {spread}"
+        )
+    return lines
