@@ -150,6 +150,6 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     instructions = "\n".join(ladder_instructions_lines(result))
     document = result.to_dict()
     tables = [table, costs, memory, instructions]
-    with_hosts(document, tables, result.conditions, ladder_memory_items(result))
+    with_hosts(results, document, tables, result.conditions, ladder_memory_items(result))
     publish(results, document, "\n\n".join(part for part in tables if part))
     return EXIT_RUNG_FAILED if result.failed else 0

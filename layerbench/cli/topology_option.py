@@ -9,6 +9,7 @@ from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import Topology, read_topology
+from layerbench.lab.publish import ResultsFile
 from layerbench.report.host_table import format_host_table, host_roles
 from layerbench.results.trials import Repeated
 
@@ -34,16 +35,18 @@ def topology_of(args: argparse.Namespace) -> Topology | None:
 
 
 def with_hosts(
+    results: ResultsFile,
     document: dict[str, Any],
     tables: list[str],
     conditions: dict[str, Any],
     items: Sequence[tuple[str, Repeated]],
 ) -> None:
     """On a topology: the per-host table put after the run's own (``tables[0]``), and its rows
-    in ``document`` (``per_host``)."""
+    in ``document`` (``per_host``), saved."""
     topology = conditions.get("topology")
     if topology is None:
         return
     rows = host_roles(topology, items)
     tables.insert(1, format_host_table(rows, [label for label, _ in items]))
     document["per_host"] = [row.to_dict() for row in rows]
+    results.save(document)
