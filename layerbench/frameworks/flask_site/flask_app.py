@@ -18,9 +18,9 @@ from layerbench.app.app_config import AppConfig
 from layerbench.app.cache_select import cache_from_url, pages_from_url
 from layerbench.app.upstream_client import UpstreamClient
 from layerbench.frameworks.flask_site.flask_database import dialect_of, rung_engine, site_engine
-from layerbench.frameworks.flask_site.flask_models import FlaskHello
 from layerbench.frameworks.flask_site.flask_sweeper import PageSweeper
 from layerbench.frameworks.flask_site.flask_videos import add_comment, comments_of, find_video
+from layerbench.frameworks.site_models import Hello
 from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
 from layerbench.rungs.rung_data import (
     HELLO_ID,
@@ -55,8 +55,8 @@ def create_app(config: AppConfig | None = None) -> Flask:
 
 
 def add_ladder(app: Flask, sessions: "sessionmaker[Session]") -> None:
-    def hello(session: Session) -> FlaskHello:
-        row = session.get(FlaskHello, HELLO_ID)
+    def hello(session: Session) -> Hello:
+        row = session.get(Hello, HELLO_ID)
         if row is None:
             raise MissingRungDataError(HELLO_ROW)
         return row

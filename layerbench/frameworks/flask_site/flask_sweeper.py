@@ -9,7 +9,7 @@ from sqlalchemy import event
 from sqlalchemy.orm import Session, UOWTransaction, sessionmaker
 
 from layerbench.app.api.page_cache import PageCache, video_family
-from layerbench.frameworks.flask_site.flask_models import FlaskComment, FlaskVideo
+from layerbench.frameworks.site_models import Comment, Video
 
 WRITTEN_FAMILIES = "flask_written_families"
 
@@ -18,8 +18,8 @@ def families_of(objects: Iterable[object]) -> set[str]:
     """The page families that show these rows."""
     families: set[str] = set()
     for written in objects:
-        video = written.video if isinstance(written, FlaskComment) else written
-        if isinstance(video, FlaskVideo):
+        video = written.video if isinstance(written, Comment) else written
+        if isinstance(video, Video):
             names = [video.id] if video.prettyid is None else [video.id, video.prettyid]
             families |= {video_family(name) for name in names}
     return families

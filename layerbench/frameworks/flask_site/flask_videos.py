@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from layerbench.app.videos import REF_PATTERN, short_id_number
 from layerbench.datalayer.dialect import Dialect
 from layerbench.datalayer.retried import run_retried, wrapped_driver_error
-from layerbench.frameworks.flask_site.flask_models import HISTORY, FlaskComment, FlaskVideo
+from layerbench.frameworks.site_models import HISTORY, Comment, Video
 from layerbench.ids.codec import encode
 from layerbench.ids.generate import new_number
 
@@ -21,32 +21,32 @@ Row = dict[str, Any]
 COMMENTS_SHOWN = 100
 
 
-def find_video(session: Session, ref: str) -> FlaskVideo | None:
+def find_video(session: Session, ref: str) -> Video | None:
     """The video ``ref`` names by short id, else pretty id; None when none does."""
     if short_id_number(ref) is not None:
-        return session.scalars(select(FlaskVideo).where(FlaskVideo.id == ref)).first()
+        return session.scalars(select(Video).where(Video.id == ref)).first()
     if not REF_PATTERN.fullmatch(ref):
         return None
-    return session.scalars(select(FlaskVideo).where(FlaskVideo.prettyid == ref)).first()
+    return session.scalars(select(Video).where(Video.prettyid == ref)).first()
 
 
-def comments_of(session: Session, video: FlaskVideo) -> list[FlaskComment]:
+def comments_of(session: Session, video: Video) -> list[Comment]:
     """The video's first comments, in the order they were written (the audit history's)."""
     written = (
         select(func.min(HISTORY.c.seq))
-        .where(HISTORY.c.table_name == "comments", HISTORY.c.row_key == FlaskComment.id)
+        .where(HISTORY.c.table_name == "comments", HISTORY.c.row_key == Comment.id)
         .scalar_subquery()
     )
     query = (
-        select(FlaskComment)
-        .where(FlaskComment.video_numid == video.numid)
-        .order_by(written, FlaskComment.id)
+        select(Comment)
+        .where(Comment.video_numid == video.numid)
+        .order_by(written, Comment.id)
         .limit(COMMENTS_SHOWN)
     )
     return list(session.scalars(query))
 
 
-def comment_json(comment: FlaskComment, video: FlaskVideo) -> Row:
+def comment_json(comment: Comment, video: Video) -> Row:
     """A comment in the API's field names, as the bare application answers it."""
     return {
         "id": comment.id,
@@ -92,7 +92,7 @@ def _add_comment_once(
             return None
         with _actor_named(session, dialect, actor):
             numid = new_number()
-            comment = FlaskComment(
+            comment = Comment(
                 numid=dialect.to_stored(numid),
                 id=encode(numid),
                 prettyid=None,

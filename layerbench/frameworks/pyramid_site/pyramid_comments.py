@@ -20,7 +20,7 @@ from layerbench.datalayer.postgres_dialect import PostgresDialect
 from layerbench.datalayer.retried import run_retried, wrapped_driver_error
 from layerbench.datalayer.sqlite_dialect import SqliteDialect
 from layerbench.frameworks.pyramid_site.pyramid_lookup import find_video
-from layerbench.frameworks.pyramid_site.pyramid_models import Comment, Video
+from layerbench.frameworks.site_models import Comment, Video
 from layerbench.ids.codec import encode
 from layerbench.ids.generate import new_number
 from layerbench.services.urls import ServiceUrl

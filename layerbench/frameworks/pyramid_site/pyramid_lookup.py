@@ -6,7 +6,7 @@ from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from layerbench.app.videos import REF_PATTERN, short_id_number
-from layerbench.frameworks.pyramid_site.pyramid_models import Comment, Video
+from layerbench.frameworks.site_models import Comment, Video
 
 # In the order they were written: the audit history has it.
 WRITTEN_ORDER = text(

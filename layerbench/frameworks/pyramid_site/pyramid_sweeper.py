@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from layerbench.app.api.page_cache import PageCache
 from layerbench.app.api.page_sweeper import families_of
 from layerbench.datalayer.written import Written
-from layerbench.frameworks.pyramid_site.pyramid_models import Comment, Video
+from layerbench.frameworks.site_models import Comment, Video
 
 TOUCHED = "pyramid_touched_videos"
 

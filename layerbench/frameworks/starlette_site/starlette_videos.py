@@ -13,12 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from layerbench.app.videos import REF_PATTERN, short_id_number
 from layerbench.datalayer.dialect import Dialect
 from layerbench.datalayer.retried import run_retried_async, wrapped_driver_error
-from layerbench.frameworks.flask_site.flask_models import (
-    HISTORY,
-    FlaskComment,
-    FlaskHello,
-    FlaskVideo,
-)
+from layerbench.frameworks.site_models import HISTORY, Comment, Hello, Video
 from layerbench.frameworks.starlette_site.starlette_sweeper import AsyncSweeper
 from layerbench.ids.codec import encode
 from layerbench.ids.generate import new_number
@@ -26,9 +21,6 @@ from layerbench.rungs.rung_data import HELLO_ID, MissingRungDataError
 
 Row = dict[str, Any]
 COMMENTS_SHOWN = 100
-Hello = FlaskHello
-Video = FlaskVideo
-Comment = FlaskComment
 
 
 async def hello_row(session: AsyncSession) -> Hello:

@@ -1,24 +1,25 @@
-"""The Flask application's SQLAlchemy 2 models, mapped onto the project's tables (the data
-layer's migrations create them; nothing here creates a schema): the rung data's ``hello`` row,
-and the site's videos and comments. A numid is mapped as it is stored (signed on SQLite and
-PostgreSQL, unsigned on MariaDB: the data layer's dialect converts)."""
+"""The SQLAlchemy 2 models of the project's tables that the Flask, Pyramid and Starlette sites
+read and write (:mod:`layerbench.datalayer.entities`; the data layer's migrations create them,
+never these models): the rung data's ``hello`` row, the site's videos and comments, and the
+audit history. A numid is mapped as it is stored (signed on SQLite and PostgreSQL, unsigned on
+MariaDB: :mod:`layerbench.datalayer.numids`)."""
 
 from sqlalchemy import BigInteger, Column, ForeignKey, Integer, MetaData, Table, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
-class FlaskBase(DeclarativeBase):
+class SiteBase(DeclarativeBase):
     pass
 
 
-class FlaskHello(FlaskBase):
+class Hello(SiteBase):
     __tablename__ = "hello"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     value: Mapped[str] = mapped_column(Text)
 
 
-class FlaskVideo(FlaskBase):
+class Video(SiteBase):
     __tablename__ = "videos"
 
     numid: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
@@ -29,7 +30,7 @@ class FlaskVideo(FlaskBase):
     description: Mapped[str | None] = mapped_column(Text)
 
 
-class FlaskComment(FlaskBase):
+class Comment(SiteBase):
     __tablename__ = "comments"
 
     numid: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
@@ -40,7 +41,7 @@ class FlaskComment(FlaskBase):
     body: Mapped[str] = mapped_column(Text)
     author_url: Mapped[str | None] = mapped_column(Text)
     author_email: Mapped[str | None] = mapped_column(Text)
-    video: Mapped[FlaskVideo] = relationship()
+    video: Mapped[Video] = relationship()
 
 
 # The audit history (its triggers write it): read only for the order comments were written in.
