@@ -14,6 +14,8 @@ hang-up, the report on the channel.
 import getpass
 import shutil
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -107,6 +109,30 @@ def test_a_missing_ssh_config_is_refused_in_one_line(tmp_path: Path) -> None:
     document = {"ssh_config": "absent", "hosts": {"a": {"roles": ["app"]}}}
     with pytest.raises(ConfigError, match=r"t\.toml: ssh_config 'absent' is not a file$"):
         topology_from(document, "t.toml", directory=tmp_path)
+
+
+@pytest.mark.parametrize("command", [["ladder"], ["matrix", "--servers", "gunicorn"]])
+def test_ladder_and_matrix_refuse_a_topology_with_ssh_hosts(
+    tmp_path: Path, command: list[str]
+) -> None:
+    # Their servers go on the lab's namespaces, which a real SSH host cannot reach.
+    topology = tmp_path / "t.toml"
+    topology.write_text(
+        '[hosts.client1]\nroles = ["client"]\n[hosts.app1]\nroles = ["app", "front"]\n'
+        '[hosts.far1]\nroles = ["client"]\nssh = "bench@127.0.0.1:9"\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "layerbench.cli", *command, "--topology", str(topology)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "the topology has SSH hosts (far1): ladder and matrix place" in done.stderr
+    assert list(tmp_path.iterdir()) == [topology], "nothing written"
 
 
 @pytest.fixture

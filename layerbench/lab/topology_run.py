@@ -3,7 +3,8 @@
 - the backing services on the hosts with the role ``db`` (PostgreSQL, MariaDB, CouchDB) and
   ``cache`` (memcached, Redis), listening on the host's address, seeded from the app host; the
   upstream rung's delaying server on the app host's loopback (it listens on loopback only);
-- the server under test on the ``app`` host, started inside its namespace;
+- the server under test on the ``app`` host, started inside its namespace; on several app
+  hosts, one on each behind nginx's balancer (``least_conn``) on the front host;
 - the front (nginx before uWSGI, the static rung's server) on the ``front`` host, else with the
   application;
 - the load from every ``client`` host at once, merged exactly; the verification, the data's
@@ -12,17 +13,21 @@
 Without a topology every placement is this machine's loopback (:data:`LOCAL`), as before.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from layerbench.errors import ConfigError
 from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.placement import LOCAL, Placement, placement_of
 from layerbench.hosts.topology import Topology
-from layerbench.proc.ports import LOOPBACK
+from layerbench.lab.balanced_servers import BalancedServers
+from layerbench.proc.ports import LOOPBACK, free_port
 from layerbench.servers.deployment import Deployment, FrontedServer
+from layerbench.servers.nginx_balancer import NginxBalancer
 
 # The topology role whose host runs each backing service.
 UPSTREAM = "upstream"
@@ -49,34 +54,50 @@ def roles_needed(kinds: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def check_topology(topology: Topology, kinds: tuple[str, ...]) -> None:
-    """One line when the topology lacks a role the run needs, or has more app hosts than one
-    server can be placed on."""
+    """One line when the topology lacks a role the run needs, has more app hosts than one
+    server can be placed on, or has SSH hosts."""
+    if topology.ssh_hosts:
+        names = ", ".join(host.name for host in topology.ssh_hosts)
+        raise ConfigError(
+            f"the topology has SSH hosts ({names}): ladder and matrix place their servers on "
+            "the lab's namespaces, which a machine elsewhere cannot reach (an SSH host is a "
+            "client of load from hosts only, for now; see the README's Real hosts over SSH)"
+        )
     for role in roles_needed(kinds):
         if not topology.with_role(role):
             raise ConfigError(
                 f"the topology has no host with the role {role}, which this run needs"
             )
-    apps = topology.with_role("app")
-    if len(apps) > 1:
-        names = ", ".join(host.name for host in apps)
-        raise ConfigError(
-            f"the topology has {len(apps)} app hosts ({names}): one app host only "
-            "(no balancer in front of several yet)"
-        )
 
 
 @dataclass(frozen=True)
 class Placements:
     """Where each part of a run runs (see the module's docstring)."""
 
-    app: Placement = LOCAL
+    app: Placement = LOCAL  # the first app host: the services are seeded from it
     front: Placement = LOCAL
     probe: Placement = LOCAL  # verification and warm-up: a client host
     by_kind: tuple[tuple[str, Placement], ...] = ()
     network: LabNetwork | None = None
+    # Every app host (more than one: the server on each, behind the balancer on the front).
+    apps: tuple[Placement, ...] = ()
 
     def service(self, kind: str) -> Placement:
         return dict(self.by_kind).get(kind, LOCAL)
+
+    def deployment(
+        self, build: Callable[[Placement, str], Deployment], workdir: Path
+    ) -> Deployment:
+        """The server under test as ``build`` makes it for an app host (its placement, and a
+        name for its own directory: empty with one host); on several app hosts, one on each
+        behind nginx's balancer on the front host."""
+        if len(self.apps) <= 1:
+            return build(self.app, "")
+        servers = tuple((where, build(where, where.name)) for where in self.apps)
+        upstreams = [urlsplit(server.base_url).netloc for _, server in servers]
+        balancer = NginxBalancer(workdir / "balancer", free_port(), upstreams)
+        balancer.host = self.front.address
+        return BalancedServers(servers, balancer, self.front)
 
     @contextmanager
     def started(self, deployment: Deployment) -> Iterator[Deployment]:
@@ -84,7 +105,9 @@ class Placements:
         listening on its address; nginx still reaches uWSGI over its Unix socket, which a
         network namespace does not separate), stopped on the way out."""
         with ExitStack() as stack:
-            if isinstance(deployment, FrontedServer) and self.front != self.app:
+            if isinstance(deployment, BalancedServers):  # it places each of its own
+                stack.enter_context(deployment)
+            elif isinstance(deployment, FrontedServer) and self.front != self.app:
                 deployment.front.host = self.front.address
                 with self.app.entered():
                     stack.enter_context(deployment.back)
@@ -114,6 +137,7 @@ def placements_on(network: LabNetwork, kinds: tuple[str, ...]) -> Placements:
     fronts = topology.with_role("front")
     front = placement_of(network, fronts[0]) if fronts else app
     probe = placement_of(network, topology.with_role("client")[0])
+    apps = tuple(placement_of(network, host) for host in topology.with_role("app"))
     by_kind = tuple(
         (kind, placement_of(network, topology.with_role(host_role(kind))[0])) for kind in kinds
     )
@@ -122,7 +146,7 @@ def placements_on(network: LabNetwork, kinds: tuple[str, ...]) -> Placements:
         (kind, replace(where, address=LOOPBACK) if kind == UPSTREAM else where)
         for kind, where in by_kind
     )
-    return Placements(app, front, probe, by_kind, network)
+    return Placements(app, front, probe, by_kind, network, apps)
 
 
 @contextmanager
