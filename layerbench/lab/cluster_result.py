@@ -34,11 +34,10 @@ class ClusterResult:
         return {
             "version": 1,
             **asdict(self),
-            "writers": [
-                {
-                    **asdict(row),
-                    "conflict_retries_per_100_writes": row.conflict_retries_per_100_writes,
-                }
-                for row in self.writers
-            ],
+            "writers": [writers_document(row) for row in self.writers],
+            "one_node": None if self.one_node is None else writers_document(self.one_node),
         }
+
+
+def writers_document(row: WritersRow) -> dict[str, Any]:
+    return {**asdict(row), "conflict_retries_per_100_writes": row.conflict_retries_per_100_writes}

@@ -36,7 +36,18 @@ def render(result: ClusterResult) -> list[str]:
                 str(row.audit_rows_lost + row.audit_rows_doubled),
             ]
         )
-    site = [["cache", "wsrep_sync_wait", "rounds", "reads", "stale", "stale cached", "hits"]]
+    site = [
+        [
+            "cache",
+            "wsrep_sync_wait",
+            "rounds",
+            "reads",
+            "stale",
+            "stale cached",
+            "hits",
+            "audit lost",
+        ]
+    ]
     for condition in result.site:
         reads = condition.read_your_write
         site.append(
@@ -48,6 +59,7 @@ def render(result: ClusterResult) -> list[str]:
                 str(reads.stale_reads),
                 str(reads.stale_pages_cached),
                 str(reads.cache_hits),
+                str(condition.audit_rows_lost),
             ]
         )
     lines = [f"{result.app_hosts} app hosts; writers through Galera's nodes (every node checked)"]
