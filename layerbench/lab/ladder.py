@@ -11,6 +11,7 @@ from typing import Protocol
 from layerbench.app.ladder_data import AppData, prepare_app_data
 from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.frameworks.applications import Application
+from layerbench.hosts.placement import Placement
 from layerbench.lab.app_under_test import app_environment, not_applicable
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.cpu_speed import probe_cpu_speed
@@ -287,22 +288,29 @@ class Ladder:
                     )
             data = self._data
             first = app.name == self.options.apps[0]
-            plan = ServerPlan(
-                workdir=self.workdir / ("app" if first else f"app-{app.name}"),
-                port=self.options.port or free_port(),
-                db_path=data.db_path,
-                static_files={},
-                book=self.options.settings,
-                cpus=cpus,
-                host=self.placements.app.address,
-                app_environment={
-                    **data.environment,
-                    **app_environment(app),
-                    **zope_environment(app, self.options.settings, services.urls),
-                },
-            )
-            server = find_adapter(self.options.server).build(plan)
-            check_sections(self.options.settings, [*plan.used, *service_sections()])
-            self.result.conditions["server_settings"] = plan.used
+            root = self.workdir / ("app" if first else f"app-{app.name}")
+            port = self.options.port or free_port()
+
+            def build(where: Placement, host_name: str) -> Deployment:
+                plan = ServerPlan(
+                    workdir=root / host_name,
+                    port=port,
+                    db_path=data.db_path,
+                    static_files={},
+                    book=self.options.settings,
+                    cpus=cpus,
+                    host=where.address,
+                    app_environment={
+                        **data.environment,
+                        **app_environment(app),
+                        **zope_environment(app, self.options.settings, services.urls),
+                    },
+                )
+                built = find_adapter(self.options.server).build(plan)
+                check_sections(self.options.settings, [*plan.used, *service_sections()])
+                self.result.conditions["server_settings"] = plan.used
+                return built
+
+            server = self.placements.deployment(build, root)
         with placed(server):
             yield server

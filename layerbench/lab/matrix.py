@@ -14,6 +14,7 @@ from typing import Protocol
 from layerbench.app.app_config import ServiceUrls
 from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import LayerbenchError, MissingPackageError
+from layerbench.hosts.placement import Placement
 from layerbench.lab.app_under_test import app_environment, not_applicable
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
@@ -117,21 +118,31 @@ class Matrix:
         with self.placements.app.entered():
             data = prepare_app_data(root / "data", self.services)
         static = find_adapter(column.adapter).serves is Serves.STATIC
-        plan = ServerPlan(
-            workdir=root / "server",
-            port=free_port(),
-            db_path=data.db_path,
-            static_files={STATIC_FILE: STATIC_BODY},
-            book=column.book,
-            cpus=self.layout.server_cpus,
-            host=(self.placements.front if static else self.placements.app).address,
-            app_environment={**data.environment, **app_environment(column.application)},
-        )
+        plans: list[ServerPlan] = []
+
+        def build(where: Placement, host_name: str) -> Deployment:
+            plan = ServerPlan(
+                workdir=root / "server" / host_name,
+                port=free_port(),
+                db_path=data.db_path,
+                static_files={STATIC_FILE: STATIC_BODY},
+                book=column.book,
+                cpus=self.layout.server_cpus,
+                host=where.address,
+                app_environment={**data.environment, **app_environment(column.application)},
+            )
+            plans.append(plan)
+            return find_adapter(column.adapter).build(plan)
+
         try:
-            deployment = find_adapter(column.adapter).build(plan)
+            if static:  # the static file's server, on the front host
+                deployment = build(self.placements.front, "")
+            else:
+                deployment = self.placements.deployment(build, root)
         except MissingPackageError as error:
             info = ColumnInfo(column.label, column.adapter, rung.name, app=column.app)
             return PlannedColumn(info, rung, None, skipped=str(error))
+        plan = plans[-1]
         check_sections(column.book, [*plan.used, *service_sections()])
         refuse_storage_outside_ladder(column.book, "matrix")
         refuse_site_outside_ladder(column.book, "matrix")

@@ -1,0 +1,73 @@
+"""The server under test on several app hosts of a topology, behind nginx's balancer
+(``least_conn``, :mod:`layerbench.servers.nginx_balancer`) on the front host: a deployment that
+answers as one. Each app host runs the whole server (uWSGI's nginx too) in its own namespace;
+the balancer, the clients' one address, runs on the front host. Started app hosts first,
+stopped balancer first; any one's death is the deployment's."""
+
+from contextlib import ExitStack
+from types import TracebackType
+
+from layerbench.hosts.placement import Placement
+from layerbench.roles import FRONT_ROLE
+from layerbench.servers.deployment import Deployment
+from layerbench.servers.nginx_balancer import NginxBalancer
+
+
+class BalancedServers:
+    name = "nginx-balancer"
+
+    def __init__(
+        self,
+        servers: tuple[tuple[Placement, Deployment], ...],
+        balancer: NginxBalancer,
+        front: Placement,
+    ) -> None:
+        self.servers = servers
+        self.balancer = balancer
+        self.front = front
+        self._stack = ExitStack()
+
+    @property
+    def base_url(self) -> str:
+        return self.balancer.base_url
+
+    def versions(self) -> dict[str, str]:
+        return {**self.servers[0][1].versions(), **self.balancer.versions()}
+
+    def roles(self) -> dict[str, set[int]]:
+        """Every app host's processes in their roles; the balancer a front."""
+        roles: dict[str, set[int]] = {}
+        for _, server in self.servers:
+            for role, sessions in server.roles().items():
+                roles.setdefault(role, set()).update(sessions)
+        roles.setdefault(FRONT_ROLE, set()).add(self.balancer.session)
+        return roles
+
+    def check_alive(self) -> None:
+        for _, server in self.servers:
+            server.check_alive()
+        self.balancer.check_alive()
+
+    def start(self) -> "BalancedServers":
+        with ExitStack() as stack:
+            for placement, server in self.servers:
+                with placement.entered():
+                    stack.enter_context(server)
+            with self.front.entered():
+                stack.enter_context(self.balancer)
+            self._stack = stack.pop_all()
+        return self
+
+    def stop(self) -> None:
+        self._stack.close()
+
+    def __enter__(self) -> "BalancedServers":
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
