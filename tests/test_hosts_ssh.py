@@ -12,16 +12,17 @@ hang-up, the report on the channel.
 """
 
 import getpass
+import os
+import queue
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
@@ -29,7 +30,7 @@ from layerbench.errors import ConfigError, LoadGeneratorError
 from layerbench.hosts import netns
 from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.ssh_command import ssh_command
-from layerbench.hosts.topology import Topology, topology_from
+from layerbench.hosts.topology import Topology, read_topology, topology_from
 from layerbench.lab.host_nginx import NginxOnHost
 from layerbench.lab.load_from_hosts import load_from_clients
 from layerbench.lab.loadgen import LoadSpec
@@ -39,7 +40,7 @@ from layerbench.stats import hdr_histogram
 from tests.conftest import missing
 from tests.proc_scan import processes_mentioning
 from tests.ssh_server import SSHD, client_config, ssh_server
-from tests.test_hosts import can_make_namespaces, ours
+from tests.test_hosts import LAYERBENCH, can_make_namespaces, ours
 
 __all__ = ["can_make_namespaces"]  # the fixture, used by name
 
@@ -122,7 +123,7 @@ def test_ladder_and_matrix_refuse_a_topology_with_ssh_hosts(
         '[hosts.far1]\nroles = ["client"]\nssh = "bench@127.0.0.1:9"\n'
     )
     done = subprocess.run(
-        [sys.executable, "-m", "layerbench.cli", *command, "--topology", str(topology)],
+        [*LAYERBENCH, *command, "--topology", str(topology)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -309,4 +310,57 @@ def test_an_ssh_host_that_cannot_be_reached_is_one_line_and_leaves_nothing(
         assert message.startswith("ssh to the SSH host far1 (") and "failed: " in message, message
         assert "\n" not in message
         assert processes_mentioning(str(config)) == []
+    assert ours(token) == []
+
+
+def first_lines(stream: IO[str], count: int, timeout_s: float) -> list[list[str]]:
+    """The first ``count`` lines of ``stream``, split; queue.Empty if they take too long."""
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(
+        target=lambda: [lines.put(stream.readline()) for _ in range(count)], daemon=True
+    ).start()
+    return [lines.get(timeout=timeout_s).split() for _ in range(count)]
+
+
+@pytest.mark.usefixtures("can_run_sshd")
+def test_hosts_up_prints_an_ssh_host_with_the_command_that_reaches_it(tmp_path: Path) -> None:
+    port = free_port()
+    path = tmp_path / "topology.toml"
+    (tmp_path / "ssh_config").write_text("")
+    path.write_text(
+        'ssh_config = "ssh_config"\n[hosts.client1]\nroles = ["client"]\n'
+        '[hosts.remote1]\nroles = ["app"]\n'
+        f'[hosts.far1]\nroles = ["client"]\nssh = "{getpass.getuser()}@remote1:{port}"\n'
+    )
+    with subprocess.Popen(
+        [*LAYERBENCH, "hosts", "up", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    ) as process:
+        try:
+            assert process.stdout is not None
+            lines = first_lines(process.stdout, 3, timeout_s=20)
+            assert lines[2][:3] == ["far1", f"{getpass.getuser()}@remote1:{port}", "client"]
+            token = lines[0][6].split("-")[1]  # ip netns exec lbh-TOKEN-client1
+            network = LabNetwork(read_topology(path), token)
+            with ssh_server(network, "remote1", tmp_path / "sshd", port) as server:
+                config = client_config(server, network, "remote1", via="client1")
+                (tmp_path / "ssh_config").write_text(config)
+                on_far1 = subprocess.run(
+                    [*lines[2][3:], "ip", "-4", "-o", "addr", "show", "eth0"],
+                    capture_output=True,
+                    text=True,
+                    timeout=30,
+                    check=False,
+                )
+            assert "10.77.0.2/24" in on_far1.stdout, on_far1.stderr  # remote1's address
+            process.send_signal(signal.SIGINT)
+            _, errors = process.communicate(timeout=20)
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.communicate()
+    assert process.returncode == 130, errors
     assert ours(token) == []

@@ -2,7 +2,9 @@
 
 layerbench hosts up TOPOLOGY   makes the hosts (root needed), prints a line a host: its name,
                                address, roles and the command prefix that runs a command on
-                               it; Ctrl-C (or SIGTERM) removes them and what runs in them
+                               it; Ctrl-C (or SIGTERM) removes them and what runs in them.
+                               A host reached over SSH is not made: its line has its ssh
+                               destination for an address and the ssh command line as prefix
 """
 
 import argparse
@@ -15,6 +17,7 @@ from typing import Any
 from layerbench.cli.output import print_out
 from layerbench.errors import ConfigError
 from layerbench.hosts.lab_network import lab_network
+from layerbench.hosts.ssh_command import ssh_command
 from layerbench.hosts.topology import read_topology
 
 
@@ -38,6 +41,10 @@ def cmd_up(args: argparse.Namespace) -> int:
         for host in topology.hosts:
             prefix = " ".join(network.command(host, []))
             print_out(f"{host.name} {host.address} {','.join(host.roles)} {prefix}")
+        for remote in topology.ssh_hosts:
+            port = f":{remote.port}" if remote.port is not None else ""
+            prefix = " ".join(ssh_command(remote, topology.ssh_config, [])[:-1])
+            print_out(f"{remote.name} {remote.destination}{port} {','.join(remote.roles)} {prefix}")
         print("up; Ctrl-C removes them", file=sys.stderr, flush=True)
         while True:
             signal.pause()
