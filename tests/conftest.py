@@ -106,6 +106,12 @@ def memcached_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def memcached_pool_url() -> Iterator[str]:
+    """memcached://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3, a pool of 3, one for the session."""
+    yield from _service_url("memcached-pool")
+
+
+@pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     yield from _service_url("redis")
 

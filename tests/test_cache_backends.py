@@ -1,4 +1,5 @@
-"""Every cache backend behaves the same, against the real memcached, Redis and Redis Cluster."""
+"""Every cache backend behaves the same, against the real memcached, a pool of three memcached
+servers, Redis and Redis Cluster."""
 
 import time
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from layerbench.errors import ConfigError
 pytestmark = pytest.mark.services
 
 
-@pytest.fixture(params=["local", "memcached", "redis", "redis-cluster"])
+@pytest.fixture(params=["local", "memcached", "memcached-pool", "redis", "redis-cluster"])
 def cache(request: pytest.FixtureRequest) -> Iterator[CacheBackend]:
     fixture = f"{request.param.replace('-', '_')}_url"
     url = "local" if request.param == "local" else request.getfixturevalue(fixture)

@@ -13,12 +13,14 @@ import psycopg
 import pytest
 import redis
 
+from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.errors import ConfigError, LayerbenchError, ServerStartError
 from layerbench.proc.ports import free_port
 from layerbench.services.couchdb_client import CouchdbClient
 from layerbench.services.external import check_external
 from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.memcached import memcached_client
+from layerbench.services.memcached_pool import MemcachedPoolService
 from layerbench.services.redis import RedisService, redis_client
 from layerbench.services.redis_cluster import RedisClusterService, cluster_client
 from layerbench.services.registry import SERVICES
@@ -82,6 +84,12 @@ def answer_from(service: ManagedService) -> object:
         value = client.get("answer")
         client.close()
         return value
+    if isinstance(service, MemcachedPoolService):  # through the pool's client, the site's
+        pool = MemcachedCache(service.url)
+        pool.set("answer", b"42")
+        value = pool.get("answer")
+        pool.close()
+        return value
     return answer(service.url)
 
 
@@ -89,6 +97,7 @@ EXPECTED = {
     "postgres": ("layerbench", 42),
     "mariadb": ("layerbench", 42),
     "memcached": b"42",
+    "memcached-pool": b"42",
     "redis": b"42",
     "couchdb": (201, 201, 200, 42),
     "galera": ("layerbench", 42),  # through node 1
@@ -109,7 +118,7 @@ def test_service_answers_then_leaves_nothing(name: str) -> None:
         directory = service.directory
         pid = service.pid
         assert directory is not None and directory.is_dir()
-        assert ServiceUrl.parse(service.url).host == "127.0.0.1"
+        assert {ServiceUrl.parse(url).host for url in service.urls} == {"127.0.0.1"}
         assert answer_from(service) == EXPECTED[name]
         check_external(service.url)
     finally:
@@ -302,5 +311,6 @@ def test_cli_bad_service_name_is_one_line() -> None:
 def test_every_service_has_a_class_per_module() -> None:
     assert all(issubclass(cls, ManagedService) for cls in SERVICES.values())
     assert set(SERVICES) == {
-        "postgres", "mariadb", "memcached", "redis", "couchdb", "galera", "redis-cluster"
+        "postgres", "mariadb", "memcached", "redis", "couchdb", "galera", "redis-cluster",
+        "memcached-pool",
     }  # fmt: skip

@@ -1,11 +1,22 @@
-"""The cache backend on memcached (pymemcache, a pool of connections shared by threads)."""
+"""The cache backend on memcached (pymemcache, a pool of connections shared by threads): one
+server, or a pool of them (``memcached://H1:P1,H2:P2,…``).
+
+A pool is pymemcache's ``HashClient``: each key goes to one server, the one its hasher picks,
+``RendezvousHash`` (highest random weight: every server scores ``murmur3_32("HOST:PORT-KEY")``
+and the highest wins), a consistent hashing scheme: a server that leaves takes only its own
+keys with it, the others' stay where they are. A server that does not answer is a miss, not an
+error (``ignore_exc``): its keys are missed (their pages built again) while the others' still
+hit; after 2 more failed tries, 1 s apart, it is left out (its keys then go to the others'
+servers) and tried again after 60 s (pymemcache's defaults). One server alone has nowhere
+else to go: its failure is the request's error, as before."""
 
 import hashlib
 import math
 
 from pymemcache.client.base import PooledClient
+from pymemcache.client.hash import HashClient
 
-from layerbench.services.urls import ServiceUrl
+from layerbench.services.memcached import memcached_nodes
 
 MAX_KEY_BYTES = 250
 POOL_SIZE = 64
@@ -22,14 +33,18 @@ def memcached_key(key: str) -> str:
 
 class MemcachedCache:
     def __init__(self, url: str, timeout_s: float = 2.0) -> None:
-        parsed = ServiceUrl.parse(url)
-        self._client = PooledClient(
-            (parsed.host, parsed.port),
-            connect_timeout=timeout_s,
-            timeout=timeout_s,
-            max_pool_size=POOL_SIZE,
-            no_delay=True,
-        )
+        self.nodes = memcached_nodes(url)
+        options = {
+            "connect_timeout": timeout_s,
+            "timeout": timeout_s,
+            "max_pool_size": POOL_SIZE,
+            "no_delay": True,
+        }
+        self._client: PooledClient | HashClient
+        if len(self.nodes) == 1:
+            self._client = PooledClient(self.nodes[0], **options)
+        else:
+            self._client = HashClient(self.nodes, use_pooling=True, ignore_exc=True, **options)
 
     def get(self, key: str) -> bytes | None:
         value: bytes | None = self._client.get(memcached_key(key))

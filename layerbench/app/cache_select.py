@@ -1,7 +1,7 @@
-"""Choosing a cache backend: ``local`` (in-process, the default), a memcached://, redis:// or
-redis-cluster:// URL, or a page-cache directory as a file:// URL (pages as files for a front
-server; the cache rung then uses the in-process cache); ``none`` caches no page (the rung's
-cache is in-process)."""
+"""Choosing a cache backend: ``local`` (in-process, the default), a memcached:// URL (one server,
+or a pool: ``memcached://H1:P1,H2:P2,…``), a redis:// or redis-cluster:// URL, or a page-cache
+directory as a file:// URL (pages as files for a front server; the cache rung then uses the
+in-process cache); ``none`` caches no page (the rung's cache is in-process)."""
 
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -14,12 +14,16 @@ from layerbench.app.cache_redis_cluster import RedisClusterCache
 from layerbench.app.page_directory import PageDirectory
 from layerbench.datalayer.open_repository import open_repository
 from layerbench.errors import ConfigError
+from layerbench.services.memcached import SCHEME as MEMCACHED_SCHEME
 from layerbench.services.urls import ServiceUrl
 
 LOCAL = "local"
 NONE = "none"
 DIRECTORY_SCHEME = "file"
-CHOICES = f"use {LOCAL}, {NONE}, memcached://…, redis://…, redis-cluster://… or file:///DIRECTORY"
+CHOICES = (
+    f"use {LOCAL}, {NONE}, memcached://HOST:PORT[,HOST:PORT…], redis://…, redis-cluster://… "
+    "or file:///DIRECTORY"
+)
 
 
 def page_directory_of(url: str) -> Path | None:
@@ -37,10 +41,7 @@ def cache_from_url(url: str | None, local_max_bytes: int = DEFAULT_MAX_BYTES) ->
     """The cache ``url`` names; the in-process one is bounded by ``local_max_bytes``."""
     if url is None or url in (LOCAL, NONE) or page_directory_of(url) is not None:
         return LocalCache(local_max_bytes)
-    try:
-        kind = ServiceUrl.parse(url).kind
-    except ConfigError:
-        kind = None
+    kind = cache_kind(url)
     if kind == "memcached":
         return MemcachedCache(url)
     if kind == "redis":
@@ -48,6 +49,16 @@ def cache_from_url(url: str | None, local_max_bytes: int = DEFAULT_MAX_BYTES) ->
     if kind == "redis-cluster":
         return RedisClusterCache(url)
     raise ConfigError(f"{url!r} is not a cache: {CHOICES}")
+
+
+def cache_kind(url: str) -> str | None:
+    """The kind of server a cache URL names (``memcached`` for a pool too); None for none."""
+    if urlsplit(url).scheme == MEMCACHED_SCHEME:
+        return "memcached"
+    try:
+        return ServiceUrl.parse(url).kind
+    except ConfigError:
+        return None
 
 
 def database_identity(database_url: str) -> str:

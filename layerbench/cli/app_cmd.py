@@ -25,7 +25,7 @@ from typing import Any
 
 from layerbench.app.app_config import CACHE_URL_VARIABLE, DATABASE_URL_VARIABLE, SECRET_VARIABLE
 from layerbench.app.cache_check import check_cache_usable
-from layerbench.app.cache_select import LOCAL, NONE, page_directory_of
+from layerbench.app.cache_select import LOCAL, NONE, cache_kind, page_directory_of
 from layerbench.app.demo_data import put_demo_data
 from layerbench.datalayer import migrate
 from layerbench.datalayer.open_repository import database_location, is_sqlite, prepare
@@ -39,7 +39,6 @@ from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import APT_PACKAGE as NGINX_PACKAGE
 from layerbench.servers.nginx_front import NginxFront
 from layerbench.servers.waitress import WaitressServer, WaitressSettings
-from layerbench.services.urls import ServiceUrl
 
 DEFAULT_DB = "layerbench-site.sqlite3"
 DEFAULT_PORT = 8000
@@ -71,7 +70,8 @@ def add_parser(commands: Any) -> None:
         "--cache",
         default=LOCAL,
         metavar="BACKEND",
-        help=f"{LOCAL} (in-process, the default), memcached://HOST:PORT, redis://HOST:PORT, "
+        help=f"{LOCAL} (in-process, the default), memcached://HOST:PORT[,HOST:PORT…] (a pool), "
+        "redis://HOST:PORT, "
         f"file:///DIR (a page-cache directory that nginx, in front, serves) or {NONE}",
     )
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: %(default)s")
@@ -114,11 +114,7 @@ def check_cache(cache: str, workers: int) -> None:
         return
     if cache == NONE or page_directory_of(cache) is not None:
         return
-    try:
-        kind = ServiceUrl.parse(cache).kind
-    except ConfigError:
-        kind = None
-    if kind not in ("memcached", "redis"):
+    if cache_kind(cache) not in ("memcached", "redis"):
         raise ConfigError(
             f"--cache {cache}: use {LOCAL}, memcached://…, redis://…, file:///DIR or {NONE}"
         )

@@ -25,11 +25,11 @@ Stopped, the joiners go first, then node 1, each with its process group, then th
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 import pymysql
 
-from layerbench.errors import ConfigError, LayerbenchError, MissingBinaryError, ServerStartError
-from layerbench.hosts.placement import LOCAL, Placement
+from layerbench.errors import LayerbenchError, MissingBinaryError, ServerStartError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import free_low_ports
 from layerbench.services.mariadb import (
@@ -39,6 +39,7 @@ from layerbench.services.mariadb import (
     mariadb_url,
     probe_socket,
 )
+from layerbench.services.placed_nodes import PlacedNodes, Placement
 from layerbench.services.service import PROBE_INTERVAL_S
 
 PROVIDER = Path("/usr/lib/galera/libgalera_smm.so")
@@ -65,18 +66,16 @@ class NodePorts:
     sst: int
 
 
-class GaleraService(MariadbService):
+class GaleraService(PlacedNodes, MariadbService):
     name = "galera"
     apt_package = PROVIDER_PACKAGE
     account = "mysql"
 
     def __init__(
-        self, *, placements: Sequence[Placement] = (LOCAL,) * NODES, **arguments: object
+        self, *, placements: Sequence[Placement] | None = None, **arguments: object
     ) -> None:
-        if len(placements) != NODES:
-            raise ConfigError(f"a Galera cluster here has {NODES} nodes, not {len(placements)}")
         super().__init__(**arguments)  # type: ignore[arg-type]
-        self.placements = tuple(placements)
+        self.place(placements, NODES)
         self.nodes: list[NodePorts] = []
 
     def programs(self) -> dict[str, str]:
@@ -88,18 +87,10 @@ class GaleraService(MariadbService):
             return Path(location)
         return find_program(Path(location).name, PROGRAM_PACKAGES[program])
 
-    def start(self) -> "GaleraService":
-        """The cluster, node 1 started from inside its placement (which also sets the
-        service's ``host``)."""
+    def start(self) -> Self:
         if not PROVIDER.is_file():
             raise MissingBinaryError(str(PROVIDER), PROVIDER_PACKAGE)
-        self.host = self.placements[0].address
-        with self.placements[0].entered():
-            super().start()
-        return self
-
-    def address(self, number: int) -> str:
-        return self.placements[number - 1].address
+        return super().start()
 
     # Ports: node 1's client port is the service's port; the others are chosen with it (free
     # on this host's loopback; a lab host's namespace holds nothing else).
@@ -162,7 +153,7 @@ class GaleraService(MariadbService):
     def after_ready(self, url: str) -> None:
         super().after_ready(url)
         for number in range(2, NODES + 1):
-            with self.placements[number - 1].entered():
+            with self.on_node(number):
                 self._start_joiner(number)
         for node_url in self.urls:
             reason = cluster_state(node_url)

@@ -7,6 +7,7 @@ from layerbench.services.couchdb import CouchdbService, probe_couchdb
 from layerbench.services.galera import GaleraService
 from layerbench.services.mariadb import MariadbService, probe_mariadb
 from layerbench.services.memcached import MemcachedService, probe_memcached
+from layerbench.services.memcached_pool import MemcachedPoolService
 from layerbench.services.postgres import PostgresService, probe_postgres
 from layerbench.services.redis import RedisService, probe_redis
 from layerbench.services.redis_cluster import RedisClusterService, probe_redis_cluster
@@ -20,6 +21,7 @@ SERVICES: dict[str, type[ManagedService]] = {
         MariadbService,
         GaleraService,
         MemcachedService,
+        MemcachedPoolService,
         RedisService,
         RedisClusterService,
         CouchdbService,
