@@ -54,8 +54,8 @@ def roles_needed(kinds: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def check_topology(topology: Topology, kinds: tuple[str, ...]) -> None:
-    """One line when the topology lacks a role the run needs, has more app hosts than one
-    server can be placed on, or has SSH hosts."""
+    """One line when the topology lacks a role the run needs, or has SSH hosts (several app
+    hosts are balanced: :meth:`Placements.deployment`)."""
     if topology.ssh_hosts:
         names = ", ".join(host.name for host in topology.ssh_hosts)
         raise ConfigError(
