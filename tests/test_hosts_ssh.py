@@ -142,11 +142,13 @@ def can_run_sshd(can_make_namespaces: None) -> None:
         missing(f"sshd and ssh are not installed; install them with: {INSTALL}")
 
 
-def lab_topology(tmp_path: Path, ssh_port: int, *, client1: str = "client") -> Topology:
+def lab_topology(
+    tmp_path: Path, ssh_port: int, *, client1: str = "client", **far1: str
+) -> Topology:
     """client1 (its role ``client1``) and front (namespaces), remote1 (a namespace standing in
     for a machine elsewhere: the test's sshd runs there) and far1, the SSH host: remote1
     reached over SSH. The ssh_config is filled in once the network exists (its ProxyCommand
-    names a namespace)."""
+    names a namespace). ``far1``: more of far1's keys."""
     (tmp_path / "ssh_config").write_text("")
     document = {
         "ssh_config": "ssh_config",
@@ -154,7 +156,11 @@ def lab_topology(tmp_path: Path, ssh_port: int, *, client1: str = "client") -> T
             "client1": {"roles": [client1]},
             "front": {"roles": ["front"]},
             "remote1": {"roles": ["app"]},
-            "far1": {"roles": ["client"], "ssh": f"{getpass.getuser()}@remote1:{ssh_port}"},
+            "far1": {
+                "roles": ["client"],
+                "ssh": f"{getpass.getuser()}@remote1:{ssh_port}",
+                **far1,
+            },
         },
     }
     return topology_from(document, "t", directory=tmp_path)
@@ -311,6 +317,31 @@ def test_an_ssh_host_that_cannot_be_reached_is_one_line_and_leaves_nothing(
         assert "\n" not in message
         assert processes_mentioning(str(config)) == []
     assert ours(token) == []
+
+
+@pytest.mark.usefixtures("can_run_sshd")
+def test_an_ssh_host_runs_its_load_binary_and_a_missing_one_is_one_line(
+    tmp_path: Path, load_binary: Path, workdir: Path
+) -> None:
+    port = free_port()
+    absent = "/nonexistent/layerbench-load"
+    topology = lab_topology(tmp_path, port, client1="app", load_binary=absent)
+    spec = LoadSpec(concurrency=2, duration_s=0.5, warmup_s=0.0)
+    with (
+        lab_network(topology) as network,
+        ssh_server(network, "remote1", tmp_path / "sshd", port) as server,
+    ):
+        (tmp_path / "ssh_config").write_text(
+            client_config(server, network, "remote1", via="client1")
+        )
+        with pytest.raises(LoadGeneratorError) as error:
+            load_from_clients(
+                network, binary=load_binary, url="http://10.77.0.2:9/", spec=spec, workdir=workdir
+            )
+    message = str(error.value)
+    where = f"the SSH host far1 ({getpass.getuser()}@remote1:{port})"
+    assert message.startswith(f"layerbench-load on {where} failed with exit status 127: "), message
+    assert absent in message and "\n" not in message
 
 
 def first_lines(stream: IO[str], count: int, timeout_s: float) -> list[list[str]]:
