@@ -17,9 +17,9 @@ from layerbench.hosts import netns
 from layerbench.hosts.lab_network import STATE_DIR
 from layerbench.hosts.topology import topology_from
 from layerbench.lab.cluster_plan import LOCAL, SHARED, ClusterOptions, plan_cluster
-from layerbench.lab.cluster_result import ClusterResult
 from layerbench.lab.cluster_run import empty_result, run_cluster
 from layerbench.proc.work_dirs import owner_record
+from layerbench.results.cluster_result import ClusterResult
 from tests.conftest import missing
 
 pytestmark = pytest.mark.services

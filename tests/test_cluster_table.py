@@ -3,10 +3,13 @@
 
 import json
 
-from layerbench.lab.cluster_reads import ReadYourWrite
-from layerbench.lab.cluster_result import ClusterResult, SiteCondition
-from layerbench.lab.cluster_writes import WritersRow
 from layerbench.report.cluster_table import render
+from layerbench.results.cluster_result import (
+    ClusterResult,
+    ReadYourWrite,
+    SiteCondition,
+    WritersRow,
+)
 
 
 def writers_row(writers: int, nodes: int, retries: int) -> WritersRow:

@@ -14,10 +14,10 @@ import json
 import re
 import time
 from collections import Counter
-from dataclasses import dataclass
 
 from layerbench.errors import LayerbenchError
 from layerbench.proc.http_probe import ProbeResponse, http_request
+from layerbench.results.cluster_result import ReadYourWrite
 from layerbench.servers.nginx_balancer import UPSTREAM_HEADER
 
 VERSION = re.compile(rb"version (\d+)\b")
@@ -26,17 +26,6 @@ BALANCE_REQUESTS_PER_HOST = 20
 TIMEOUT_S = 10.0
 # Each page read twice a round: the second read is the page cache's (a hit, unless swept).
 READS_PER_PAGE = 2
-
-
-@dataclass(frozen=True)
-class ReadYourWrite:
-    video_id: str
-    rounds: int
-    reads: int
-    stale_reads: int
-    # Stale reads the reading host built itself (a miss), and so put into the page cache.
-    stale_pages_cached: int
-    cache_hits: int
 
 
 def header(response: ProbeResponse, name: str) -> str:

@@ -16,9 +16,9 @@ from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.placement import Placement, placement_of, start_on
 from layerbench.lab.cluster_plan import SHARED, ClusterOptions, ClusterPlan
 from layerbench.lab.cluster_reads import balance, read_your_write
-from layerbench.lab.cluster_result import ClusterResult, SiteCondition
 from layerbench.lab.cluster_site import site_on_hosts
 from layerbench.lab.cluster_writes import count_on_node, measure_writers
+from layerbench.results.cluster_result import ClusterResult, SiteCondition
 from layerbench.services.galera import NODES, GaleraService
 from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.memcached import MemcachedService

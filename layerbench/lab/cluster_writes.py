@@ -7,39 +7,11 @@ Run from the client host (its thread inside that host's network), so every conne
 the lab's bridge to the db host.
 """
 
-from dataclasses import dataclass
 from typing import Any
 
 from layerbench.datalayer.concurrent_writers import create_video, run_writers
+from layerbench.results.cluster_result import WritersRow
 from layerbench.services.mariadb import connect_mariadb
-
-
-@dataclass(frozen=True)
-class WritersRow:
-    """One run of ``writers`` writers through ``nodes`` Galera nodes."""
-
-    writers: int
-    nodes: int
-    writes: int
-    writes_per_s: float
-    # Transactions run again after error 1213 (a certification conflict between nodes, or a
-    # deadlock on one), and writes given up after the repository's bounded retries.
-    conflict_retries: int
-    gave_up: int
-    # Two committed comments with one id (must be 0); inserts whose id was taken and were
-    # retried with a new one (the seed's guard).
-    id_collisions: int
-    id_collision_retries: int
-    # Summed over the nodes: committed writes without their row or audit row on a node, and
-    # audit rows more than once.
-    rows_lost: int
-    audit_rows_lost: int
-    audit_rows_doubled: int
-    trigger_errors: int
-
-    @property
-    def conflict_retries_per_100_writes(self) -> float:
-        return 100 * self.conflict_retries / self.writes if self.writes else 0.0
 
 
 def causal_query(url: str, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

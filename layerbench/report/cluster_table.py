@@ -1,8 +1,8 @@
 """``layerbench cluster``'s tables: the writers (a row per writer count and number of nodes),
 read-your-write across hosts (a row per site condition), and nginx's spread."""
 
-from layerbench.lab.cluster_result import ClusterResult
 from layerbench.report.text_table import format_table
+from layerbench.results.cluster_result import ClusterResult
 
 
 def render(result: ClusterResult) -> list[str]:

@@ -3,8 +3,44 @@
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from layerbench.lab.cluster_reads import ReadYourWrite
-from layerbench.lab.cluster_writes import WritersRow
+
+@dataclass(frozen=True)
+class WritersRow:
+    """One run of ``writers`` writers through ``nodes`` Galera nodes."""
+
+    writers: int
+    nodes: int
+    writes: int
+    writes_per_s: float
+    # Transactions run again after error 1213 (a certification conflict between nodes, or a
+    # deadlock on one), and writes given up after the repository's bounded retries.
+    conflict_retries: int
+    gave_up: int
+    # Two committed comments with one id (must be 0); inserts whose id was taken and were
+    # retried with a new one (the seed's guard).
+    id_collisions: int
+    id_collision_retries: int
+    # Summed over the nodes: committed writes without their row or audit row on a node, and
+    # audit rows more than once.
+    rows_lost: int
+    audit_rows_lost: int
+    audit_rows_doubled: int
+    trigger_errors: int
+
+    @property
+    def conflict_retries_per_100_writes(self) -> float:
+        return 100 * self.conflict_retries / self.writes if self.writes else 0.0
+
+
+@dataclass(frozen=True)
+class ReadYourWrite:
+    video_id: str
+    rounds: int
+    reads: int
+    stale_reads: int
+    # Stale reads the reading host built itself (a miss), and so put into the page cache.
+    stale_pages_cached: int
+    cache_hits: int
 
 
 @dataclass(frozen=True)
