@@ -250,7 +250,7 @@ def test_ctrl_c_ends_the_run_on_the_ssh_host(
     tmp_path: Path, nginx_binary: Path, load_binary: Path, workdir: Path
 ) -> None:
     port = free_port()
-    topology = lab_topology(tmp_path, port)
+    topology = lab_topology(tmp_path, port, client1="app")  # far1 the only client
     config = tmp_path / "ssh_config"
     main = threading.main_thread().ident
     assert main is not None
@@ -279,17 +279,20 @@ def test_ctrl_c_ends_the_run_on_the_ssh_host(
                     spec=LoadSpec(concurrency=2, duration_s=30.0, warmup_s=0.0),
                     workdir=workdir,
                 )
+
             # Looked at while remote1 still exists: leaving the network would kill what runs
-            # there whatever the SSH path did. The local ssh (and its ProxyCommand) are gone
-            # and so is the remote run, long before its 30 s were up.
+            # there whatever the SSH path did. The local ssh and its ProxyCommand (the relay,
+            # in client1) are gone and so is the remote run, long before its 30 s were up.
+            def left() -> list[int]:
+                relays = netns.pids_in(network.namespace("client1"))
+                return loads_in(network, "remote1") + processes_mentioning(str(config)) + relays
+
             deadline = time.monotonic() + 10
-            while (
-                loads_in(network, "remote1") or processes_mentioning(str(config))
-            ) and time.monotonic() < deadline:
+            while left() and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert interrupted, "the load ran on remote1 and was interrupted"
             assert loads_in(network, "remote1") == [], "the remote run outlived the Ctrl-C"
-            assert processes_mentioning(str(config)) == [], "a local ssh outlived the Ctrl-C"
+            assert left() == [], "a local ssh or its relay outlived the Ctrl-C"
             assert time.monotonic() - interrupted[0] < 10
         finally:
             nginx.stop()
@@ -316,6 +319,7 @@ def test_an_ssh_host_that_cannot_be_reached_is_one_line_and_leaves_nothing(
         assert message.startswith("ssh to the SSH host far1 (") and "failed: " in message, message
         assert "\n" not in message
         assert processes_mentioning(str(config)) == []
+        assert netns.pids_in(network.namespace("client1")) == [], "the relay is gone"
     assert ours(token) == []
 
 
