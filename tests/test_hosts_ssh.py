@@ -351,9 +351,12 @@ def test_an_ssh_host_runs_its_load_binary_and_a_missing_one_is_one_line(
 def first_lines(stream: IO[str], count: int, timeout_s: float) -> list[list[str]]:
     """The first ``count`` lines of ``stream``, split; queue.Empty if they take too long."""
     lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(
-        target=lambda: [lines.put(stream.readline()) for _ in range(count)], daemon=True
-    ).start()
+
+    def read() -> None:
+        for _ in range(count):
+            lines.put(stream.readline())
+
+    threading.Thread(target=read, daemon=True).start()
     return [lines.get(timeout=timeout_s).split() for _ in range(count)]
 
 
