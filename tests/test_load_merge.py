@@ -186,6 +186,13 @@ def test_what_cannot_be_merged_exactly_is_refused(load_binary: Path, nginx: Ngin
         merge_documents([closed, version_2])
     with pytest.raises(LoadGeneratorError, match="no client's result"):
         merge_documents([])
+    # A damaged document: one line naming what is wrong, no traceback of a KeyError.
+    without_phases = {key: value for key, value in closed.items() if key != "connection_times_us"}
+    with pytest.raises(LoadGeneratorError, match="client 2's result has no 'connection_times_us'"):
+        merge_documents([closed, without_phases])
+    garbled = closed | {"latency_histogram_us": "not a histogram"}
+    with pytest.raises(LoadGeneratorError, match="client 1's result: not a histogram in V2"):
+        merge_documents([garbled, closed])
 
 
 def test_a_random_split_of_one_set_merges_to_the_whole() -> None:

@@ -26,6 +26,8 @@ from typing import Any
 from layerbench.errors import LoadGeneratorError
 from layerbench.results.load_merge_latency import merged_latency, merged_phase
 from layerbench.results.load_result import SCHEMA_VERSION, LoadResult
+from layerbench.stats import hdr_histogram
+from layerbench.stats.hdr_histogram import HistogramEncodingError
 
 Document = Mapping[str, Any]
 PHASES = ("connect", "processing", "waiting")
@@ -47,6 +49,46 @@ def merge_documents(documents: Sequence[Document]) -> dict[str, Any]:
                 f"every histogram of version {SCHEMA_VERSION}: its percentiles cannot be merged "
                 "exactly; rebuild the load generator with: make demo"
             )
+        _check(number, document)
+    try:
+        return _merged(documents)
+    except (KeyError, TypeError, HistogramEncodingError) as error:
+        raise LoadGeneratorError(f"the clients' results do not merge: {error}") from None
+
+
+# The figures of a client's document that the merge reads (besides version and clients).
+READ = (
+    "generator", "options", "server_software", "document_length_bytes", "elapsed_s",
+    "requests_completed", "requests_failed", "non_2xx_responses", "keep_alive_requests",
+    "stale_connection_retries", "failures", "status_counts", "errors_by_kind",
+    "total_transferred_bytes", "html_transferred_bytes", "latency_us", "latency_histogram_us",
+    "client_cpu_s", "connection_times_us", "connection_histograms_us", "sent_bytes",
+    "client_busiest_thread_cpu_fraction", "client_io_engine", "rate", "latency_uncorrected_us",
+    "latency_uncorrected_histogram_us", "tls", "by_url",
+)  # fmt: skip
+
+
+def _check(number: int, document: Document) -> None:
+    """Client ``number``'s document has every figure the merge reads, and its histograms
+    decode: else one line that names the client."""
+    missing = [name for name in READ if name not in document]
+    if missing:
+        raise LoadGeneratorError(
+            f"client {number}'s result has no {', '.join(map(repr, missing))}: not a "
+            f"layerbench-load document of version {SCHEMA_VERSION}"
+        )
+    encoded = [document["latency_histogram_us"], document["latency_uncorrected_histogram_us"]]
+    encoded += [url.get("latency_histogram_us") for url in document["by_url"]]
+    encoded += dict(document["connection_histograms_us"]).values()
+    try:
+        for text in encoded:
+            if text is not None:
+                hdr_histogram.decode(text)
+    except HistogramEncodingError as error:
+        raise LoadGeneratorError(f"client {number}'s result: {error}") from None
+
+
+def _merged(documents: Sequence[Document]) -> dict[str, Any]:
     elapsed_s = max(d["elapsed_s"] for d in documents)
     completed = _sum(documents, "requests_completed")
     transferred = _sum(documents, "total_transferred_bytes")
