@@ -108,6 +108,16 @@ def test_two_real_runs_merge_into_one_load_document(
         run_load(load_binary, "--rate", rate, "-n", "200", "-c", "2", "-k", "--urls", urls)
         for rate in ("2000", "1000")
     ]
+    # Each client's own histograms hold what its summaries were read from, read here alike.
+    for document in closed + opened:
+        pairs = [(url["latency_us"], url["latency_histogram_us"]) for url in document["by_url"]]
+        if document["rate"] is not None:
+            pairs.append(
+                (document["latency_uncorrected_us"], document["latency_uncorrected_histogram_us"])
+            )
+        for summary, encoded in pairs:
+            percentiles = hdr_histogram.decode(encoded).percentiles(summary["max"])
+            assert percentiles == {name: summary[name] for name in hdr_histogram.PERCENTILES}
     for clients in (closed, opened):
         merged = merge_documents(clients)
         validate(merged)
