@@ -34,7 +34,9 @@ from layerbench.hosts.topology import Topology, read_topology, topology_from
 from layerbench.lab.host_nginx import NginxOnHost
 from layerbench.lab.load_from_hosts import load_from_clients
 from layerbench.lab.loadgen import LoadSpec
+from layerbench.lab.ssh_load import SshSessions
 from layerbench.proc.ports import free_port
+from layerbench.proc.process import ManagedProcess
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.stats import hdr_histogram
 from tests.conftest import missing
@@ -134,6 +136,29 @@ def test_ladder_and_matrix_refuse_a_topology_with_ssh_hosts(
     assert done.stderr.count("\n") == 1, done.stderr
     assert "the topology has SSH hosts (far1): ladder and matrix place" in done.stderr
     assert list(tmp_path.iterdir()) == [topology], "nothing written"
+
+
+def test_ssh_sessions_end_their_runs_only_when_the_load_ended_early(tmp_path: Path) -> None:
+    # Stand-ins for the local ssh clients: what SshSessions does to them is all it does.
+    def sleeper(name: str) -> ManagedProcess:
+        return ManagedProcess(name, ["sleep", "60"], log_path=tmp_path / f"{name}.log").start()
+
+    finished, failed, late = SshSessions(), SshSessions(), SshSessions()
+    kept, ended, started_late = sleeper("kept"), sleeper("ended"), sleeper("late")
+    try:
+        finished.started(kept.pid)
+        finished.end(hang_up=False)  # a load that ended well leaves its runs alone
+        failed.started(ended.pid)
+        failed.end(hang_up=True)
+        failed.end(hang_up=False)  # the finally after the except: nothing more
+        late.end(hang_up=True)
+        late.started(started_late.pid)  # started after its load had ended: ended at once
+        assert ended.wait(5) == -signal.SIGTERM
+        assert started_late.wait(5) == -signal.SIGTERM
+        assert kept.returncode() is None
+    finally:
+        for process in (kept, ended, started_late):
+            process.stop()
 
 
 @pytest.fixture
