@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from layerbench.cli.main import run
 from layerbench.hosts import netns
 from layerbench.hosts.lab_network import STATE_DIR
 from tests.conftest import missing
@@ -51,30 +52,20 @@ def topology(tmp_path: Path, text: str) -> str:
     ],
 )
 def test_a_wrong_topology_or_option_is_one_line(
-    tmp_path: Path, text: str, options: list[str], message: str
+    tmp_path: Path, text: str, options: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    done = subprocess.run(
-        [*LAYERBENCH, "cluster", topology(tmp_path, text), *options],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 2, done.stderr
-    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
-    assert done.stdout == ""
+    assert run(["cluster", topology(tmp_path, text), *options]) == 2
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and message in err, err
+    assert out == ""
 
 
-def test_a_missing_topology_file_is_one_line(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [*LAYERBENCH, "cluster", str(tmp_path / "absent.toml")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert "cannot read the topology" in done.stderr
+def test_a_missing_topology_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["cluster", str(tmp_path / "absent.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read the topology" in err, err
 
 
 def namespaces_of(pid: int) -> list[str]:
@@ -90,34 +81,34 @@ def namespaces_of(pid: int) -> list[str]:
 def test_ctrl_c_during_the_run_leaves_nothing(tmp_path: Path) -> None:
     if os.geteuid() != 0:
         missing("network namespaces need root")
-    run = subprocess.Popen(
+    cluster = subprocess.Popen(
         [*LAYERBENCH, "cluster", topology(tmp_path, GOOD), "--writers", "1", "--duration", "30"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
-        assert run.stderr is not None
+        assert cluster.stderr is not None
         names: list[str] = []
         pids: list[int] = []
         deadline = time.monotonic() + INTERRUPT_AFTER_S
-        for line in run.stderr:  # interrupted once the site runs (every kind of process up)
+        for line in cluster.stderr:  # interrupted once the site runs (every kind of process up)
             if time.monotonic() > deadline:
                 break
             if line.startswith("1 writers on node 1"):
                 time.sleep(3)  # the site starting
-                names = namespaces_of(run.pid)
+                names = namespaces_of(cluster.pid)
                 pids = [pid for name in names for pid in netns.pids_in(name)]
-                run.send_signal(signal.SIGINT)
+                cluster.send_signal(signal.SIGINT)
                 break
-        out, err = run.communicate(timeout=60)
+        out, err = cluster.communicate(timeout=60)
     finally:
-        if run.poll() is None:
-            run.kill()
-            run.wait()
+        if cluster.poll() is None:
+            cluster.kill()
+            cluster.wait()
     if not names:
         missing(f"the cluster did not get to its site: {err[-300:]}")
-    assert run.returncode == 130, err[-2000:]
+    assert cluster.returncode == 130, err[-2000:]
     assert err.endswith("layerbench: interrupted\n"), err[-2000:]
     assert "writers  nodes" in out and "read-your-write" in out  # what was measured, printed
     assert len(pids) >= 5
