@@ -9,13 +9,12 @@ address as their ``host`` and are started :func:`~layerbench.hosts.inside` the n
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from layerbench.hosts.inside import inside
 from layerbench.hosts.lab_network import LabNetwork
 from layerbench.hosts.topology import Host
 from layerbench.proc.ports import LOOPBACK
-from layerbench.services.service import ManagedService
 
 
 @dataclass(frozen=True)
@@ -40,11 +39,20 @@ def placement_of(network: LabNetwork, host: Host | str) -> Placement:
     return Placement(found.name, network.namespace(found), str(found.address))
 
 
-Service = TypeVar("Service", bound=ManagedService)
+class Listening(Protocol):
+    """What :func:`start_on` starts: a backing service (it listens on ``host``)."""
+
+    host: str
+
+    def start(self) -> object: ...
+
+
+Service = TypeVar("Service", bound=Listening)
 
 
 def start_on(service: Service, placement: Placement) -> Service:
-    """``service`` started on ``placement``'s host, listening on its address."""
+    """``service`` started on ``placement``'s host, listening on its address (hosts/ knows no
+    service: services/ may place their nodes with :class:`Placement`)."""
     service.host = placement.address
     with placement.entered():
         service.start()
