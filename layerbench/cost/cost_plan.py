@@ -23,6 +23,9 @@ class CostRequest:
     expected: str
     body: bytes | None = None
     content_type: str | None = None
+    # The rungs its rung adds a layer to, nearest first (Rung.chain): what its "vs above" is
+    # against. () for a smoke URL.
+    chain: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

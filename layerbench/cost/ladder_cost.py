@@ -80,6 +80,7 @@ def rung_request(rung: Rung) -> CostRequest:
         expected=expected,
         body=rung.body,
         content_type=rung.content_type,
+        chain=rung.chain,
     )
 
 
@@ -121,8 +122,10 @@ def run_cost(options: CostOptions) -> CostResult:
         options=_options_document(options, plan),
         conditions=cost_conditions(valgrind),
         requests=[
-            RequestCost(label, values, options.app)
-            for label, values in measurement.per_request.items()
+            RequestCost(
+                request.label, measurement.per_request[request.label], options.app, request.chain
+            )
+            for request in plan.requests
         ],
         harness_instructions_per_request=measurement.harness,
         profile=measurement.profile,

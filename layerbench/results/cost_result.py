@@ -4,7 +4,11 @@ the application took, once per repeat, and what they were counted under.
 ``instructions_per_request`` is callgrind's count of the N collected calls, less the same loop
 around an application that does nothing (the harness: the environ's copy, the input stream,
 ``start_response``, the toggles themselves), divided by N. The harness's own figure is kept
-beside them."""
+beside them.
+
+Added since version 1, without a version change: per request ``chain``, the rungs its rung adds
+a layer to, nearest first (``Rung.chain``; [] for a smoke URL): its "vs above" is against the
+first of them counted (:mod:`layerbench.results.chain_references`)."""
 
 import statistics
 from dataclasses import dataclass, field
@@ -21,6 +25,8 @@ class RequestCost:
     instructions_per_request: list[float]
     # The application's name (``--app``).
     app: str = ""
+    # The rungs it adds a layer to, nearest first (Rung.chain); () when not known.
+    chain: tuple[str, ...] = ()
 
     @property
     def median(self) -> float:
@@ -39,6 +45,7 @@ class RequestCost:
         return {
             "label": self.label,
             "app": self.app,
+            "chain": list(self.chain),
             "instructions_per_request": self.instructions_per_request,
             "median_instructions_per_request": self.median,
             "cv_percent": self.cv_percent,
@@ -80,6 +87,7 @@ def read_cost(document: dict[str, Any]) -> CostResult:
                 str(row["label"]),
                 [float(v) for v in row["instructions_per_request"]],
                 str(row.get("app") or ""),
+                tuple(str(name) for name in row.get("chain") or ()),
             )
             for row in document.get("requests") or []
         ],

@@ -31,6 +31,7 @@ what changed here, whenever a field changes meaning or goes away.
 from dataclasses import dataclass, field
 from typing import Any
 
+from layerbench.results.chain_references import ChainRow, chain_references, follows_the_rows
 from layerbench.results.cost_result import CostResult
 from layerbench.results.mix_result import mix_dict
 from layerbench.results.status import Status
@@ -87,20 +88,17 @@ class LadderResult:
 
     def references(self) -> list[RungResult | None]:
         """Per rung, the rung its change is against, of the same application: the first of its
-        chain that was measured; without a chain, the nearest measured rung above it. None
-        when there is none."""
-        references: list[RungResult | None] = []
-        measured: dict[tuple[str, str], RungResult] = {}
-        nearest: dict[str, RungResult] = {}
-        for rung in self.rungs:
-            if rung.chain:
-                found = (measured.get((rung.app, name)) for name in rung.chain)
-                references.append(next((above for above in found if above), None))
-            else:
-                references.append(nearest.get(rung.app))
-            if rung.requests_per_s is not None:
-                measured[(rung.app, rung.rung)] = nearest[rung.app] = rung
-        return references
+        chain that was measured; without a chain, the nearest measured rung above it
+        (:func:`~layerbench.results.chain_references.chain_references`). None when there is
+        none."""
+        indices = chain_references(self._chain_rows())
+        return [None if index is None else self.rungs[index] for index in indices]
+
+    def _chain_rows(self) -> list[ChainRow]:
+        return [
+            ChainRow(rung.rung, rung.chain, rung.requests_per_s is not None, rung.app)
+            for rung in self.rungs
+        ]
 
     def change_vs_above(self) -> list[float | None]:
         """Per rung, its req/s relative to its reference (:meth:`references`), as a signed
@@ -114,13 +112,7 @@ class LadderResult:
     def follows_the_rows(self) -> bool:
         """Whether every rung's reference is the measured row above it (a ladder of one chain:
         a table need not name them)."""
-        nearest: dict[str, RungResult] = {}
-        for rung, above in zip(self.rungs, self.references(), strict=True):
-            if above is not None and above is not nearest.get(rung.app):
-                return False
-            if rung.requests_per_s is not None:
-                nearest[rung.app] = rung
-        return True
+        return follows_the_rows(self._chain_rows())
 
     def change_vs_top(self) -> list[float | None]:
         """Per rung, its req/s relative to its application's first measured rung, as a signed
