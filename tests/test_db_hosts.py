@@ -1,6 +1,7 @@
 """The databases on hosts of the lab's network (issue 26), reached from an app host's address:
 a MariaDB on a db host; a Galera cluster with node N inside host dbN's namespace on dbN's
-address, the three synced over the bridge, a row written through node 1 read back from node 3.
+address, the three synced over the bridge and set up as ``--set galera.…`` says, a row written
+through node 1 read back from node 3 (a causal read).
 Stopped, nothing is left: no node's process, no directory, no namespace."""
 
 from pathlib import Path
@@ -13,6 +14,7 @@ from layerbench.hosts.inside import NAMED_NAMESPACES
 from layerbench.hosts.lab_network import lab_network
 from layerbench.hosts.placement import placement_of, start_on
 from layerbench.hosts.topology import topology_from
+from layerbench.lab.service_settings import service_arguments
 from layerbench.services.galera import GaleraService, cluster_state
 from layerbench.services.mariadb import MariadbService, connect_mariadb
 from layerbench.services.urls import ServiceUrl
@@ -50,7 +52,10 @@ def test_nodes_on_three_db_hosts_serve_an_app_host() -> None:
     topology = topology_from(TOPOLOGY, "t")
     with lab_network(topology) as network:
         placements = [placement_of(network, f"db{number}") for number in (1, 2, 3)]
-        service = GaleraService(placements=placements)
+        # Settings as ``--set galera.…`` gives them.
+        settings = {"wsrep_sync_wait": "1", "wsrep_slave_threads": "2", "profile": "seed003"}
+        arguments = service_arguments({"galera": settings}, "galera")
+        service = GaleraService(placements=placements, **arguments)
         try:
             service.start()
         except MissingBinaryError as error:
@@ -66,16 +71,19 @@ def test_nodes_on_three_db_hosts_serve_an_app_host() -> None:
             ]
             with placement_of(network, "app1").entered():
                 assert [cluster_state(url) for url in service.urls] == [None, None, None]
+                variables = (
+                    "SELECT @@wsrep_sync_wait, @@wsrep_slave_threads, @@innodb_buffer_pool_size"
+                )
+                assert [execute(url, variables) for url in service.urls] == [
+                    [(1, 2, 256 * 1024 * 1024)]
+                ] * 3
                 execute(
                     service.urls[0],
                     "CREATE TABLE notes (id INT PRIMARY KEY, note TEXT)",
                     "INSERT INTO notes VALUES (1, 'written on db1')",
                 )
-                read = execute(
-                    service.urls[2],
-                    "SET SESSION wsrep_sync_wait = 1",
-                    "SELECT note FROM notes",
-                )
+                # A causal read (galera.wsrep_sync_wait=1): node 3 has applied the insert first.
+                read = execute(service.urls[2], "SELECT note FROM notes")
                 assert read == [("written on db1",)]
         namespaces = network.namespaces()
     assert set(namespaces) & set(netns.namespaces()) == set()

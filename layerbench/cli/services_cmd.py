@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from layerbench.errors import ConfigError
-from layerbench.lab.service_settings import service_arguments
+from layerbench.lab.service_settings import service_arguments, service_sections
 from layerbench.servers.server_settings import add_assignments, check_sections
 from layerbench.services.external import check_external
 from layerbench.services.registry import SERVICES, service_class
@@ -39,7 +39,8 @@ def add_parser(commands: Any) -> None:
         action="append",
         default=[],
         metavar="NAME.KEY=VALUE",
-        help="a service's setting: couchdb.server=pouchdb|apache, mariadb.profile=default|seed003",
+        help="a service's setting: couchdb.server=pouchdb|apache, mariadb.profile=default|seed003, "
+        "galera.profile=…, galera.wsrep_sync_wait=0-15, galera.wsrep_slave_threads=N",
     )
     up.set_defaults(handler=cmd_up)
     check = actions.add_parser("check", help="check that the server at a URL answers")
@@ -54,7 +55,8 @@ def cmd_up(args: argparse.Namespace) -> int:
     if len(set(args.names)) != len(args.names):
         raise ConfigError("each service can be named once")
     book = add_assignments({}, args.settings)
-    check_sections(book, args.names)
+    # Only the named services that have settings read a section (a section of another is a typo).
+    check_sections(book, set(args.names) & set(service_sections()))
     # Every service's settings are checked before any starts.
     unstarted = [cls(**service_arguments(book, cls.name)) for cls in classes]
     with contextlib.ExitStack() as stack:

@@ -1,7 +1,7 @@
 """The throwaway services' settings, given like a server's (``--set couchdb.server=apache``,
-``--set mariadb.profile=seed003``): a section per service kind that has any, read into the
-keyword arguments of its class. A key it does not have, or a value not among its choices, is
-a ConfigError naming what is known."""
+``--set mariadb.profile=seed003``, ``--set galera.wsrep_sync_wait=1``): a section per service
+kind that has any, read into the keyword arguments of its class. A key it does not have, or a
+value not among its choices or out of its range, is a ConfigError naming what is known."""
 
 import dataclasses
 from dataclasses import dataclass
@@ -12,6 +12,7 @@ from layerbench.lab.site_database import SiteSettings
 from layerbench.lab.zope_relstorage import ZopeSettings
 from layerbench.servers.server_settings import SettingsBook, read_section
 from layerbench.services.delaying_server import MAX_DELAY_MS
+from layerbench.services.galera import check_wsrep_settings
 from layerbench.services.upstream import DEFAULT_DELAY_MS
 
 
@@ -21,10 +22,28 @@ class CouchdbSettings:
     server: Literal["pouchdb", "apache"] = "pouchdb"
 
 
+# InnoDB's settings: the service's defaults, or seed 003's my.cnf (services/mariadb.py).
+InnodbProfile = Literal["default", "seed003"]
+
+
 @dataclass(frozen=True)
 class MariadbSettings:
-    # InnoDB's settings: the service's defaults, or seed 003's my.cnf (services/mariadb.py).
-    profile: Literal["default", "seed003"] = "default"
+    profile: InnodbProfile = "default"
+
+
+@dataclass(frozen=True)
+class GaleraSettings:
+    # Every node's InnoDB, as mariadb.profile.
+    profile: InnodbProfile = "default"
+    # Which statements wait until the node has applied every write the cluster had committed
+    # (causal reads): a bit mask, 1 reads, 2 updates and deletes, 4 inserts, 8 SHOW; 0 none,
+    # Galera's default.
+    wsrep_sync_wait: int = 0
+    # The threads that apply other nodes' writes on each node (1, Galera's default).
+    wsrep_slave_threads: int = 1
+
+    def __post_init__(self) -> None:
+        check_wsrep_settings(self.wsrep_sync_wait, self.wsrep_slave_threads)
 
 
 @dataclass(frozen=True)
@@ -42,6 +61,7 @@ SERVICE_SETTINGS: dict[str, type[Any]] = {
     # Not a service: the Zope application's storage, which may be one (zope_relstorage.py).
     "zope": ZopeSettings,
     "mariadb": MariadbSettings,
+    "galera": GaleraSettings,
     "upstream": UpstreamSettings,
     # Not a service: the demo site's database, which may be one (site_database.py).
     "site": SiteSettings,

@@ -29,7 +29,12 @@ from typing import Self
 
 import pymysql
 
-from layerbench.errors import LayerbenchError, MissingBinaryError, ServerStartError
+from layerbench.errors import (
+    ConfigError,
+    LayerbenchError,
+    MissingBinaryError,
+    ServerStartError,
+)
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import free_low_ports
 from layerbench.services.mariadb import (
@@ -43,6 +48,10 @@ from layerbench.services.placed_nodes import PlacedNodes, Placement
 from layerbench.services.service import PROBE_INTERVAL_S
 
 PROVIDER = Path("/usr/lib/galera/libgalera_smm.so")
+# wsrep_sync_wait is a bit mask of the statements that wait for causality (1 reads, 2 updates
+# and deletes, 4 inserts and replaces, 8 SHOW); wsrep_slave_threads at most MariaDB's 512.
+SYNC_WAIT_MAX = 15
+APPLIER_THREADS_MAX = 512
 PROVIDER_PACKAGE = "galera-4"
 NODES = 3
 CLUSTER_NAME = "layerbench"
@@ -72,10 +81,18 @@ class GaleraService(PlacedNodes, MariadbService):
     account = "mysql"
 
     def __init__(
-        self, *, placements: Sequence[Placement] | None = None, **arguments: object
+        self,
+        *,
+        placements: Sequence[Placement] | None = None,
+        wsrep_sync_wait: int = 0,
+        wsrep_slave_threads: int = 1,
+        **arguments: object,
     ) -> None:
+        check_wsrep_settings(wsrep_sync_wait, wsrep_slave_threads)
         super().__init__(**arguments)  # type: ignore[arg-type]
         self.place(placements, NODES)
+        self.wsrep_sync_wait = wsrep_sync_wait
+        self.wsrep_slave_threads = wsrep_slave_threads
         self.nodes: list[NodePorts] = []
 
     def programs(self) -> dict[str, str]:
@@ -134,6 +151,8 @@ class GaleraService(PlacedNodes, MariadbService):
             f"--wsrep-node-address={address}:{ports.group}",
             f"--wsrep-provider-options={provider_options}",
             "--wsrep-sst-method=rsync",
+            f"--wsrep-sync-wait={self.wsrep_sync_wait}",
+            f"--wsrep-slave-threads={self.wsrep_slave_threads}",
             f"--wsrep-sst-receive-address={address}:{ports.sst}",
             # What Galera asks of the server: row events, interleaved auto-increment locks.
             "--binlog-format=ROW",
@@ -174,6 +193,19 @@ class GaleraService(PlacedNodes, MariadbService):
             return node_state(node_url)
 
         self.start_node(number, self.node_command(number), synced, interval_s=PROBE_INTERVAL_S * 10)
+
+
+def check_wsrep_settings(sync_wait: int, slave_threads: int) -> None:
+    """Raise a ConfigError of one line for a value the servers would refuse or clamp."""
+    if not 0 <= sync_wait <= SYNC_WAIT_MAX:
+        raise ConfigError(
+            f"galera.wsrep_sync_wait is 0 to {SYNC_WAIT_MAX} (a bit mask: 1 reads, 2 updates and"
+            f" deletes, 4 inserts, 8 SHOW), not {sync_wait}"
+        )
+    if not 1 <= slave_threads <= APPLIER_THREADS_MAX:
+        raise ConfigError(
+            f"galera.wsrep_slave_threads is 1 to {APPLIER_THREADS_MAX}, not {slave_threads}"
+        )
 
 
 def wsrep_status(url: str) -> dict[str, str]:
