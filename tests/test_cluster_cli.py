@@ -53,6 +53,7 @@ def topology(tmp_path: Path, text: str) -> str:
         (ONE_APP_HOST, [], "needs at least 2 hosts with the role app (it has 1)"),
         (NO_FRONT, [], "the cluster needs a host with the role front"),
         (GOOD.replace('"client"', '"clinet"'), [], "roles must be a list of"),
+        (GOOD.replace('"db", "cache"', '"db"'), [], "the cluster needs a host with the role cache"),
         (GOOD, ["--cache", "shraed"], "--cache: comma-separated, of shared, local"),
         (GOOD, ["--writers", "1,three"], "--writers '1,three': comma-separated whole numbers"),
         (GOOD, ["--duration", "0"], "--duration 0: more than 0"),

@@ -1,13 +1,14 @@
 """``layerbench cluster`` on a reduced topology, everything real: the hosts as network
-namespaces, Galera's three nodes on the db host, memcached on the cache host, gunicorn on two
-app hosts (app host i on node i), nginx least_conn on the front, every measurement made from
-the client host. Asserted: no id collided and no row or audit row is missing on any node, the
-balancer spreads requests over both app hosts, no page read through app host 2 after a write
-through app host 1 is stale with the page cache shared and Galera's reads causal, and with
-per-host caches they are (host 1's sweeper cannot reach host 2's cache). Afterwards nothing is
-left: no namespace of the run, no process in one."""
+namespaces, Galera's three nodes on the db host, a memcached pool on two cache hosts, gunicorn
+on two app hosts (app host i on node i), nginx least_conn on the front, every measurement made
+from the client host. Asserted: no id collided and no row or audit row is missing on any node,
+the balancer spreads requests over both app hosts, no page read through app host 2 after a
+write through app host 1 is stale with the page cache shared and Galera's reads causal, and
+with per-host caches they are (host 1's sweeper cannot reach host 2's cache). Afterwards
+nothing is left: no namespace of the run, no process in one."""
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -32,9 +33,10 @@ REDUCED = {
         "app2": {"roles": ["app"]},
         "db1": {"roles": ["db"]},
         "cache1": {"roles": ["cache"]},
+        "cache2": {"roles": ["cache"]},
     }
 }
-OPTIONS = ClusterOptions(writers=(1, 3), writes_each=12, edit_every=3, duration_s=2.0)
+OPTIONS = ClusterOptions(writers=(1, 3), writes_each=12, edit_every=3, duration_s=1.0)
 
 
 def our_namespaces() -> list[str]:
@@ -55,8 +57,16 @@ def alive(pid: int) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Reduced:
+    result: ClusterResult
+    namespaces: list[str]
+    pids: list[int]  # every process in them while the site ran
+    progress: list[str]
+
+
 @pytest.fixture(scope="module")
-def reduced_run() -> tuple[ClusterResult, list[str], list[int]]:
+def reduced_run() -> Reduced:
     """The reduced cluster's result, its namespaces and the processes that ran in them."""
     if os.geteuid() != 0:
         missing("network namespaces need root")
@@ -64,8 +74,10 @@ def reduced_run() -> tuple[ClusterResult, list[str], list[int]]:
     seen: dict[str, list[str]] = {"namespaces": []}
     pids: list[int] = []
 
+    lines: list[str] = []
+
     def progress(line: str) -> None:
-        print(line)
+        lines.append(line)
         if line.startswith("site,"):  # every server of the site is up
             seen["namespaces"] = our_namespaces()
             pids.extend(pid for name in seen["namespaces"] for pid in netns.pids_in(name))
@@ -75,13 +87,13 @@ def reduced_run() -> tuple[ClusterResult, list[str], list[int]]:
         run_cluster(plan, OPTIONS, result, progress)
     except MissingBinaryError as error:
         missing(str(error))
-    return result, seen["namespaces"], pids
+    return Reduced(result, seen["namespaces"], pids, lines)
 
 
 def test_writers_on_every_node_collide_never_and_lose_nothing(
-    reduced_run: tuple[ClusterResult, list[str], list[int]],
+    reduced_run: Reduced,
 ) -> None:
-    result, _, _ = reduced_run
+    result = reduced_run.result
     assert result.one_node is not None
     rows = [*result.writers, result.one_node]
     assert [(row.writers, row.nodes) for row in rows] == [(1, 3), (3, 3), (3, 1)]
@@ -93,9 +105,9 @@ def test_writers_on_every_node_collide_never_and_lose_nothing(
 
 
 def test_no_stale_page_across_hosts_with_the_shared_cache_and_causal_reads(
-    reduced_run: tuple[ClusterResult, list[str], list[int]],
+    reduced_run: Reduced,
 ) -> None:
-    result, _, _ = reduced_run
+    result = reduced_run.result
     by_condition = {(c.cache, c.wsrep_sync_wait): c for c in result.site}
     assert set(by_condition) == {(SHARED, 0), (SHARED, 1), (LOCAL, 0), (LOCAL, 1)}
     causal = by_condition[SHARED, 1].read_your_write
@@ -110,18 +122,22 @@ def test_no_stale_page_across_hosts_with_the_shared_cache_and_causal_reads(
 
 
 def test_nginx_spreads_the_requests_over_every_app_host(
-    reduced_run: tuple[ClusterResult, list[str], list[int]],
+    reduced_run: Reduced,
 ) -> None:
-    result, _, _ = reduced_run
+    result = reduced_run.result
     for condition in result.site:
         served = condition.served_by_upstream
         assert len(served) == 2 and min(served.values()) > 0, served
 
 
+def test_the_shared_cache_is_a_pool_on_every_cache_host(reduced_run: Reduced) -> None:
+    assert "the page cache: memcached on cache1, cache2" in reduced_run.progress
+
+
 def test_nothing_is_left_after_the_run(
-    reduced_run: tuple[ClusterResult, list[str], list[int]],
+    reduced_run: Reduced,
 ) -> None:
-    _, namespaces, pids = reduced_run
+    namespaces, pids = reduced_run.namespaces, reduced_run.pids
     assert len(namespaces) == 1 + len(REDUCED["hosts"]) and len(pids) >= 5
     assert set(namespaces) & set(netns.namespaces()) == set()
     assert [pid for pid in pids if alive(pid)] == []

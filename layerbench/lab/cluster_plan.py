@@ -4,8 +4,9 @@
     front    the first host with the role front: nginx balancing the application hosts
     app      every host with the role app (at least 2): the site, app host i on Galera node i
     db       every host with the role db: Galera's three nodes, node i on db host i mod N
-    cache    the first host with the role cache: the shared page cache (memcached); needed
-             when the shared cache is measured
+    cache    every host with the role cache: the shared page cache, a memcached pool of a node
+             a host (the site's client hashes each key to one node); needed when the shared
+             cache is measured
 
 Every mistake is a :class:`~layerbench.errors.ConfigError` of one line (exit 2).
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import Host, Topology
 
-SHARED = "shared"  # the page cache in memcached on the cache host, one for every app host
+SHARED = "shared"  # the page cache in the memcached pool on the cache hosts, one for all
 LOCAL = "local"  # each app host's page cache in its own process
 CACHES = (SHARED, LOCAL)
 MIN_APP_HOSTS = 2
@@ -51,7 +52,7 @@ class ClusterPlan:
     front: Host
     apps: tuple[Host, ...]
     dbs: tuple[Host, ...]
-    cache: Host | None
+    caches: tuple[Host, ...]  # none when the shared cache is not measured
 
 
 def plan_cluster(topology: Topology, options: ClusterOptions, source: Path | str) -> ClusterPlan:
@@ -70,7 +71,9 @@ def plan_cluster(topology: Topology, options: ClusterOptions, source: Path | str
             f"(it has {len(apps)})"
         )
     first("db")
-    cache = first("cache") if SHARED in options.caches else None
+    caches = topology.with_role("cache") if SHARED in options.caches else ()
+    if SHARED in options.caches:
+        first("cache")
     return ClusterPlan(
-        topology, first("client"), first("front"), apps, topology.with_role("db"), cache
+        topology, first("client"), first("front"), apps, topology.with_role("db"), caches
     )

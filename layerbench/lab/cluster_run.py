@@ -1,9 +1,9 @@
-"""``layerbench cluster``'s run: the topology's hosts as namespaces, Galera's three nodes on the
-db host, memcached on the cache host, then the writers (on every node; then through node 1
-alone) and the site under each condition (the page cache shared or per host, reads causal or
-not), every measurement made from the client host. Whatever ends the run (its end, an error,
-Ctrl-C), every server is stopped and the namespaces removed; what was measured by then is in
-the result handed to ``progress`` as it grows."""
+"""``layerbench cluster``'s run: the topology's hosts as namespaces, Galera's three nodes on
+the db hosts, the memcached pool on the cache hosts, then the writers (on every node; then
+through node 1 alone) and the site under each condition (the page cache shared or per host,
+reads causal or not), every measurement made from the client host. Whatever ends the run (its
+end, an error, Ctrl-C), every server is stopped and the namespaces removed; what was measured
+by then is in the result the caller handed in, filled as the run goes."""
 
 import tempfile
 from collections.abc import Callable
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from layerbench.datalayer import migrate
 from layerbench.hosts.lab_network import LabNetwork, lab_network
-from layerbench.hosts.placement import Placement, placement_of, start_on
+from layerbench.hosts.placement import Placement, placement_of
 from layerbench.lab.cluster_plan import SHARED, ClusterOptions, ClusterPlan
 from layerbench.lab.cluster_reads import balance, read_your_write
 from layerbench.lab.cluster_site import site_on_hosts
@@ -21,7 +21,7 @@ from layerbench.lab.cluster_writes import count_on_node, measure_writers
 from layerbench.results.cluster_result import ClusterResult, SiteCondition
 from layerbench.services.galera import NODES, GaleraService
 from layerbench.services.mariadb import connect_mariadb
-from layerbench.services.memcached import MemcachedService
+from layerbench.services.memcached_pool import MemcachedPoolService
 
 SYNC_WAITS = (0, 1)
 
@@ -56,10 +56,13 @@ def run_cluster(
         urls = list(galera.urls)
         progress(f"Galera: {NODES} nodes on {', '.join(node.name for node in nodes)}")
         cache_url = None
-        if plan.cache is not None:
-            memcached = start_on(MemcachedService(), placement_of(network, plan.cache))
-            stack.callback(memcached.stop)
-            cache_url = memcached.url
+        if plan.caches:
+            pool = MemcachedPoolService(
+                placements=[placement_of(network, host) for host in plan.caches]
+            )
+            stack.callback(pool.stop)
+            cache_url = pool.start().url
+            progress(f"the page cache: memcached on {', '.join(h.name for h in plan.caches)}")
         client = placement_of(network, plan.client)
         with client.entered():
             migrate.upgrade(urls[0])
