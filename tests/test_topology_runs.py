@@ -125,6 +125,14 @@ def test_a_short_ladder_runs_each_role_on_its_host(
     assert cpu(per_host, "app1", "server", "string") > 0
     assert cpu(per_host, "data1", "database", "postgres") > 0
     assert_nothing_left(document, work_root)
+    # The HTML report, from the saved file, has the per-host table too.
+    report = layerbench(
+        "report", "ladder.json", "-o", "report.html", cwd=tmp_path, work_root=work_root
+    )
+    assert report.returncode == 0, report.stderr
+    html = (tmp_path / "report.html").read_text()
+    per_host_table = html[html.index("<h2>Per host</h2>") :].split("</table>")[0]
+    assert {name for name in hosts if f"<td>{name}</td>" in per_host_table} == set(hosts)
 
 
 @pytest.mark.usefixtures("can_make_namespaces")

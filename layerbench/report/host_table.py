@@ -71,20 +71,26 @@ def host_roles(topology: dict[str, Any], items: Sequence[tuple[str, Repeated]]) 
     return ordered
 
 
-def format_host_table(rows: Sequence[HostRole], labels: Sequence[str]) -> str:
-    """The table; empty without rows."""
-    if not rows:
-        return ""
-    header = ["host", "address", "roles", "role", *labels, "PSS MB"]
-    table = [header]
+TITLE = "per host: CPU % of one core (median trial of each), peak PSS over them"
+
+
+def host_table_rows(rows: Sequence[HostRole], labels: Sequence[str]) -> list[list[str]]:
+    """The header, then a row per host and role: its CPU for each of ``labels``, its PSS."""
+    table = [["host", "address", "roles", "role", *labels, "PSS MB"]]
     for row in rows:
         figures = [_percent(row.cpu_percent.get(label)) for label in labels]
         memory = f"{row.pss_bytes / MB:.0f}" if row.role else "-"
         table.append(
             [row.host, row.address, ", ".join(row.roles), row.role or "-", *figures, memory]
         )
-    title = "per host: CPU % of one core (median trial of each), peak PSS over them"
-    return "\n".join([title, *format_table(table, right_from=4)])
+    return table
+
+
+def format_host_table(rows: Sequence[HostRole], labels: Sequence[str]) -> str:
+    """The table; empty without rows."""
+    if not rows:
+        return ""
+    return "\n".join([TITLE, *format_table(host_table_rows(rows, labels), right_from=4)])
 
 
 def _percent(value: float | None) -> str:

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
 
+from layerbench.report.host_table import TITLE as HOST_TITLE
+from layerbench.report.host_table import host_roles, host_table_rows
 from layerbench.report.mix_lines import mix_rows
 from layerbench.report.svg_bars import Bar, bar_chart, stacked_bar_chart
 from layerbench.report.svg_lines import Series, line_chart
@@ -57,7 +59,7 @@ def html_report(result: LadderResult | MatrixResult) -> str:
 def _ladder_sections(result: LadderResult) -> list[str]:
     rungs = [rung for rung in result.rungs if rung.requests_per_s]
     name = result.label  # with several applications, "APP RUNG"
-    sections = [_ladder_table(result)]
+    sections = [_ladder_table(result), _host_table(result.conditions, ladder_memory_items(result))]
     if result.mix is not None:
         header, *rows = mix_rows(result.mix)
         sections.append("<h2>Mixed load</h2>" + _table(header, rows, numeric=(1, 2)))
@@ -113,6 +115,17 @@ def _memory_table(items: list[tuple[str, Repeated]]) -> str:
         return ""
     return f"<h2>Memory per worker</h2><p>{escape(TITLE)}</p>" + _table(
         header, rows, numeric=range(1, len(header))
+    )
+
+
+def _host_table(conditions: dict[str, Any], items: list[tuple[str, Repeated]]) -> str:
+    """On a topology: CPU and PSS per host and role (:mod:`layerbench.report.host_table`)."""
+    topology = conditions.get("topology")
+    if topology is None:
+        return ""
+    header, *rows = host_table_rows(host_roles(topology, items), [label for label, _ in items])
+    return f"<h2>Per host</h2><p>{escape(HOST_TITLE)}</p>" + _table(
+        header, rows, numeric=range(4, len(header))
     )
 
 
@@ -221,6 +234,7 @@ def _matrix_sections(result: MatrixResult) -> list[str]:
     charts = _level_bars(result) if len(levels) == 1 else _level_lines(result)
     return [
         _table(["server", "c", "req/s", "p99 ms", "errors", ""], rows, numeric=range(1, 5)),
+        _host_table(result.conditions, matrix_memory_items(result)),
         *charts,
         _figure(_cpu_chart([(f"{c.column} c={c.concurrency}", c) for c in cells])),
         _memory_table(matrix_memory_items(result)),
