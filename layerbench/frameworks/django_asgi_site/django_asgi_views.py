@@ -2,33 +2,28 @@
 video page (built, or through the page cache) and a comment posted as JSON, answering as the
 Django site's sync views do."""
 
-import json
-from typing import Any
-
 from asgiref.sync import sync_to_async
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from layerbench.app.api import schemas
-from layerbench.app.api.http import ACTOR_HEADER
 from layerbench.app.api.page_cache import CachedPage, etag_of, video_family
 from layerbench.app.app_config import ServiceUrls
-from layerbench.app.videos import COMMENT_COLUMNS, REF_PATTERN, short_id_number
 from layerbench.frameworks.django_site.django_comments import write_comment
 from layerbench.frameworks.django_site.django_models import Comment, Hello, Video
 from layerbench.frameworks.django_site.django_settings import RUNGS, SITE
 from layerbench.frameworks.django_site.django_views import (
     HELLO_BYTES,
     HTML,
-    JSON,
-    JSON_PARAMS,
     TEXT,
-    actor_of,
+    comment_created,
+    comment_posted,
     comments_of,
     not_found,
     problem,
+    rendered_page,
+    videos_named,
 )
 from layerbench.frameworks.starlette_site.starlette_page_cache import AsyncPageCache
 from layerbench.frameworks.starlette_site.starlette_upstream import AsyncUpstreamClient
@@ -84,16 +79,12 @@ async def upstream(request: HttpRequest) -> HttpResponse:
 
 async def find_video(ref: str) -> Video | None:
     """The video ``ref`` names by short id, else pretty id."""
-    if short_id_number(ref) is not None:
-        return await Video.objects.filter(short_id=ref).afirst()
-    if REF_PATTERN.fullmatch(ref):
-        return await Video.objects.filter(prettyid=ref).afirst()
-    return None
+    return await videos_named(ref).afirst()
 
 
 async def video_page(video: Video) -> bytes:
     comments: list[Comment] = [comment async for comment in comments_of(video)]
-    return render_to_string("django_video.html", {"video": video, "comments": comments}).encode()
+    return rendered_page(video, comments)
 
 
 @require_GET
@@ -123,30 +114,14 @@ async def cached_page(request: HttpRequest, ref: str) -> HttpResponse:
 
 @require_POST
 async def post_comment(request: HttpRequest, ref: str) -> HttpResponse:
-    if request.content_type != JSON:
-        return problem(415, "unsupported media type", [f"the body must be {JSON}"])
-    try:
-        fields: Any = json.loads(request.body)
-    except (UnicodeDecodeError, ValueError) as error:
-        return problem(400, "a body that cannot be read", [str(error)])
-    found = schemas.problems(schemas.COMMENT_INPUT, fields)
-    actor = actor_of(request)
-    if actor is None:
-        found.append(f"{ACTOR_HEADER}: 1 to 64 of A-Z a-z 0-9 . _ @ + -")
-    if found or actor is None:
-        return problem(422, "invalid input", found)
+    posted = comment_posted(request)
+    if isinstance(posted, JsonResponse):
+        return posted
+    values, actor = posted
     video = await find_video(ref)
     if video is None:
         return problem(404, f"no video {ref}", [])
-    values = {column: fields.get(name) for name, column in COMMENT_COLUMNS.items()}
     # A transaction has no async API in Django: the write (and its sweep on commit) runs whole
     # on Django's thread for sync code.
     comment = await sync_to_async(write_comment)(video, values, actor)
-    document = {
-        "id": comment.short_id,
-        "video_id": video.short_id,
-        **{name: getattr(comment, column) for name, column in COMMENT_COLUMNS.items()},
-    }
-    response = JsonResponse(document, status=201, json_dumps_params=JSON_PARAMS)
-    response["Location"] = f"/videos/{video.short_id}/comments/{comment.short_id}"
-    return response
+    return comment_created(video, comment)

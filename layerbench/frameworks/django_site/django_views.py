@@ -65,13 +65,18 @@ def template(request: HttpRequest) -> HttpResponse:
     return HttpResponse(body.encode(), content_type=HTML)
 
 
+def videos_named(ref: str) -> QuerySet[Video]:
+    """The video ``ref`` names, by short id, else pretty id (none for a ref that names none)."""
+    if short_id_number(ref) is not None:
+        return Video.objects.filter(short_id=ref)
+    if REF_PATTERN.fullmatch(ref):
+        return Video.objects.filter(prettyid=ref)
+    return Video.objects.none()
+
+
 def find_video(ref: str) -> Video | None:
     """The video ``ref`` names by short id, else pretty id."""
-    if short_id_number(ref) is not None:
-        return Video.objects.filter(short_id=ref).first()
-    if REF_PATTERN.fullmatch(ref):
-        return Video.objects.filter(prettyid=ref).first()
-    return None
+    return videos_named(ref).first()
 
 
 def comments_of(video: Video) -> QuerySet[Comment]:
@@ -88,9 +93,12 @@ def comments_of(video: Video) -> QuerySet[Comment]:
     )
 
 
+def rendered_page(video: Video, comments: list[Comment]) -> bytes:
+    return render_to_string("django_video.html", {"video": video, "comments": comments}).encode()
+
+
 def video_page(video: Video) -> bytes:
-    context = {"video": video, "comments": list(comments_of(video))}
-    return render_to_string("django_video.html", context).encode()
+    return rendered_page(video, list(comments_of(video)))
 
 
 def not_found(ref: str) -> HttpResponse:
@@ -137,8 +145,9 @@ def actor_of(request: HttpRequest) -> str | None:
     return f"{user}@{request.META.get('REMOTE_ADDR') or 'unknown'}"
 
 
-@require_POST
-def post_comment(request: HttpRequest, ref: str) -> HttpResponse:
+def comment_posted(request: HttpRequest) -> tuple[dict[str, Any], str] | JsonResponse:
+    """The posted comment's column values and its writer (:func:`actor_of`), or the problem
+    answered instead."""
     if request.content_type != JSON:
         return problem(415, "unsupported media type", [f"the body must be {JSON}"])
     try:
@@ -151,11 +160,11 @@ def post_comment(request: HttpRequest, ref: str) -> HttpResponse:
         found.append(f"{ACTOR_HEADER}: 1 to 64 of A-Z a-z 0-9 . _ @ + -")
     if found or actor is None:
         return problem(422, "invalid input", found)
-    video = find_video(ref)
-    if video is None:
-        return problem(404, f"no video {ref}", [])
-    values = {column: fields.get(name) for name, column in COMMENT_COLUMNS.items()}
-    comment = write_comment(video, values, actor)
+    return {column: fields.get(name) for name, column in COMMENT_COLUMNS.items()}, actor
+
+
+def comment_created(video: Video, comment: Comment) -> JsonResponse:
+    """201 with the comment as the API gives it, and where it is."""
     document = {
         "id": comment.short_id,
         "video_id": video.short_id,
@@ -164,3 +173,15 @@ def post_comment(request: HttpRequest, ref: str) -> HttpResponse:
     response = JsonResponse(document, status=201, json_dumps_params=JSON_PARAMS)
     response["Location"] = f"/videos/{video.short_id}/comments/{comment.short_id}"
     return response
+
+
+@require_POST
+def post_comment(request: HttpRequest, ref: str) -> HttpResponse:
+    posted = comment_posted(request)
+    if isinstance(posted, JsonResponse):
+        return posted
+    values, actor = posted
+    video = find_video(ref)
+    if video is None:
+        return problem(404, f"no video {ref}", [])
+    return comment_created(video, write_comment(video, values, actor))

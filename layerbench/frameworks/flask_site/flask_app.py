@@ -21,6 +21,7 @@ from layerbench.frameworks.flask_site.flask_database import dialect_of, rung_eng
 from layerbench.frameworks.flask_site.flask_sweeper import PageSweeper
 from layerbench.frameworks.flask_site.flask_videos import add_comment, comments_of, find_video
 from layerbench.frameworks.site_models import Hello
+from layerbench.frameworks.site_templates import HELLO_TEMPLATE, JINJA_TEMPLATES, VIDEO_TEMPLATE
 from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
 from layerbench.rungs.rung_data import (
     HELLO_ID,
@@ -41,7 +42,7 @@ PAGE_NAMESPACE = "flask:"
 
 def create_app(config: AppConfig | None = None) -> Flask:
     config = config or AppConfig.from_env()
-    app = Flask(__name__)
+    app = Flask(__name__, template_folder=JINJA_TEMPLATES)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     add_ladder(app, sessionmaker(rung_engine(config.orm_url or str(config.db_path))))
     if config.services.upstream:
@@ -74,7 +75,7 @@ def add_ladder(app: Flask, sessions: "sessionmaker[Session]") -> None:
     def template() -> Response:
         with sessions() as session:
             return Response(
-                render_template("flask_hello.html", hello=hello(session)), content_type=HTML
+                render_template(HELLO_TEMPLATE, hello=hello(session)), content_type=HTML
             )
 
 
@@ -96,7 +97,7 @@ def add_site(app: Flask, database_url: str, pages: PageCache) -> None:
             if video is None:
                 return None
             page = render_template(
-                "flask_video.html", video=video, comments=comments_of(session, video)
+                VIDEO_TEMPLATE, video=video, comments=comments_of(session, video)
             )
             return page.encode()
 

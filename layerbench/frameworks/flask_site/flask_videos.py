@@ -5,68 +5,32 @@ triggers, the transaction run again on an id collision or a deadlock)."""
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-from sqlalchemy import Connection, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from layerbench.app.videos import REF_PATTERN, short_id_number
+from layerbench.app.api.pages import COMMENTS_SHOWN
 from layerbench.datalayer.dialect import Dialect
 from layerbench.datalayer.retried import run_retried, wrapped_driver_error
-from layerbench.frameworks.site_models import HISTORY, Comment, Video
-from layerbench.ids.codec import encode
-from layerbench.ids.generate import new_number
-
-Row = dict[str, Any]
-COMMENTS_SHOWN = 100
+from layerbench.frameworks.site_models import Comment, Video
+from layerbench.frameworks.site_orm import (
+    DriverCursor,
+    Row,
+    comment_json,
+    comments_query,
+    new_comment,
+    video_query,
+)
 
 
 def find_video(session: Session, ref: str) -> Video | None:
     """The video ``ref`` names by short id, else pretty id; None when none does."""
-    if short_id_number(ref) is not None:
-        return session.scalars(select(Video).where(Video.id == ref)).first()
-    if not REF_PATTERN.fullmatch(ref):
-        return None
-    return session.scalars(select(Video).where(Video.prettyid == ref)).first()
+    query = video_query(ref)
+    return None if query is None else session.scalars(query).first()
 
 
 def comments_of(session: Session, video: Video) -> list[Comment]:
     """The video's first comments, in the order they were written (the audit history's)."""
-    written = (
-        select(func.min(HISTORY.c.seq))
-        .where(HISTORY.c.table_name == "comments", HISTORY.c.row_key == Comment.id)
-        .scalar_subquery()
-    )
-    query = (
-        select(Comment)
-        .where(Comment.video_numid == video.numid)
-        .order_by(written, Comment.id)
-        .limit(COMMENTS_SHOWN)
-    )
-    return list(session.scalars(query))
-
-
-def comment_json(comment: Comment, video: Video) -> Row:
-    """A comment in the API's field names, as the bare application answers it."""
-    return {
-        "id": comment.id,
-        "video_id": video.id,
-        "name": comment.author,
-        "url": comment.author_url,
-        "email": comment.author_email,
-        "body": comment.body,
-    }
-
-
-class DriverCursor:
-    """A session's connection as the data layer's dialect uses a cursor (its statements in
-    the driver's own parameter style)."""
-
-    def __init__(self, connection: Connection) -> None:
-        self.connection = connection
-
-    def execute(self, sql: str, parameters: tuple[Any, ...] = ()) -> None:
-        self.connection.exec_driver_sql(sql, parameters)
+    return list(session.scalars(comments_query(video, COMMENTS_SHOWN)))
 
 
 def add_comment(
@@ -91,17 +55,7 @@ def _add_comment_once(
         if video is None:
             return None
         with _actor_named(session, dialect, actor):
-            numid = new_number()
-            comment = Comment(
-                numid=dialect.to_stored(numid),
-                id=encode(numid),
-                prettyid=None,
-                video=video,
-                author=fields["name"],
-                body=fields["body"],
-                author_url=fields.get("url"),
-                author_email=fields.get("email"),
-            )
+            comment = new_comment(dialect, video, fields)
             session.add(comment)
             session.flush()
         session.commit()

@@ -20,9 +20,8 @@ from layerbench.datalayer.postgres_dialect import PostgresDialect
 from layerbench.datalayer.retried import run_retried, wrapped_driver_error
 from layerbench.datalayer.sqlite_dialect import SqliteDialect
 from layerbench.frameworks.pyramid_site.pyramid_lookup import find_video
-from layerbench.frameworks.site_models import Comment, Video
-from layerbench.ids.codec import encode
-from layerbench.ids.generate import new_number
+from layerbench.frameworks.site_models import Video
+from layerbench.frameworks.site_orm import comment_json, new_comment
 from layerbench.services.urls import ServiceUrl
 
 JSON = "application/json"
@@ -39,17 +38,6 @@ def dialect_of(database_url: str) -> Dialect:
 def problem(status: int, title: str, errors: list[str]) -> Any:
     body = json.dumps({"title": title, "errors": errors}, separators=(",", ":")).encode()
     return Response(body=body, status=status, content_type=JSON)
-
-
-def comment_json(comment: Comment, video: Video) -> dict[str, Any]:
-    return {
-        "id": comment.id,
-        "video_id": video.id,
-        "name": comment.author,
-        "url": comment.author_url,
-        "email": comment.author_email,
-        "body": comment.body,
-    }
 
 
 class CommentWriter:
@@ -87,20 +75,10 @@ class CommentWriter:
         """One transaction: the actor named, the row inserted (the triggers register its id
         and record it), committed (the sweeper expires the video's pages); the comment as the
         API gives it."""
-        numid = new_number()
         cursor = session.connection().connection.cursor()
         try:
             self.dialect.set_actor(cursor, actor)
-            comment = Comment(
-                numid=self.dialect.to_stored(numid),
-                id=encode(numid),
-                prettyid=None,
-                video=video,
-                author=fields["name"],
-                body=fields["body"],
-                author_url=fields.get("url"),
-                author_email=fields.get("email"),
-            )
+            comment = new_comment(self.dialect, video, fields)
             session.add(comment)
             session.flush()
             document = comment_json(comment, video)

@@ -4,13 +4,13 @@ the async data layer, configured from the environment as every application is
 (:class:`layerbench.app.app_config.AppConfig`). Templates are Jinja2's through
 ``starlette.templating``. Without a site database only the ladder's rungs are answered."""
 
-from pathlib import Path
-
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from starlette.templating import Jinja2Templates
 
 from layerbench.app.api.page_cache import CachedPage, etag_of, video_family
 from layerbench.app.app_config import AppConfig
+from layerbench.frameworks.site_orm import Row
+from layerbench.frameworks.site_templates import HELLO_TEMPLATE, JINJA_TEMPLATES, VIDEO_TEMPLATE
 from layerbench.frameworks.starlette_site.starlette_database import (
     dialect_of,
     rung_engine,
@@ -24,7 +24,6 @@ from layerbench.frameworks.starlette_site.starlette_sweeper import AsyncSweeper,
 from layerbench.frameworks.starlette_site.starlette_upstream import AsyncUpstreamClient
 from layerbench.frameworks.starlette_site.starlette_videos import (
     CommentWriter,
-    Row,
     comments_of,
     find_video,
     hello_row,
@@ -32,7 +31,7 @@ from layerbench.frameworks.starlette_site.starlette_videos import (
 
 TEXT = "text/plain; charset=utf-8"
 HTML = "text/html; charset=utf-8"
-TEMPLATES = Jinja2Templates(directory=Path(__file__).parent / "templates")
+TEMPLATES = Jinja2Templates(directory=JINJA_TEMPLATES)
 
 
 class Site:
@@ -53,7 +52,7 @@ class Site:
             if video is None:
                 return None
             comments = await comments_of(session, video)
-        template = TEMPLATES.get_template("starlette_video.html")
+        template = TEMPLATES.get_template(VIDEO_TEMPLATE)
         return template.render(video=video, comments=comments).encode()
 
     async def cached_page(self, ref: str, path: str) -> CachedPage | None:
@@ -95,7 +94,7 @@ class AsgiSiteData:
     async def hello_page(self) -> bytes:
         async with self.rung_sessions() as session:
             hello = await hello_row(session)
-        return TEMPLATES.get_template("starlette_hello.html").render(hello=hello).encode()
+        return TEMPLATES.get_template(HELLO_TEMPLATE).render(hello=hello).encode()
 
     async def close(self) -> None:
         await self.rung_engine.dispose()
