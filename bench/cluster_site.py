@@ -1,9 +1,10 @@
 """The site on a cluster (issue 26), the full experiment: a client host, a front host (nginx
 least_conn), N app hosts, three db hosts (Galera node i on db host i, app host i on node i) and
-a cache host (memcached, the shared page cache), every host a network namespace; writers 1, 3
-and 6 on the three nodes, the most also through node 1 alone (the anchor of the throughput
-ratio), then read-your-write across hosts with the page cache shared and per host, Galera's
-reads causal and not. Prints ``layerbench cluster``'s tables and the 3-nodes/1-node ratio.
+two cache hosts (the shared page cache, a memcached pool), every host a network namespace;
+writers 1, 3 and 6 on the three nodes, the most also through node 1 alone (the anchor of the
+throughput ratio), then read-your-write across hosts with the page cache shared and per host,
+Galera's reads causal and not. Prints ``layerbench cluster``'s tables and the 3-nodes/1-node
+ratio.
 
     .venv/bin/python bench/cluster_site.py [--app-hosts 3] [--writers 1,3,6] [--writes-each 40]
                                            [--duration 20]
@@ -36,7 +37,7 @@ def topology_document(app_hosts: int) -> dict[str, object]:
     hosts: dict[str, object] = {"client1": {"roles": ["client"]}, "front": {"roles": ["front"]}}
     hosts |= {f"app{n}": {"roles": ["app"]} for n in range(1, app_hosts + 1)}
     hosts |= {f"db{n}": {"roles": ["db"]} for n in range(1, 4)}
-    hosts["cache1"] = {"roles": ["cache"]}
+    hosts |= {f"cache{n}": {"roles": ["cache"]} for n in range(1, 3)}
     return {"hosts": hosts}
 
 
