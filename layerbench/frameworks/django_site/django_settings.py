@@ -17,6 +17,9 @@ RUNGS = "rungs"
 APP_LABEL = "django_site"
 # Seconds a SQLite writer waits for the database's write lock before it fails.
 SQLITE_TIMEOUT_S = 30
+# One connection per thread, kept between requests, as the bare application does (Django's
+# default, 0, opens the database again for every request).
+KEPT_BETWEEN_REQUESTS = None
 ENGINES = {
     "postgres": "django.db.backends.postgresql",
     "mariadb": "django.db.backends.mysql",
@@ -32,6 +35,7 @@ def database(url: str) -> dict[str, Any]:
             "NAME": str(Path(location)),
             # As the repository begins its writes: the write lock taken at BEGIN.
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": SQLITE_TIMEOUT_S},
+            "CONN_MAX_AGE": KEPT_BETWEEN_REQUESTS,
         }
     parsed = ServiceUrl.parse(location)
     engine = ENGINES.get(parsed.kind)
@@ -44,8 +48,7 @@ def database(url: str) -> dict[str, Any]:
         "PASSWORD": parsed.password or "",
         "HOST": parsed.host,
         "PORT": str(parsed.port),
-        # One connection per thread, kept between requests, as the bare application does.
-        "CONN_MAX_AGE": None,
+        "CONN_MAX_AGE": KEPT_BETWEEN_REQUESTS,
     }
 
 
