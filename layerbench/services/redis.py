@@ -8,6 +8,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from layerbench.errors import LayerbenchError
+from layerbench.proc.ports import LOOPBACK
 from layerbench.services.service import ManagedService
 from layerbench.services.urls import ServiceUrl
 
@@ -35,8 +36,11 @@ class RedisService(ManagedService):
             "no",
             "--daemonize",
             "no",
+            # Without a password, protected mode answers loopback clients only: placed on a lab
+            # host, listening on its address inside the lab's namespaces, the app host is
+            # another address of the subnet.
             "--protected-mode",
-            "yes",
+            "yes" if self.host == LOOPBACK else "no",
             "--logfile",
             "",
         ]
