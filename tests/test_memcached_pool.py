@@ -4,12 +4,14 @@ the others' still hit, and the site serves every page (no error page); the pool'
 of the lab's network, reached from an app host; URL mistakes in one line."""
 
 import os
+import select
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 from pymemcache.client.base import Client
@@ -231,3 +233,41 @@ def test_a_pool_on_two_cache_hosts_serves_an_app_host() -> None:
                     cache.close()
                 held = holders(service, keys)
             assert all(held) and sum(map(len, held)) == len(keys)
+
+
+def line_within(stream: IO[bytes], timeout_s: float) -> str:
+    """The next line of an unbuffered stream, or an AssertionError when none comes within
+    ``timeout_s``."""
+    ready, _, _ = select.select([stream], [], [], timeout_s)
+    assert ready, f"no line within {timeout_s} s"
+    return stream.readline().decode()
+
+
+def test_services_up_prints_each_node_then_the_pool_and_ctrl_c_stops_them() -> None:
+    start_service("memcached-pool").stop()  # skips/fails here when memcached is missing
+    with subprocess.Popen(
+        [sys.executable, "-m", "layerbench.cli", "services", "up", "memcached-pool"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        bufsize=0,  # each line read as it comes: select() sees no buffered line
+    ) as process:
+        try:
+            assert process.stdout is not None
+            lines = [line_within(process.stdout, 30).split() for _ in range(4)]
+            assert {name for name, _ in lines} == {"memcached-pool"}
+            *nodes, pool_url = [url for _, url in lines]
+            assert pool_url == "memcached://" + ",".join(url.split("//")[1] for url in nodes)
+            cache = MemcachedCache(pool_url)
+            try:
+                cache.set("answer", b"42")
+                assert cache.get("answer") == b"42"
+            finally:
+                cache.close()
+            process.send_signal(signal.SIGINT)
+            assert process.wait(timeout=20) == 130
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    with pytest.raises(ConfigError, match="does not answer"):
+        check_cache_usable(pool_url)

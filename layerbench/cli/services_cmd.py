@@ -64,7 +64,8 @@ def cmd_up(args: argparse.Namespace) -> int:
         for unstarted_service in unstarted:
             service = stack.enter_context(unstarted_service)
             services.append(service)
-            for url in service.urls:
+            # Each node's URL, then the service's own where it is none of them (a pool's).
+            for url in dict.fromkeys((*service.urls, service.url)):
                 print(f"{service.name} {url}", flush=True)
         print("up; Ctrl-C stops them and removes their data", file=sys.stderr, flush=True)
         while True:
