@@ -144,7 +144,8 @@ def test_a_matrix_of_two_servers_on_a_topology(
 ) -> None:
     topology = topology_file(tmp_path, FOUR_HOSTS.replace('"db", "cache"', '"cache"'))
     done = layerbench(
-        "matrix", "--servers", "gunicorn,uwsgi-nginx", "-c", "4", "--topology", str(topology),
+        "matrix", "--servers", "gunicorn,uwsgi-nginx,nginx-static", "-c", "4", "--topology",
+        str(topology),
         *SHORT, cwd=tmp_path, work_root=work_root,
     )  # fmt: skip
     document = json.loads((tmp_path / "matrix.json").read_text())
@@ -155,8 +156,11 @@ def test_a_matrix_of_two_servers_on_a_topology(
     assert [(cell["column"], cell["status"]) for cell in document["cells"]] == [
         ("gunicorn", "ok"),
         ("uwsgi-nginx", "ok"),
+        ("nginx-static", "ok"),
     ]
-    gunicorn, uwsgi = (hosts_by_role(cell) for cell in document["cells"])
+    gunicorn, uwsgi, static = (hosts_by_role(cell) for cell in document["cells"])
+    # The static file's server is a front: on the front host.
+    assert static == {"server": {"front1"}, "client": {"client1"}}
     assert gunicorn == {"server": {"app1"}, "client": {"client1"}}
     # uWSGI on the app host, its nginx on the front host.
     assert uwsgi == {"server": {"app1"}, "front": {"front1"}, "client": {"client1"}}

@@ -46,6 +46,4 @@ def static_deployment(
     if name == APACHE_STATIC:
         plan = ServerPlan(workdir, port, workdir / "unused.sqlite3", FILES, book, cpus, host)
         return find_adapter(APACHE_STATIC).build(plan)
-    nginx = NginxStatic(workdir, port, FILES, cpus=cpus)
-    nginx.host = host
-    return nginx
+    return NginxStatic(workdir, port, FILES, cpus=cpus, host=host)

@@ -179,7 +179,9 @@ def _mod_python_wsgi(plan: ServerPlan) -> Deployment:
 
 def _nginx_static(plan: ServerPlan) -> Deployment:
     workers = plan.settings(NginxSettings, "nginx").workers
-    return NginxStatic(plan.workdir, plan.port, plan.static_files, workers=workers, cpus=plan.cpus)
+    return NginxStatic(
+        plan.workdir, plan.port, plan.static_files, workers=workers, cpus=plan.cpus, host=plan.host
+    )
 
 
 def _passenger(plan: ServerPlan) -> Deployment:

@@ -94,8 +94,9 @@ class NginxStatic(NginxServer):
         workers: int = 1,
         cpus: frozenset[int] | None = None,
         tls: TlsListener | None = None,
+        host: str = LOOPBACK,
     ) -> None:
-        super().__init__(workdir, port, cpus, workers=workers)
+        super().__init__(workdir, port, cpus, workers=workers, host=host)
         self.files = files
         self.tls = tls
         self.ready_path = "/" + next(iter(files))
