@@ -1,5 +1,6 @@
-"""``layerbench cost [--app NAME] [--rungs …] [--requests N] [--repeats R] [--profile RUNG]``:
-instructions per request of each rung, the application called in-process under callgrind."""
+"""``layerbench cost [--app NAME] [--rungs …] [--requests N] [--repeats R] [--profile RUNG]
+[--set SECTION.KEY=VALUE]``: instructions per request of each rung, the application called
+in-process under callgrind, on the data the settings choose (the ladder's)."""
 
 import argparse
 import sys
@@ -8,9 +9,11 @@ from typing import Any
 
 from layerbench.cli.output import print_out
 from layerbench.cost.cost_plan import DEFAULT_REPEATS, DEFAULT_REQUESTS, DEFAULT_WARMUP
+from layerbench.cost.cost_services import check_cost_sections
 from layerbench.cost.ladder_cost import CostOptions, run_cost
 from layerbench.report.cost_table import cost_lines
 from layerbench.report.json_export import write_json
+from layerbench.servers.server_settings import add_assignments
 
 
 def add_parser(commands: Any) -> None:
@@ -38,6 +41,14 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--jobs", type=int, default=0, help="repeats run at once (one per CPU)")
     parser.add_argument("--profile", metavar="RUNG", help="show the rung's top functions")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SECTION.KEY=VALUE",
+        help="where the data is, as on the ladder (repeatable): site.database=mariadb, "
+        "zope.storage=relstorage-postgres|relstorage-mariadb",
+    )
     parser.add_argument("--json", type=Path, help="write the results as JSON (- for stdout)")
     parser.set_defaults(handler=cmd_cost)
 
@@ -46,6 +57,8 @@ def cmd_cost(args: argparse.Namespace) -> int:
     rungs = None
     if args.rungs is not None:
         rungs = tuple(name.strip() for name in args.rungs.split(",") if name.strip())
+    settings = add_assignments({}, args.set)
+    check_cost_sections(settings)
     options = CostOptions(
         app=args.app,
         rungs=rungs,
@@ -54,6 +67,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
         repeats=args.repeats,
         jobs=args.jobs,
         profile=args.profile,
+        settings=settings,
     )
     result = run_cost(options)
     lines = cost_lines(result)

@@ -137,7 +137,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     counting = None
     if args.instructions:  # refused before the ladder runs when it cannot be done
         names = tuple(rung.name for rung in options.ladder)
-        counting = ladder_cost_options(options.full, options.apps, names)
+        counting = ladder_cost_options(options.full, options.apps, names, options.settings)
     progress = LadderProgress(options, sys.stderr)
     result = run_ladder(options, results, progress, topology=topology)
     if counting is not None:

@@ -22,6 +22,11 @@ EXIT_REGRESSED = 1
 
 
 def smoke_instructions(args: argparse.Namespace) -> int:
+    if args.set:
+        raise ConfigError(
+            f"--measure instructions calls the application in-process, under no server and on "
+            f"its own SQLite file: --set {args.set[0]} would not be measured; leave it out"
+        )
     tolerance = DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance
     if not 0 <= tolerance < 1:
         raise ConfigError(f"the tolerance is a fraction from 0 to 1, not {tolerance:g}")

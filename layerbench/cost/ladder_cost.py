@@ -1,9 +1,11 @@
 """``layerbench cost``: the ladder's rungs (those the application answers) as cost requests,
-on the data the ladder prepares (the embedded defaults: SQLite, the in-process cache)."""
+on the data the ladder prepares (the embedded defaults: SQLite, the in-process cache), or on
+the databases the ladder's settings choose (``site.database``, ``zope.storage``:
+:mod:`layerbench.cost.cost_services`)."""
 
 import os
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,7 @@ from layerbench.cost.cost_plan import (
     CostRequest,
 )
 from layerbench.cost.cost_run import run_cost_pass
+from layerbench.cost.cost_services import RepeatDatabases, cost_settings
 from layerbench.cost.shim_build import find_valgrind, shim_library
 from layerbench.errors import ConfigError
 from layerbench.frameworks.applications import Application, find_application
@@ -25,6 +28,7 @@ from layerbench.lab.app_under_test import app_environment, check_installed
 from layerbench.proc.work_dirs import work_directory
 from layerbench.results.cost_result import CostResult, RequestCost
 from layerbench.rungs.definitions import LADDER, Rung, Stack
+from layerbench.servers.server_settings import SettingsBook
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,8 @@ class CostOptions:
     repeats: int = DEFAULT_REPEATS
     jobs: int = 0  # 0: as many as there are CPUs
     profile: str | None = None
+    # The data's settings, the ladder's (site.database, zope.storage, their services').
+    settings: SettingsBook = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         application = find_application(self.app)
@@ -84,7 +90,8 @@ def rung_request(rung: Rung) -> CostRequest:
     )
 
 
-def cost_plan(options: CostOptions) -> CostPlan:
+def cost_plan(options: CostOptions, databases: RepeatDatabases) -> CostPlan:
+    """``databases``: where each repeat's data goes when the settings put it on a service."""
     rungs = options.chosen_rungs()
     if not rungs:
         raise ConfigError(
@@ -93,11 +100,13 @@ def cost_plan(options: CostOptions) -> CostPlan:
     application = options.application
 
     def prepare(directory: Path) -> dict[str, str]:
-        data = prepare_app_data(directory)
+        site, storage = databases.next_repeat()
+        data = prepare_app_data(directory, site_url=site)
         return {
             **data.environment,
             DB_PATH_VARIABLE: str(data.db_path),
             **app_environment(application),
+            **storage,
         }
 
     return CostPlan(
@@ -112,11 +121,12 @@ def cost_plan(options: CostOptions) -> CostPlan:
 
 
 def run_cost(options: CostOptions) -> CostResult:
-    plan = cost_plan(options)
+    databases = RepeatDatabases(options.application, options.settings)
+    plan = cost_plan(options, databases)
     valgrind = find_valgrind()
     check_installed(options.application)
     started = time.monotonic()
-    with work_directory("layerbench-cost-") as workdir:
+    with work_directory("layerbench-cost-") as workdir, databases:
         measurement = run_cost_pass(plan, workdir)
     result = CostResult(
         options=_options_document(options, plan),
@@ -138,11 +148,14 @@ def _options_document(options: CostOptions, plan: CostPlan) -> dict[str, Any]:
     return {**asdict(options), "jobs": plan.jobs}
 
 
-def ladder_cost_options(full: bool, apps: tuple[str, ...], rungs: tuple[str, ...]) -> CostOptions:
+def ladder_cost_options(
+    full: bool, apps: tuple[str, ...], rungs: tuple[str, ...], settings: SettingsBook
+) -> CostOptions:
     """``ladder --instructions``: the cost pass of the ladder's own rungs (those of them it
-    counts: the application's), refused before the ladder runs when it cannot be made: on the
-    full ladder (the pass runs on the embedded data only), with several applications, or
-    without valgrind or gcc."""
+    counts: the application's) on the data its settings choose (``site.database``,
+    ``zope.storage``; its server's are not read: the pass runs under none), refused before the
+    ladder runs when it cannot be made: on the full ladder (the pass runs on the embedded data
+    only), with several applications, or without valgrind or gcc."""
     if full:
         raise ConfigError("--instructions counts the default ladder's rungs; not with --full")
     if len(apps) != 1:
@@ -151,7 +164,7 @@ def ladder_cost_options(full: bool, apps: tuple[str, ...], rungs: tuple[str, ...
     chosen = tuple(name for name in rungs if name in counted)
     if not chosen:
         raise ConfigError("--instructions counts the application's rungs; none is chosen")
-    options = CostOptions(app=apps[0], rungs=chosen)
+    options = CostOptions(app=apps[0], rungs=chosen, settings=cost_settings(settings))
     find_valgrind()
     shim_library()
     return options

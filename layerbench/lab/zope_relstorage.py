@@ -43,30 +43,35 @@ def storage_service(apps: tuple[Application, ...], book: SettingsBook) -> str | 
     return SERVICE_OF.get(zope_storage(book))
 
 
-def zope_environment(app: Application, book: SettingsBook, urls: dict[str, str]) -> dict[str, str]:
+def zope_environment(
+    app: Application, book: SettingsBook, urls: dict[str, str], database: str = DATABASE
+) -> dict[str, str]:
     """The storage's variables for the Zope application (nothing for another, or FileStorage);
-    RelStorage's database is made on the service's first use."""
+    RelStorage's database (``database``: a cost pass's repeat has one of its own) is made on
+    the service's first use."""
     storage = zope_storage(book)
     kind = SERVICE_OF.get(storage)
     if app.name != ZOPE_APP or kind is None:
         return {}
-    return {STORAGE_VARIABLE: storage, RELSTORAGE_URL_VARIABLE: made_database(kind, urls[kind])}
+    made = made_database(kind, urls[kind], database)
+    return {STORAGE_VARIABLE: storage, RELSTORAGE_URL_VARIABLE: made}
 
 
-def made_database(kind: str, service_url: str) -> str:
-    """The URL of the database ``zodb`` on the service at ``service_url``, made if absent."""
+def made_database(kind: str, service_url: str, database: str = DATABASE) -> str:
+    """The URL of the database ``database`` (``zodb``) on the service at ``service_url``, made
+    if absent."""
     admin = ServiceUrl.parse(service_url)
     if kind == "postgres":
         with psycopg.connect(service_url, autocommit=True) as connection:
             found = connection.execute(
-                "SELECT 1 FROM pg_database WHERE datname = %s", (DATABASE,)
+                "SELECT 1 FROM pg_database WHERE datname = %s", (database,)
             ).fetchone()
             if found is None:
-                connection.execute(f'CREATE DATABASE "{DATABASE}"')
-        return f"postgresql://{admin.user}@{admin.host}:{admin.port}/{DATABASE}"
+                connection.execute(f'CREATE DATABASE "{database}"')
+        return f"postgresql://{admin.user}@{admin.host}:{admin.port}/{database}"
     with connect_mariadb(service_url) as mariadb, mariadb.cursor() as cursor:
-        cursor.execute(f"CREATE DATABASE IF NOT EXISTS `{DATABASE}`")
-    return f"mysql://{admin.user or 'root'}@{admin.host}:{admin.port}/{DATABASE}"
+        cursor.execute(f"CREATE DATABASE IF NOT EXISTS `{database}`")
+    return f"mysql://{admin.user or 'root'}@{admin.host}:{admin.port}/{database}"
 
 
 def refuse_storage_outside_ladder(book: SettingsBook, command: str) -> None:
