@@ -61,6 +61,8 @@ def test_cost_counts_each_rung_and_what_its_layer_adds(valgrind: Path, tmp_path:
     document = json.loads(out.read_text())
     rows = {row["label"]: row for row in document["requests"]}
     assert list(rows) == ["string", "db-raw"]
+    # Each rung's chain (the ladder's): what its "vs above" is against.
+    assert rows["db-raw"]["chain"] == ["cache", "string", "static"]
     string, db_raw = (rows[name]["median_instructions_per_request"] for name in rows)
     # The string's own handler is a few thousand instructions; the sqlite3 query adds more.
     assert 500 < string < 50_000
