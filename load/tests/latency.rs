@@ -1,5 +1,5 @@
 //! The reported latency is the server's: against a server that answers after exactly 20 ms,
-//! the median is 20–21 ms.
+//! the median is 20–21 ms; and p99.9 is the nearest rank, not the next one up.
 
 mod common;
 
@@ -55,4 +55,25 @@ fn median_of_a_20_ms_server() {
         runs.push(latency);
     }
     panic!("median not within 20–21 ms in 3 runs: {runs:#?}");
+}
+
+/// 1000 requests, one of them 100 ms slow: p99.9 is the 999th latency (1000 × 0.999 is
+/// whole), a fast one, not the slow 1000th that a floating point 99.9 / 100 picked.
+#[test]
+fn p99_9_of_a_thousand_is_the_999th_value() {
+    let slow = Duration::from_millis(100);
+    let server = TestServer::start(move |request| {
+        if request.number == 0 {
+            sleep_until(Instant::now() + slow);
+        }
+        Reply::Respond(ok("rank"))
+    });
+    let url = server.url("/");
+    let run = run_load(&["-n", "1000", "-c", "1", "-k", "--json", "-", &url]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let doc = run.json();
+    assert_contract(&doc);
+    let latency = &doc["latency_us"];
+    assert!(latency["max"].as_u64().unwrap() >= 100_000, "{latency}");
+    assert!(latency["p99_9"].as_u64().unwrap() < 100_000, "{latency}");
 }

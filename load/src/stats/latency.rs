@@ -1,8 +1,13 @@
 //! Latency summary: exact min, max, mean and standard deviation from running sums, and
-//! percentiles from the HdrHistogram (each the highest value equivalent to the quantile's
-//! bucket, as wrk and HdrHistogram report them).
+//! percentiles from the HdrHistogram by nearest rank (`nearest_rank.rs`: each the highest
+//! value equivalent to the bucket of the rank ⌈p × n⌉, as wrk and HdrHistogram report them).
 
 use hdrhistogram::Histogram;
+
+use super::nearest_rank;
+
+/// The percentiles of a summary in per mille, in its fields' order: p50 … p99_9.
+const PERCENTILES_PER_MILLE: [u16; 9] = [500, 660, 750, 800, 900, 950, 980, 990, 999];
 
 /// Running sums, exact and mergeable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,25 +104,23 @@ impl LatencySummary {
             return LatencySummary::default();
         }
         // A bucket's highest equivalent value can exceed the largest value recorded.
-        let at = |percent: f64| {
-            histogram
-                .value_at_quantile(percent / 100.0)
-                .min(moments.max)
-        };
+        let [p50, p66, p75, p80, p90, p95, p98, p99, p99_9] =
+            nearest_rank::values_at(histogram, PERCENTILES_PER_MILLE)
+                .map(|value| value.min(moments.max));
         LatencySummary {
             min: moments.min,
             mean: moments.mean(),
             stdev: moments.stdev(),
             max: moments.max,
-            p50: at(50.0),
-            p66: at(66.0),
-            p75: at(75.0),
-            p80: at(80.0),
-            p90: at(90.0),
-            p95: at(95.0),
-            p98: at(98.0),
-            p99: at(99.0),
-            p99_9: at(99.9),
+            p50,
+            p66,
+            p75,
+            p80,
+            p90,
+            p95,
+            p98,
+            p99,
+            p99_9,
         }
     }
 }
@@ -170,7 +173,18 @@ mod tests {
         let s = LatencySummary::new(&m, &h);
         assert_eq!((s.min, s.max, s.mean), (1, 1000, 500.5));
         assert_eq!((s.p50, s.p90, s.p99), (500, 900, 990));
-        assert!((999..=1000).contains(&s.p99_9), "{}", s.p99_9);
+        // The 999th value: 1000 × 0.999 is whole, and no floating point rounds it up.
+        assert_eq!(s.p99_9, 999);
+    }
+
+    /// 9000 × 0.999 = 8991 is whole too: the 8991st value, the top of its bucket of 8
+    /// (8984..=8991), not the next bucket's 8999.
+    #[test]
+    fn p99_9_of_one_to_nine_thousand_is_the_8991st_value() {
+        let values: Vec<u64> = (1..=9000).collect();
+        let s = summary(&values);
+        assert_eq!(s.p99_9, 8991);
+        assert_eq!((s.p50, s.p99), (4503, 8911));
     }
 
     #[test]

@@ -3,5 +3,6 @@
 pub mod by_target;
 pub mod interchange;
 pub mod latency;
+pub mod nearest_rank;
 pub mod phases;
 pub mod recorder;

@@ -9,11 +9,13 @@
 //! - total: the request's latency (ab's `time`).
 //!
 //! ab keeps every request and sorts them for an exact median; here each phase has a running
-//! sum (exact min, mean, sd, max) and an HdrHistogram (median to 3 significant digits).
+//! sum (exact min, mean, sd, max) and an HdrHistogram (median to 3 significant digits): the
+//! nearest rank ⌈n / 2⌉, the lower of the two middle values of an even count.
 
 use hdrhistogram::Histogram;
 
 use super::latency::Moments;
+use super::nearest_rank;
 use super::recorder::{HIGHEST_US, LOWEST_US, SIGNIFICANT_DIGITS};
 
 /// One request's phases, as measured by its connection.
@@ -86,9 +88,7 @@ pub fn summarize(moments: &Moments, histogram: &Histogram<u64>) -> PhaseSummary 
         mean: moments.mean(),
         stdev: moments.stdev(),
         // A bucket's highest equivalent value can exceed the largest value recorded.
-        median: histogram
-            .value_at_quantile(0.5)
-            .clamp(moments.min, moments.max),
+        median: nearest_rank::values_at(histogram, [500])[0].clamp(moments.min, moments.max),
         max: moments.max,
     }
 }

@@ -7,19 +7,32 @@ use hdrhistogram::Histogram;
 use hdrhistogram::serialization::Deserializer;
 use serde_json::Value;
 
-/// The percentiles of a latency summary, as its JSON names them (the quantile is the percent
-/// over 100, computed as the generator computes it: 99.9 / 100 is a hair above 0.999).
-const PERCENTILES: [(&str, f64); 9] = [
-    ("p50", 50.0),
-    ("p66", 66.0),
-    ("p75", 75.0),
-    ("p80", 80.0),
-    ("p90", 90.0),
-    ("p95", 95.0),
-    ("p98", 98.0),
-    ("p99", 99.0),
-    ("p99_9", 99.9),
+/// The percentiles of a latency summary, as its JSON names them, in per mille.
+const PERCENTILES: [(&str, u64); 9] = [
+    ("p50", 500),
+    ("p66", 660),
+    ("p75", 750),
+    ("p80", 800),
+    ("p90", 900),
+    ("p95", 950),
+    ("p98", 980),
+    ("p99", 990),
+    ("p99_9", 999),
 ];
+
+/// The nearest rank's value: the highest value of the bucket that holds the ⌈p × n / 1000⌉th
+/// value in ascending order (the load README's rule, in integers: no floating point quantile).
+pub fn value_at_per_mille(histogram: &Histogram<u64>, per_mille: u64) -> u64 {
+    let rank = (per_mille * histogram.len()).div_ceil(1000).max(1);
+    let mut seen = 0;
+    for bucket in histogram.iter_recorded() {
+        seen += bucket.count_at_value();
+        if seen >= rank {
+            return bucket.value_iterated_to();
+        }
+    }
+    panic!("rank {rank} of {} values", histogram.len())
+}
 
 pub fn decode(text: &Value) -> Histogram<u64> {
     let text = text.as_str().expect("a histogram is a string");
@@ -37,10 +50,10 @@ pub fn assert_percentiles_from(summary: &Value, histogram: &Value, what: &str) {
         assert_eq!(max, 0, "{what}: an empty histogram, a summary of nothing");
         return;
     }
-    for (name, percent) in PERCENTILES {
+    for (name, per_mille) in PERCENTILES {
         assert_eq!(
             summary[name].as_u64(),
-            Some(histogram.value_at_quantile(percent / 100.0).min(max)),
+            Some(value_at_per_mille(&histogram, per_mille).min(max)),
             "{what} {name}"
         );
     }
@@ -77,7 +90,7 @@ pub fn assert_histograms_agree(doc: &Value) {
         let median = if histogram.is_empty() {
             0
         } else {
-            histogram.value_at_quantile(0.5).clamp(min, max)
+            value_at_per_mille(&histogram, 500).clamp(min, max)
         };
         assert_eq!(summary["median"].as_u64(), Some(median), "{phase}");
     }
