@@ -22,10 +22,21 @@ __all__ = ["nginx"]  # the fixture, used by name
 LOAD_LAYOUT = Layout(1, 3_600_000_000, 3)
 
 
-def nearest_rank(sorted_values: list[int], percent: float) -> int:
-    """The smallest value with at least ``percent`` % of the values at or below it."""
-    rank = max(-(-len(sorted_values) * percent // 100), 1)
-    return sorted_values[int(rank) - 1]
+def nearest_rank(sorted_values: list[int], per_mille: int) -> int:
+    """The smallest value with at least ``per_mille`` ‰ of the values at or below it: the
+    value of rank ⌈p x n / 1000⌉, computed in integers."""
+    rank = max(-(-len(sorted_values) * per_mille // 1000), 1)
+    return sorted_values[rank - 1]
+
+
+def bucket_tops(histogram: hdr_histogram.Histogram) -> list[int]:
+    """Every value counted, as the highest value of its bucket, in ascending order."""
+    layout = histogram.layout
+    return [
+        layout.highest_equivalent(layout.value_of(index))
+        for index in sorted(histogram.counts)
+        for _ in range(histogram.counts[index])
+    ]
 
 
 def latencies(count: int, seed: int) -> list[int]:
@@ -47,16 +58,48 @@ def test_halves_added_give_the_percentiles_of_the_union(seed: int) -> None:
     union = sorted(values)
     assert merged.total_count == len(union)
     percentiles = merged.percentiles(max(union))
-    for name, percent in hdr_histogram.PERCENTILES.items():
-        expected = min(LOAD_LAYOUT.highest_equivalent(nearest_rank(union, percent)), max(union))
+    for name, per_mille in hdr_histogram.PERCENTILES_PER_MILLE.items():
+        expected = min(LOAD_LAYOUT.highest_equivalent(nearest_rank(union, per_mille)), max(union))
         assert percentiles[name] == expected, name
     # The bucket's precision: within 0.1 % of the exact value, never below it.
     for name in ("p50", "p99", "p99_9"):
-        exact = nearest_rank(union, hdr_histogram.PERCENTILES[name])
+        exact = nearest_rank(union, hdr_histogram.PERCENTILES_PER_MILLE[name])
         assert exact <= percentiles[name] <= exact * 1.001, name
     # An average of the halves' percentiles is not this: the point of adding histograms.
-    halves_p99 = [h.value_at_quantile(0.99) for h in halves]
+    halves_p99 = [h.value_at_per_mille(990) for h in halves]
     assert sum(halves_p99) / 2 != percentiles["p99"]
+
+
+@pytest.mark.parametrize(
+    ("count", "p50", "p99", "p99_9"),
+    [
+        # Below 2048 µs every value has its own bucket: the 500th, 990th and 999th values.
+        (1000, 500, 990, 999),
+        # 9000 x 0.999 = 8991 is whole: the 8991st value, the top of its bucket 8984..=8991,
+        # not the next bucket's 8999 (99.9 / 100.0 is a hair above 0.999 in floating point).
+        (9000, 4503, 8911, 8991),
+    ],
+)
+def test_percentiles_are_the_nearest_ranks_of_one_to_n(
+    count: int, p50: int, p99: int, p99_9: int
+) -> None:
+    values = range(1, count + 1)
+    decoded = hdr_histogram.decode(hdr_histogram.encode(hdr_histogram.record(LOAD_LAYOUT, values)))
+    percentiles = decoded.percentiles(count)
+    assert (percentiles["p50"], percentiles["p99"], percentiles["p99_9"]) == (p50, p99, p99_9)
+
+
+def test_nearest_ranks_are_exact() -> None:
+    assert [hdr_histogram.nearest_rank(999, n) for n in (1000, 9000, 9001)] == [999, 8991, 8992]
+    assert [hdr_histogram.nearest_rank(500, n) for n in (1, 1000, 1001)] == [1, 500, 501]
+    assert hdr_histogram.nearest_rank(0, 10) == 1
+    histogram = hdr_histogram.record(LOAD_LAYOUT, [7, *[40] * 98, 1000])
+    assert [histogram.value_at_per_mille(p) for p in (0, 10, 20, 990, 999, 1000)] == [
+        7, 7, 40, 40, 1000, 1000
+    ]  # fmt: skip
+    assert hdr_histogram.record(LOAD_LAYOUT, []).value_at_per_mille(999) == 0
+    with pytest.raises(ValueError, match=r"outside 0\.\.1000"):
+        histogram.value_at_per_mille(1001)
 
 
 def test_the_layout_matches_hdrhistogram() -> None:
@@ -95,8 +138,12 @@ def test_the_load_generators_histograms_decode_and_merge(
         assert histogram.total_count == result.requests_completed
         latency = document["latency_us"]
         assert histogram.percentiles(latency["max"]) == {
-            name: latency[name] for name in hdr_histogram.PERCENTILES
+            name: latency[name] for name in hdr_histogram.PERCENTILES_PER_MILLE
         }
+        # Both read the nearest rank of what was counted (n = 3000 and 1000: n x 0.999 whole).
+        tops = bucket_tops(histogram)
+        for name, per_mille in hdr_histogram.PERCENTILES_PER_MILLE.items():
+            assert latency[name] == min(nearest_rank(tops, per_mille), latency["max"]), name
     merged = merge_loads(results)
     assert merged.requests_completed == 4000
     assert hdr_histogram.decode(merged.latency_histogram_us or "").total_count == 4000

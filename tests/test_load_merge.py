@@ -4,7 +4,6 @@ percentiles of the merged uncorrected and per-URL latencies are those of the uni
 lab's table prints it like any load result."""
 
 import copy
-import math
 import random
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.servers.nginx import NginxStatic
 from layerbench.stats import hdr_histogram
 from tests.load_documents import OTHER_BODY, OTHER_FILE, nginx, run_load, validate
-from tests.test_hdr_histogram import LOAD_LAYOUT, latencies
+from tests.test_hdr_histogram import LOAD_LAYOUT, latencies, nearest_rank
 
 __all__ = ["nginx"]  # the fixture, used by name
 
@@ -49,10 +48,9 @@ def assert_union(summary: dict[str, Any], union: list[int], what: str) -> None:
     """``summary`` is that of every value of ``union``, at the histogram's precision."""
     union = sorted(union)
     for name in ("p50", "p99", "p99_9"):
-        # The nearest rank of the quantile as the load generator computes it: 99.9 / 100 is a
-        # hair above 0.999, which moves the rank up by one when n x 0.999 is whole.
-        rank = max(math.ceil(hdr_histogram.PERCENTILES[name] / 100.0 * len(union)), 1)
-        expected = min(LOAD_LAYOUT.highest_equivalent(union[rank - 1]), union[-1])
+        # The nearest rank ⌈p x n / 1000⌉ in integers: exact also when n x 0.999 is whole.
+        nearest = nearest_rank(union, hdr_histogram.PERCENTILES_PER_MILLE[name])
+        expected = min(LOAD_LAYOUT.highest_equivalent(nearest), union[-1])
         assert summary[name] == expected, f"{what} {name}"
     mean = sum(union) / len(union)
     stdev = (sum((v - mean) ** 2 for v in union) / (len(union) - 1)) ** 0.5
@@ -117,7 +115,9 @@ def test_two_real_runs_merge_into_one_load_document(
             )
         for summary, encoded in pairs:
             percentiles = hdr_histogram.decode(encoded).percentiles(summary["max"])
-            assert percentiles == {name: summary[name] for name in hdr_histogram.PERCENTILES}
+            assert percentiles == {
+                name: summary[name] for name in hdr_histogram.PERCENTILES_PER_MILLE
+            }
     for clients in (closed, opened):
         merged = merge_documents(clients)
         validate(merged)
@@ -216,3 +216,15 @@ def test_a_random_split_of_one_set_merges_to_the_whole() -> None:
     merged, encoded = merged_latency([s for s, _ in summaries], [h for _, h in summaries])
     assert_union(merged, values, "split")
     assert hdr_histogram.decode(encoded).total_count == len(values)
+
+
+@pytest.mark.parametrize(("count", "p50", "p99_9"), [(1000, 500, 999), (9000, 4503, 8991)])
+def test_merged_percentiles_of_one_to_n_are_the_nearest_ranks(
+    count: int, p50: int, p99_9: int
+) -> None:
+    """1..=n µs dealt to three clients: the merge's p99.9 is the ⌈0.999 n⌉th value (its bucket's
+    top), not the next one up, and its p50 the ⌈n / 2⌉th."""
+    parts = [list(range(first, count + 1, 3)) for first in (1, 2, 3)]
+    summaries = [summary_of(part) for part in parts]
+    merged, _ = merged_latency([s for s, _ in summaries], [h for _, h in summaries])
+    assert (merged["p50"], merged["p99_9"]) == (p50, p99_9)

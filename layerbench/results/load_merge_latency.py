@@ -22,7 +22,8 @@ def merged_latency(
     figures = _pooled(summaries, [h.total_count for h in histograms])
     if figures is None:
         empty = {"min": 0, "mean": 0.0, "stdev": 0.0, "max": 0}
-        return empty | {name: 0 for name in hdr_histogram.PERCENTILES}, hdr_histogram.encode(merged)
+        empty |= dict.fromkeys(hdr_histogram.PERCENTILES_PER_MILLE, 0)
+        return empty, hdr_histogram.encode(merged)
     return figures | merged.percentiles(figures["max"]), hdr_histogram.encode(merged)
 
 
@@ -38,7 +39,7 @@ def merged_phase(
     if figures is None:
         empty = {"min": 0, "mean": 0.0, "stdev": 0.0, "median": 0, "max": 0}
         return empty, hdr_histogram.encode(merged)
-    median = min(max(merged.value_at_quantile(0.5), figures["min"]), figures["max"])
+    median = min(max(merged.value_at_per_mille(500), figures["min"]), figures["max"])
     return {
         "min": figures["min"],
         "mean": figures["mean"],

@@ -11,8 +11,11 @@ bytes, the ninth with 8 bits), a negative one standing for that many empty bucke
 References: HdrHistogram's ``AbstractHistogram.encodeIntoCompressedByteBuffer`` and
 ``ZigZagEncoding`` (Java), and the Rust crate's ``serialization`` module (``hdrhistogram``
 7.6, the one load/ uses). The bucket arithmetic (``index_of``, ``value_of``,
-``highest_equivalent``) and ``value_at_quantile`` follow that crate's ``lib.rs``, so a
-percentile read here is the one the load generator reports from the same histogram.
+``highest_equivalent``) follows that crate's ``lib.rs``, and a percentile is read by the load
+generator's rule (``load/src/stats/nearest_rank.rs``): the nearest rank ⌈p x n / 1000⌉ with
+p in per mille, in integers (no floating point quantile, where 99.9 / 100 is a hair above
+0.999), and the highest value of the bucket that holds it. A percentile read here is the one
+the load generator reports from the same histogram.
 
 Adding histograms adds their counts, bucket by bucket: percentiles of several clients'
 runs are those of all their requests together, never an average of percentiles.
@@ -20,7 +23,6 @@ runs are those of all their requests together, never an average of percentiles.
 
 import base64
 import binascii
-import math
 import struct
 import zlib
 from collections.abc import Iterable, Mapping
@@ -33,22 +35,29 @@ V2_COOKIE = 0x1C849313
 _WORD_SIZE_BITS = 0xF0
 _HEADER = struct.Struct(">IIIIQQd")  # cookie, payload length, offset, digits, low, high, ratio
 _OUTER = struct.Struct(">II")  # cookie, compressed length
-# The load generator's percentiles, as its JSON names them (``latency_us``).
-PERCENTILES = {
-    "p50": 50.0,
-    "p66": 66.0,
-    "p75": 75.0,
-    "p80": 80.0,
-    "p90": 90.0,
-    "p95": 95.0,
-    "p98": 98.0,
-    "p99": 99.0,
-    "p99_9": 99.9,
+# The load generator's percentiles, as its JSON names them (``latency_us``), in per mille.
+PERCENTILES_PER_MILLE = {
+    "p50": 500,
+    "p66": 660,
+    "p75": 750,
+    "p80": 800,
+    "p90": 900,
+    "p95": 950,
+    "p98": 980,
+    "p99": 990,
+    "p99_9": 999,
 }
 
 
 class HistogramEncodingError(ValueError):
     """The text is not a histogram in HdrHistogram's V2 compressed encoding."""
+
+
+def nearest_rank(per_mille: int, count: int) -> int:
+    """The 1-based rank of the ``per_mille`` ‰ percentile among ``count`` values in ascending
+    order: ⌈p x n / 1000⌉, at least 1 (the smallest value with at least p ‰ of the values at
+    or below it)."""
+    return max(-(-per_mille * count // 1000), 1)
 
 
 @dataclass(frozen=True)
@@ -124,28 +133,28 @@ class Histogram:
     def total_count(self) -> int:
         return sum(self.counts.values())
 
-    def value_at_quantile(self, quantile: float) -> int:
-        """The highest value of the bucket that holds the ``quantile`` (0..1) share of the
-        counts, counted from the lowest; 0 for an empty histogram (the crate's rule)."""
+    def value_at_per_mille(self, per_mille: int) -> int:
+        """The ``per_mille`` ‰ percentile (0..1000): the highest value of the bucket that holds
+        the nearest rank, counted from the lowest; 0 for an empty histogram."""
+        if not 0 <= per_mille <= 1000:
+            raise ValueError(f"{per_mille} per mille is outside 0..1000")
         total = self.total_count
         if total == 0:
             return 0
-        quantile = min(quantile, 1.0)
-        wanted = max(math.ceil(quantile * total), 1)
+        wanted = nearest_rank(per_mille, total)
         seen = 0
         for index in sorted(self.counts):
             seen += self.counts[index]
             if seen >= wanted:
-                value = self.layout.value_of(index)
-                return value if quantile == 0.0 else self.layout.highest_equivalent(value)
+                return self.layout.highest_equivalent(self.layout.value_of(index))
         raise AssertionError("the counts add up to their total")
 
     def percentiles(self, max_value: int) -> dict[str, int]:
         """The load generator's percentiles (``latency_us``'s p50 … p99_9), each capped at the
         largest value recorded as it caps them (a bucket's top can exceed it)."""
         return {
-            name: min(self.value_at_quantile(percent / 100.0), max_value)
-            for name, percent in PERCENTILES.items()
+            name: min(self.value_at_per_mille(per_mille), max_value)
+            for name, per_mille in PERCENTILES_PER_MILLE.items()
         }
 
 
