@@ -2,6 +2,7 @@
 own), what it opens is opened there, and it comes back to the machine's own network after."""
 
 import socket
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,19 @@ def test_a_namespace_that_does_not_exist_is_one_line() -> None:
     absent = pytest.raises(netns.NamespaceError, match="no network namespace lbh-absent")
     with absent, inside("lbh-absent"):
         pass
+
+
+@pytest.mark.usefixtures("can_make_namespaces")
+def test_a_service_is_placed_from_a_thread_that_is_not_the_main_one() -> None:
+    """The start's check that the server itself holds its port reads the server's own network
+    (/proc/PID/net), not the process's main thread's: from another thread it used to find no
+    listener and wait for its deadline (seen failing: "answers, but from another process")."""
+    topology = topology_from(TOPOLOGY, "t")
+    with lab_network(topology) as network, ThreadPoolExecutor(1) as pool:
+        placed = placement_of(network, "cache1")
+        service = pool.submit(start_on, MemcachedService(ready_timeout_s=5), placed).result()
+        try:
+            with inside(network.namespace("client1")):
+                assert memcached_version(placed.address, service.port).startswith(b"VERSION ")
+        finally:
+            service.stop()

@@ -33,10 +33,11 @@ def ensure_port_free(host: str, port: int) -> None:
             raise
 
 
-def listening_socket_inodes(port: int) -> set[int]:
-    """Inodes of the TCP sockets listening on ``port`` (any address), from /proc/net."""
+def listening_socket_inodes(port: int, pid: int | str = "thread-self") -> set[int]:
+    """Inodes of the TCP sockets listening on ``port`` (any address) in the network of ``pid``
+    (by default: this thread's, which may be a lab host's, not this process's)."""
     inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+    for table in (f"/proc/{pid}/net/tcp", f"/proc/{pid}/net/tcp6"):
         try:
             lines = Path(table).read_text().splitlines()[1:]
         except OSError:
@@ -52,7 +53,7 @@ def listening_socket_inodes(port: int) -> set[int]:
 def holds_listening_socket(pid: int, port: int) -> bool:
     """Whether process ``pid`` itself has a socket listening on ``port``: a probe that got an
     answer on a port may have reached another server that already held it."""
-    wanted = {f"socket:[{inode}]" for inode in listening_socket_inodes(port)}
+    wanted = {f"socket:[{inode}]" for inode in listening_socket_inodes(port, pid)}
     if not wanted:
         return False
     try:
