@@ -21,6 +21,7 @@ from relstorage.options import Options
 from relstorage.storage import RelStorage
 
 from layerbench.errors import MissingBinaryError
+from layerbench.lab.writes_result import percentile_us
 from layerbench.services.mariadb import MariadbService, connect_mariadb
 from layerbench.services.relstorage_mariadb import MariadbAdapter
 from layerbench.services.urls import ServiceUrl
@@ -196,3 +197,11 @@ def test_bad_input_is_one_line_and_starts_nothing(arguments: list[str], message:
     assert done.returncode == 2
     assert message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_commit_latency_percentiles_are_the_load_generators_nearest_ranks() -> None:
+    one_to_n = list(range(9000, 0, -1))
+    assert percentile_us(one_to_n, 500) == 4500.0
+    assert percentile_us(one_to_n, 990) == 8910.0
+    assert percentile_us(one_to_n, 999) == 8991.0
+    assert percentile_us([], 990) == 0.0
