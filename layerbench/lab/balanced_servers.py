@@ -5,15 +5,15 @@ the balancer, the clients' one address, runs on the front host. Started app host
 stopped balancer first; any one's death is the deployment's."""
 
 from contextlib import ExitStack
-from types import TracebackType
 
 from layerbench.hosts.placement import Placement
+from layerbench.proc.start_stop import StartStop
 from layerbench.roles import FRONT_ROLE
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.nginx_balancer import NginxBalancer
 
 
-class BalancedServers:
+class BalancedServers(StartStop):
     name = "nginx-balancer"
 
     def __init__(
@@ -60,14 +60,3 @@ class BalancedServers:
 
     def stop(self) -> None:
         self._stack.close()
-
-    def __enter__(self) -> "BalancedServers":
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.stop()

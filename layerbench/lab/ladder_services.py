@@ -4,12 +4,12 @@ installed is recorded with the package to install; its rungs are skipped, the ot
 
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from types import TracebackType
 
 from layerbench.app.app_config import ServiceUrls
 from layerbench.errors import MissingPackageError
 from layerbench.lab.service_settings import service_arguments
 from layerbench.lab.topology_run import LOCAL_PLACEMENTS, Placements
+from layerbench.proc.start_stop import StartStop
 from layerbench.roles import CACHE_ROLE, DATABASE_ROLE, UPSTREAM_ROLE
 from layerbench.rungs.seeding import SEEDERS
 from layerbench.servers.server_settings import SettingsBook
@@ -28,7 +28,7 @@ def role_of(kind: str) -> str:
 
 
 @dataclass
-class LadderServices:
+class LadderServices(StartStop):
     """Use as a context manager: every service in ``kinds`` runs inside it."""
 
     kinds: tuple[str, ...]
@@ -43,7 +43,7 @@ class LadderServices:
     sessions: dict[str, set[int]] = field(default_factory=dict, init=False)
     _stack: ExitStack = field(default_factory=ExitStack, init=False)
 
-    def __enter__(self) -> "LadderServices":
+    def start(self) -> "LadderServices":
         # Every service's settings are checked before any starts.
         services = [
             service_class(kind)(cpus=self.cpus, **service_arguments(self.book, kind))
@@ -68,12 +68,7 @@ class LadderServices:
             raise
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def stop(self) -> None:
         self._stack.close()
 
     def service_urls(self) -> ServiceUrls:

@@ -26,7 +26,6 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 import psycopg
@@ -35,6 +34,7 @@ from layerbench.errors import ServerStartError
 from layerbench.lab.service_settings import service_arguments
 from layerbench.proc.ports import LOOPBACK, free_port
 from layerbench.proc.process import ManagedProcess
+from layerbench.proc.start_stop import StartStop
 from layerbench.proc.work_dirs import make_work_directory
 from layerbench.servers.server_settings import SettingsBook
 from layerbench.services.mariadb import connect_mariadb
@@ -97,7 +97,7 @@ class SharedServices:
 
 
 @dataclass
-class StoreRunning:
+class StoreRunning(StartStop):
     """Use as a context manager: the store's server runs inside it."""
 
     name: str
@@ -107,7 +107,7 @@ class StoreRunning:
     directory: Path | None = field(default=None, init=False)
     _stack: ExitStack = field(default_factory=ExitStack, init=False)
 
-    def __enter__(self) -> "StoreRunning":
+    def start(self) -> "StoreRunning":
         try:
             self.directory = make_work_directory(f"layerbench-writes-{self.name}-")
             self._stack.callback(shutil.rmtree, self.directory, ignore_errors=True)
@@ -154,12 +154,7 @@ class StoreRunning:
             params["db"] = parsed.database or ""
             self.target = {"kind": store, "params": params, "keep_history": True}
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def stop(self) -> None:
         self._stack.close()
 
 
