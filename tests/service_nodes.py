@@ -1,9 +1,9 @@
 """A service of several nodes for a test: handed out started, and once stopped nothing of it is
 left (every node's process gone, its directory removed)."""
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TypeVar
 
 from layerbench.services.service import ManagedService
@@ -12,11 +12,12 @@ Service = TypeVar("Service", bound=ManagedService)
 
 
 def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
         return False
-    return True
+    return state != "Z"
 
 
 @contextmanager

@@ -18,6 +18,7 @@ from layerbench.hosts.topology import read_topology, topology_from
 from layerbench.proc.ports import free_port
 from layerbench.proc.process import ManagedProcess
 from tests.conftest import missing
+from tests.service_nodes import alive
 
 TOPOLOGY = """\
 subnet = "10.77.0.0/24"
@@ -142,14 +143,6 @@ with lab_network(topology) as network:
     print(network.token, sleeper.pid, flush=True)
     time.sleep(300)
 """
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def test_a_killed_runs_namespaces_are_swept_by_the_next(can_make_namespaces: None) -> None:

@@ -27,17 +27,9 @@ from layerbench.services.registry import SERVICES
 from layerbench.services.service import ManagedService
 from layerbench.services.urls import ServiceUrl
 from tests.conftest import start_service
+from tests.service_nodes import alive
 
 pytestmark = pytest.mark.services
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is dead for our purposes, but it is reaped by the time stop() returns.
-    return True
 
 
 def answer(url: str) -> object:
