@@ -45,6 +45,9 @@ class Repository:
         self.observers: list[WriteObserver] = []
         # What the open transaction has written (None outside a transaction).
         self._log: WriteLog | None = None
+        # The write transactions begun through ``write``, every attempt counted (a transaction
+        # run again counts twice); whoever reports them sets it back to 0.
+        self.write_attempts = 0
 
     def observe(self, observer: WriteObserver) -> None:
         """``observer`` is told, after each write transaction commits, what it changed."""
@@ -70,6 +73,7 @@ class Repository:
         once, of the attempt that committed (an observer's error is raised, never retried)."""
 
         def attempt() -> tuple[T, WriteLog]:
+            self.write_attempts += 1
             log = WriteLog()
             with self._committed(actor, log) as cursor:
                 return work(cursor), log

@@ -20,6 +20,10 @@ JSON = "application/json"
 MAX_BODY_BYTES = 64 * 1024
 MAX_LIMIT = 100
 ACTOR_HEADER = "X-Layerbench-User"
+# On the answer to a request that wrote: how many times its write transactions were begun (more
+# than one a write when the database gave one up for another, e.g. a Galera certification
+# conflict, and the repository ran it again).
+WRITE_ATTEMPTS_HEADER = "X-Write-Attempts"
 ACTOR_PATTERN = re.compile(r"[A-Za-z0-9._@+-]{1,64}")
 DIGITS = re.compile(r"[0-9]{1,18}")
 
@@ -266,10 +270,14 @@ class CatalogPerRequest:
 
     def process_request(self, req: falcon.Request, resp: falcon.Response) -> None:
         req.context.catalog = self.context.borrow()
+        req.context.catalog.repository.write_attempts = 0
 
     def process_response(
         self, req: falcon.Request, resp: falcon.Response, resource: Any, req_succeeded: bool
     ) -> None:
         catalog = getattr(req.context, "catalog", None)
         if catalog is not None:
+            attempts = catalog.repository.write_attempts
+            if attempts:
+                resp.set_header(WRITE_ATTEMPTS_HEADER, str(attempts))
             self.context.give_back(catalog)

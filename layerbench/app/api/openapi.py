@@ -3,6 +3,7 @@
 from typing import Any
 
 from layerbench.app.api import schemas
+from layerbench.app.api.http import WRITE_ATTEMPTS_HEADER
 
 REF = {"name": "ref", "in": "path", "required": True, "schema": {"type": "string"},
        "description": "A short id, or a pretty id"}  # fmt: skip
@@ -43,9 +44,29 @@ def operation(summary: str, responses: dict[str, Any], **extra: Any) -> dict[str
     return {"summary": summary, "responses": {**responses, **ERRORS}, **extra}
 
 
+# On the answer to a write: how many times its transactions were begun (more than 1 when the
+# database gave one up for another and the site ran it again).
+WRITE_ATTEMPTS = {
+    WRITE_ATTEMPTS_HEADER: {
+        "description": "How many times the write's transactions were begun (a transaction the"
+        " database gave up for another, a deadlock or a certification conflict, is run again)",
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+
+
+def with_attempts(responses: dict[str, Any]) -> dict[str, Any]:
+    """``responses``, each success saying how many attempts its write took."""
+    return {
+        status: {**answer, "headers": WRITE_ATTEMPTS} if status.startswith("2") else answer
+        for status, answer in responses.items()
+    }
+
+
 def write(summary: str, responses: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    """An operation that changes what is stored: it takes a body only as application/json."""
-    return operation(summary, {**responses, **NOT_JSON}, **extra)
+    """An operation that changes what is stored: it takes a body only as application/json,
+    and its answer tells how many attempts the write took."""
+    return operation(summary, {**with_attempts(responses), **NOT_JSON}, **extra)
 
 
 def body(schema: dict[str, Any]) -> dict[str, Any]:
