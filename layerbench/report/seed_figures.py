@@ -61,14 +61,20 @@ class SeedExperiment:
     command: str
 
     def __post_init__(self) -> None:
-        names = {figure.name for figure in self.figures}
-        named = {figure.reference for figure in self.figures}
-        named |= {name for claim in self.claims for name in (claim.figure, claim.reference)}
-        if named - names:
-            raise ValueError(f"seed {self.seed} {self.name} names no figure {named - names}")
+        references = {figure.name: figure.reference for figure in self.figures}
+        check_named(f"seed {self.seed} {self.name}", references, self.claims)
 
     def figure(self, name: str) -> SeedFigure:
         return next(figure for figure in self.figures if figure.name == name)
+
+
+def check_named(experiment: str, references: dict[str, str], claims: tuple[Claim, ...]) -> None:
+    """A ValueError when a figure's reference (``references``: figure → reference) or a claim
+    names no figure of the experiment."""
+    named = set(references.values())
+    named |= {name for claim in claims for name in (claim.figure, claim.reference)}
+    if named - references.keys():
+        raise ValueError(f"{experiment} names no figure {named - references.keys()}")
 
 
 # Within this of 1 (either way) two rates count as "about as fast" when the interval cannot say.

@@ -11,11 +11,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.report.seed_compare import (
+    compare_items,
+    conclusion_lines,
+    interval_text,
+    rate_interval_text,
+    rate_text,
+    runs_with,
+)
 from layerbench.report.seed_figures import (
-    SAME_TOLERANCE,
     SEED_NAMES,
-    Claim,
-    Direction,
     Place,
     SeedExperiment,
     SeedFigure,
@@ -24,15 +29,11 @@ from layerbench.report.seed_figures import (
 from layerbench.report.text_table import format_table
 from layerbench.report.worker_memory import MIB, server_memory
 from layerbench.results.matrix_result import Cell, MatrixResult
-from layerbench.stats.comparison import RungComparison, compare_rates
+from layerbench.stats.comparison import RungComparison
 
 # A column's label (its settings) at most this long, shortened with … (the matrix's own table
 # above names it whole); its level and which measurement of it follow.
 LABEL_WIDTH = 44
-
-# How an on/off setting may be written (as servers/server_settings.py reads it).
-ON_WORDS = frozenset({"1", "true", "yes", "on"})
-OFF_WORDS = frozenset({"0", "false", "no", "off"})
 
 
 @dataclass(frozen=True)
@@ -114,30 +115,9 @@ def _column(experiment: SeedExperiment, place: Place, shape: RunShape) -> RunCol
     for column in shape.columns:
         if (column.server, column.app, column.rung) != (place.server, place.app, experiment.rung):
             continue
-        if all(_runs_with(column, setting) for setting in place.settings):
+        if all(runs_with(column.book, column.used, setting) for setting in place.settings):
             return column
     return None
-
-
-def _runs_with(column: RunColumn, setting: str) -> bool:
-    name, _, wanted = setting.partition("=")
-    section, _, key = name.rpartition(".")
-    value = column.used.get(section, {}).get(key)
-    if value is None:
-        value = column.book.get(section, {}).get(key)
-    if value is None:
-        # Not given, and not known yet (before the run): its default may be it.
-        return not column.used
-    return _normal(value) == _normal(wanted)
-
-
-def _normal(value: object) -> str:
-    text = str(value).lower()
-    if value is True or text in ON_WORDS:
-        return "on"
-    if value is False or text in OFF_WORDS:
-        return "off"
-    return text
 
 
 def _row(place: Place, shape: RunShape) -> int | None:
@@ -156,12 +136,6 @@ def _cell(
     return cell if cell is not None and cell.requests_per_s else None
 
 
-def _rates(cell: Cell | None) -> list[float]:
-    if cell is None:
-        return []
-    return [trial.load.requests_per_s for trial in cell.trials if trial.load.requests_per_s > 0]
-
-
 def _comparison(
     experiment: SeedExperiment,
     figure: str,
@@ -169,11 +143,11 @@ def _comparison(
     result: MatrixResult,
     shape: RunShape,
 ) -> RungComparison | None:
-    ours = _rates(_cell(experiment, experiment.figure(figure), result, shape))
-    theirs = _rates(_cell(experiment, experiment.figure(reference), result, shape))
-    if not ours or not theirs:
-        return None
-    return compare_rates(figure, theirs, ours)
+    return compare_items(
+        figure,
+        _cell(experiment, experiment.figure(reference), result, shape),
+        _cell(experiment, experiment.figure(figure), result, shape),
+    )
 
 
 def _experiment_table(
@@ -192,7 +166,6 @@ def _experiment_table(
         if column and figure.place.occurrence:
             here += f" ({_ordinal(figure.place.occurrence)})"
         seed_ratio = _seed_ratio(experiment, figure)
-        spread = cell.spread if cell else None
         compared = None
         if figure.reference != figure.name:  # a reference against itself: 1, no interval
             compared = _comparison(experiment, figure.name, figure.reference, result, shape)
@@ -202,10 +175,10 @@ def _experiment_table(
             here,
             "—" if figure.requests_per_s is None else f"{figure.requests_per_s:,.0f}",
             _seed_ratio_text(figure, seed_ratio),
-            _rate(cell),
-            _interval(spread.ci_low, spread.ci_high, ",.0f") if spread and spread.n > 1 else "",
+            rate_text(cell),
+            rate_interval_text(cell),
             "1" if reference else "" if compared is None else f"{compared.ratio:.2f}",
-            "" if compared is None else _interval(compared.ci_low, compared.ci_high, ".2f"),
+            "" if compared is None else interval_text(compared.ci_low, compared.ci_high, ".2f"),
         ]
         worker = server_memory(cell) if cell else None
         row += [
@@ -219,21 +192,12 @@ def _experiment_table(
         f"  seed: {experiment.conditions}",
         *format_table(rows, 2, colour=colour),
         "",
-        "the seed's conclusions:",
     ]
-    for claim in experiment.claims:
-        lines.append(f"  {claim.words}")
-        compared = _comparison(experiment, claim.figure, claim.reference, result, shape)
-        lines.append(f"    here: {_verdict(claim, compared)}")
-    return "\n".join(lines)
-
-
-def _rate(cell: Cell | None) -> str:
-    """The median's req/s; a cell with failed or non-2xx requests says how many."""
-    if cell is None or cell.load is None:
-        return ""
-    errors = cell.load.errors
-    return f"{cell.load.requests_per_s:,.0f}" + (f" (E {errors:,})" if errors else "")
+    claims = [
+        (claim, _comparison(experiment, claim.figure, claim.reference, result, shape))
+        for claim in experiment.claims
+    ]
+    return "\n".join(lines + conclusion_lines(claims))
 
 
 def _ordinal(occurrence: int) -> str:
@@ -251,38 +215,3 @@ def _seed_ratio_text(figure: SeedFigure, ratio: float | None) -> str:
     if ratio is None:
         return ""
     return "1" if figure.reference == figure.name else f"{ratio:.2f}"
-
-
-def _interval(low: float | None, high: float | None, spec: str) -> str:
-    if low is None or high is None:
-        return ""
-    return f"[{format(low, spec)}, {format(high, spec)}]"
-
-
-def _verdict(claim: Claim, compared: RungComparison | None) -> str:
-    """Whether the seed's conclusion holds here, with our ratio and its interval."""
-    if compared is None:
-        return "not measured in this run"
-    said = f"{claim.figure} / {claim.reference} = {compared.ratio:.2f} ({compared.ratio - 1:+.0%})"
-    interval = _interval(compared.ci_low, compared.ci_high, ".2f")
-    if compared.ci_low is None or compared.ci_high is None:
-        said += f", {compared.trials} trial, no interval"
-        low = high = compared.ratio
-    else:
-        said += f", 95 % {interval}"
-        low, high = compared.ci_low, compared.ci_high
-    return f"{said}: {_holds(claim.direction, low, high)}"
-
-
-def _holds(direction: Direction, low: float, high: float) -> str:
-    if direction is Direction.FASTER:
-        if low > 1:
-            return "holds (faster)"
-        if high < 1:
-            return "does not hold (slower here)"
-        return "not shown (the interval holds 1)"
-    if low >= 1 - SAME_TOLERANCE and high <= 1 + SAME_TOLERANCE:
-        return f"holds (within ±{SAME_TOLERANCE:.0%})"
-    if high < 1 - SAME_TOLERANCE or low > 1 + SAME_TOLERANCE:
-        return f"does not hold ({'faster' if low > 1 else 'slower'} beyond ±{SAME_TOLERANCE:.0%})"
-    return f"not shown (the interval reaches beyond ±{SAME_TOLERANCE:.0%})"
