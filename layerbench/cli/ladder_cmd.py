@@ -16,6 +16,12 @@ from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.app_costs import format_app_costs
 from layerbench.report.ladder_instructions import ladder_instructions_lines
 from layerbench.report.ladder_table import format_ladder_table
+from layerbench.report.seed_ladder_figures import LADDER_SEED_NAMES
+from layerbench.report.seed_ladder_table import (
+    LadderShape,
+    check_ladder_seed,
+    format_ladder_seed_table,
+)
 from layerbench.report.worker_memory import format_memory_table, ladder_memory_items
 from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.servers.adapters import ADAPTERS, Serves
@@ -51,6 +57,12 @@ def add_parser(commands: Any) -> None:
         action="store_true",
         help="then count each rung's instructions per request under valgrind (layerbench "
         "cost's pass) and show them beside req/s",
+    )
+    parser.add_argument(
+        "--seed",
+        metavar="NNN",
+        help="after the table, the seed's ladder beside this run's (seed vs here): "
+        + ", ".join(LADDER_SEED_NAMES),
     )
     parser.set_defaults(handler=cmd_ladder)
 
@@ -132,6 +144,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             raise ConfigError("--app or --apps, not both")
         chosen["apps"] = tuple(name.strip() for name in args.apps.split(",") if name.strip())
     options = ladder_options(args, **chosen)
+    if args.seed is not None:
+        check_ladder_seed(args.seed, _shape(options))  # a ladder that cannot hold it: refused
     topology = topology_of(args)
     results = ResultsFile(args.json, args.label)
     counting = None
@@ -149,7 +163,15 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     memory = format_memory_table(ladder_memory_items(result))
     instructions = "\n".join(ladder_instructions_lines(result))
     document = result.to_dict()
-    tables = [table, costs, memory, instructions]
+    seed = format_ladder_seed_table(result, args.seed) if args.seed is not None else ""
+    tables = [table, costs, memory, instructions, seed]
     with_hosts(results, document, tables, result.conditions, ladder_memory_items(result))
     publish(results, document, "\n\n".join(part for part in tables if part))
     return EXIT_RUNG_FAILED if result.failed else 0
+
+
+def _shape(options: LadderOptions) -> LadderShape:
+    """The ladder as planned: its settings as given (the defaults not known yet)."""
+    rungs = tuple(rung.name for rung in options.ladder)
+    book = options.settings
+    return LadderShape(options.server, options.apps, options.full, book, rungs, options.concurrency)
