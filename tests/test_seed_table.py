@@ -164,3 +164,53 @@ def test_the_matrix_command_refuses_a_seed_it_cannot_hold_before_anything_starts
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "holds none of seed 002's experiments" in lines[0], done.stderr
     assert "Traceback" not in done.stderr
+
+
+def seed_000(c500_embedded: list[float]) -> MatrixResult:
+    """The README's seed 000 matrix: mod_wsgi embedded against three daemon configurations at
+    c = 100, 200, 500; daemon mode 3,000 req/s everywhere, embedded 4,400 but at c=500."""
+    levels = (100, 200, 500)
+    daemons = [(2, 10), (2, 100), (20, 10)]
+    columns: list[tuple[str, str, dict[str, dict[str, object]]]] = [
+        ("mod_wsgi-embedded", "bare", {"mod_wsgi-embedded": {"preload": True}})
+    ]
+    for p, t in daemons:
+        used: dict[str, dict[str, object]] = {"mod_wsgi-daemon": {"processes": p, "threads": t}}
+        columns.append((f"mod_wsgi-daemon:processes={p}:threads={t}", "bare", used))
+    rates: dict[tuple[str, int], list[float]] = {}
+    for row in range(len(levels)):
+        embedded = c500_embedded if levels[row] == 500 else [4400.0, 4300.0, 4500.0]
+        rates[(columns[0][0], row)] = embedded
+        for label, _, _ in columns[1:]:
+            rates[(label, row)] = [3000.0 + 10 * row, 3050.0, 2950.0]
+    return matrix("string", levels, columns, rates)
+
+
+def test_seed_000_in_process_against_daemon_mode_at_each_level() -> None:
+    text = format_seed_table(seed_000([2000.0, 2100.0, 1900.0]), "000")
+    lines = text.splitlines()
+    # Each daemon configuration in its own column, against in-process at the same level.
+    row = next(line for line in lines if line.startswith("p=2,t=100 c=200"))
+    assert "mod_wsgi-daemon:processes=2:threads=100 c=200" in row, row
+    assert row.split()[4:7] == ["2,988", "0.67", "3,010"], row
+    verdicts = [line for line in lines if line.startswith("    here:")]
+    assert [v.split(" = ")[0] for v in verdicts] == [
+        f"    here: in-process c={c} / p=2,t=100 c={c}" for c in (100, 200, 500)
+    ]
+    assert verdicts[0].endswith("holds (faster)") and verdicts[1].endswith("holds (faster)")
+    assert verdicts[2].endswith("does not hold (slower here)"), verdicts[2]
+
+
+def test_seed_000_needs_every_daemon_configuration_before_the_run() -> None:
+    def planned(daemons: list[str]) -> RunShape:
+        columns = [RunColumn("e", "mod_wsgi-embedded", "bare", "string", {}, {})]
+        for label in daemons:
+            p, t = (part.split("=")[1] for part in label.split(":")[1:])
+            book = {"mod_wsgi-daemon": {"processes": p, "threads": t}}
+            columns.append(RunColumn(label, "mod_wsgi-daemon", "bare", "string", book, {}))
+        return RunShape(tuple(columns), (100, 200, 500))
+
+    every = ["d:processes=2:threads=10", "d:processes=2:threads=100", "d:processes=20:threads=10"]
+    assert [e.name for e in check_seed("000", planned(every))] == ["mod_wsgi-in-process-daemon"]
+    with pytest.raises(ConfigError, match="lacks mod_wsgi-daemon:app=bare:mod_wsgi-daemon"):
+        check_seed("000", planned(every[:2]))

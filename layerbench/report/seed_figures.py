@@ -80,6 +80,62 @@ def check_named(experiment: str, references: dict[str, str], claims: tuple[Claim
 # Within this of 1 (either way) two rates count as "about as fast" when the interval cannot say.
 SAME_TOLERANCE = 0.10
 
+_000_CONDITIONS = (
+    "MacBook 2.4 GHz Core 2 Duo server, Mac Pro G5 client over 1 Gbit; Apache prefork after "
+    "MPM tuning (StartServers 100, MaxSpareServers 500, MaxClients 500), mod_wsgi 2.3, "
+    'Python 2.5; ab -n 5000 -c N (no keep-alive) on a WSGI "Hello World!"'
+)
+# The seed's daemon configurations: processes, threads.
+_000_DAEMONS = ((2, 10), (2, 100), (20, 10))
+# Per level: in-process (embedded), then each daemon configuration's req/s.
+_000_RATES = {
+    100: (4394, 3026, 3154, 2827),
+    200: (4449, 2688, 2988, 2711),
+    500: (4137, 2779, 3019, 2738),
+}
+# The daemon configuration the claims compare in-process with: the seed's fastest.
+_000_BEST = (2, 100)
+
+
+def _in_process(level: int) -> str:
+    return f"in-process c={level}"
+
+
+def _daemon(processes: int, threads: int, level: int) -> str:
+    return f"p={processes},t={threads} c={level}"
+
+
+def _seed_000_figures() -> tuple[SeedFigure, ...]:
+    figures = []
+    for level, (embedded, *daemons) in _000_RATES.items():
+        reference = _in_process(level)
+        figures.append(
+            SeedFigure(reference, Place("mod_wsgi-embedded", "bare", level), embedded, reference)
+        )
+        for (processes, threads), rate in zip(_000_DAEMONS, daemons, strict=True):
+            settings = (
+                f"mod_wsgi-daemon.processes={processes}",
+                f"mod_wsgi-daemon.threads={threads}",
+            )
+            place = Place("mod_wsgi-daemon", "bare", level, settings)
+            figures.append(SeedFigure(_daemon(processes, threads, level), place, rate, reference))
+    return tuple(figures)
+
+
+def _seed_000_claims() -> tuple[Claim, ...]:
+    claims = []
+    for level, (embedded, *daemons) in _000_RATES.items():
+        best = daemons[_000_DAEMONS.index(_000_BEST)]
+        words = (
+            '"running mod_wsgi in-process is probably a good idea if you tweak the MPM for it": '
+            f"at c={level} {embedded} against daemon mode's best, p=2,t=100, {best}"
+        )
+        claims.append(
+            Claim(words, _in_process(level), _daemon(*_000_BEST, level), Direction.FASTER)
+        )
+    return tuple(claims)
+
+
 _002_CONDITIONS = (
     "CentOS in VirtualBox, 2 CPUs; Apache 2.4.4, mod_python 3.4.1, mod_wsgi 3.4, uWSGI 1.9.17, "
     "Python 2.7.5; ab at c=1, 500 warm-up + 500K requests"
@@ -134,6 +190,17 @@ _004_APACHE = (
 )
 
 SEEDS: tuple[SeedExperiment, ...] = (
+    SeedExperiment(
+        "000",
+        "mod_wsgi-in-process-daemon",
+        "string",
+        _000_CONDITIONS,
+        _seed_000_figures(),
+        _seed_000_claims(),
+        "matrix --servers mod_wsgi-embedded,mod_wsgi-daemon:processes=2:threads=10,"
+        "mod_wsgi-daemon:processes=2:threads=100,mod_wsgi-daemon:processes=20:threads=10 "
+        "--concurrency 100,200,500 --set apache.max_request_workers=500 --seed 000",
+    ),
     _seed_002("template", "uWSGI 474 against mod_python's WSGI 455 req/s: +4 %", 455, 474),
     _seed_002(
         "orm", "with one ORM lookup, 245 against 237: +3 % (the difference shrinks)", 237, 245
