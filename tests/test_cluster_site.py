@@ -20,7 +20,7 @@ from layerbench.hosts.topology import topology_from
 from layerbench.lab.cluster_plan import LOCAL, SHARED, ClusterOptions, plan_cluster
 from layerbench.lab.cluster_run import empty_result, run_cluster
 from layerbench.proc.work_dirs import owner_record
-from layerbench.results.cluster_result import ClusterResult
+from layerbench.results.cluster_result import HTTP, REPOSITORY, ClusterResult
 from tests.conftest import missing
 
 pytestmark = pytest.mark.services
@@ -96,12 +96,29 @@ def test_writers_on_every_node_collide_never_and_lose_nothing(
     result = reduced_run.result
     assert result.one_node is not None
     rows = [*result.writers, result.one_node]
-    assert [(row.writers, row.nodes) for row in rows] == [(1, 3), (3, 3), (3, 1)]
+    assert [(row.via, row.writers, row.nodes) for row in rows] == [
+        (REPOSITORY, 1, 3), (REPOSITORY, 3, 3), (HTTP, 1, 2), (HTTP, 3, 2), (REPOSITORY, 3, 1)
+    ]  # fmt: skip
     for row in rows:
         assert row.writes == row.writers * OPTIONS.writes_each, row
         assert row.gave_up == 0, row
         assert (row.id_collisions, row.rows_lost) == (0, 0), row
         assert (row.audit_rows_lost, row.audit_rows_doubled) == (0, 0), row
+        assert row.rows_doubled == 0, row
+
+
+def test_http_writers_went_through_every_app_host(reduced_run: Reduced) -> None:
+    http_rows = [row for row in reduced_run.result.writers if row.via == HTTP]
+    assert http_rows, reduced_run.result.writers
+    for row in http_rows:
+        # Every committed write was answered by an app host, and so was each failed attempt
+        # that got an answer (a 409 or a 5xx; a reset connection has none).
+        answered = sum(row.served_by_upstream.values())
+        assert row.writes <= answered <= row.writes + row.client_retries + row.gave_up, row
+        assert "" not in row.served_by_upstream, row
+    # With 3 writers at once, least_conn sends to both app hosts (each on its own node).
+    served = http_rows[-1].served_by_upstream
+    assert len(served) == 2 and min(served.values()) > 0, served
 
 
 def test_no_stale_page_across_hosts_with_the_shared_cache_and_causal_reads(

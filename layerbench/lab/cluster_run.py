@@ -14,6 +14,8 @@ from pathlib import Path
 from layerbench.datalayer import migrate
 from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.placement import Placement, placement_of
+from layerbench.lab.cluster_http_check import http_writers_row
+from layerbench.lab.cluster_http_writes import run_http_writers
 from layerbench.lab.cluster_plan import SHARED, ClusterOptions, ClusterPlan
 from layerbench.lab.cluster_reads import balance, read_your_write
 from layerbench.lab.cluster_site import site_on_hosts
@@ -70,6 +72,7 @@ def run_cluster(
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="layerbench-cl-")))
         workdir.chmod(0o711)  # nginx's unprivileged workers reach their configuration
         cluster = RunningCluster(network, plan, client, urls, cache_url)
+        measure_http_writers(cluster, options, result, workdir / "http-writers", progress)
         for cache in options.caches:
             for sync_wait in SYNC_WAITS:
                 condition = measure_site(
@@ -97,6 +100,30 @@ def measure_all_writers(
     most = max(options.writers)
     result.one_node = measure_writers(urls[:1], urls, most, options.writes_each, options.edit_every)
     progress(f"{most} writers on node 1: {result.one_node.writes_per_s:.0f} writes/s")
+
+
+def measure_http_writers(
+    cluster: "RunningCluster",
+    options: ClusterOptions,
+    result: ClusterResult,
+    workdir: Path,
+    progress: Callable[[str], None],
+) -> None:
+    """The writer counts through the site's HTTP API, nginx's front on every app host (the
+    site with the first cache measured, Galera's default reads), checked on every node."""
+    cache_url = cluster.cache_url if options.caches[0] == SHARED else None
+    nodes = min(len(cluster.plan.apps), NODES)
+    with site_on_hosts(cluster.network, cluster.plan, cluster.urls, cache_url, workdir) as site:
+        for writers in options.writers:
+            writes = run_http_writers(
+                site.front, writers, options.writes_each, options.edit_every, cluster.client.entered
+            )
+            with cluster.client.entered():
+                row = http_writers_row(writes, writers, nodes, cluster.urls)
+            result.writers.append(row)
+            progress(
+                f"{writers} writers through HTTP on {nodes} nodes: {row.writes_per_s:.0f} writes/s"
+            )
 
 
 @dataclass(frozen=True)

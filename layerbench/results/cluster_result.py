@@ -3,17 +3,22 @@
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+REPOSITORY = "repository"  # the writers call the site's repository on the nodes themselves
+HTTP = "http"  # the writers send the site's HTTP API requests through nginx's front
+
 
 @dataclass(frozen=True)
 class WritersRow:
-    """One run of ``writers`` writers through ``nodes`` Galera nodes."""
+    """One run of ``writers`` writers through ``nodes`` Galera nodes, ``via`` the site's
+    repository or its HTTP API (each app host on its own node)."""
 
     writers: int
     nodes: int
     writes: int
     writes_per_s: float
     # Transactions run again after error 1213 (a certification conflict between nodes, or a
-    # deadlock on one), and writes given up after the repository's bounded retries.
+    # deadlock on one; through HTTP the site's, each answer's X-Write-Attempts - 1), and writes
+    # given up (after the repository's bounded retries; through HTTP, after the client's).
     conflict_retries: int
     gave_up: int
     # Two committed comments with one id (must be 0); inserts whose id was taken and were
@@ -26,6 +31,12 @@ class WritersRow:
     audit_rows_lost: int
     audit_rows_doubled: int
     trigger_errors: int
+    via: str = REPOSITORY
+    # Through HTTP: the failed PUTs the client sent again, committed rows found more than once
+    # on a node (summed over the nodes), and the answers each app host gave (ADDRESS:PORT).
+    client_retries: int = 0
+    rows_doubled: int = 0
+    served_by_upstream: dict[str, int] = field(default_factory=dict)
 
     @property
     def conflict_retries_per_100_writes(self) -> float:
@@ -68,7 +79,7 @@ class ClusterResult:
 
     def document(self) -> dict[str, Any]:
         return {
-            "version": 1,
+            "version": 2,  # 2: a writers row says via what it wrote, and through HTTP more
             **asdict(self),
             "writers": [writers_document(row) for row in self.writers],
             "one_node": None if self.one_node is None else writers_document(self.one_node),
