@@ -1,10 +1,11 @@
 """The site on a cluster (issue 26), the full experiment: a client host, a front host (nginx
 least_conn), N app hosts, three db hosts (Galera node i on db host i, app host i on node i) and
 two cache hosts (the shared page cache, a memcached pool), every host a network namespace;
-writers 1, 3 and 6 on the three nodes, the most also through node 1 alone (the anchor of the
-throughput ratio), then read-your-write across hosts with the page cache shared and per host,
-Galera's reads causal and not. Prints ``layerbench cluster``'s tables and the 3-nodes/1-node
-ratio.
+writers 1, 3 and 6 on the three nodes through the site's repository, the most also through node
+1 alone (the anchor of the throughput ratios), the same counts through the site's HTTP API
+(nginx's front, every app host), then read-your-write across hosts with the page cache shared
+and per host, Galera's reads causal and not. Prints ``layerbench cluster``'s tables, the
+3-nodes/1-node ratio and the HTTP/repository ratio.
 
     .venv/bin/python bench/cluster_site.py [--app-hosts 3] [--writers 1,3,6] [--writes-each 40]
                                            [--duration 20]
@@ -22,6 +23,7 @@ from layerbench.hosts.topology import topology_from
 from layerbench.lab.cluster_plan import ClusterOptions, plan_cluster
 from layerbench.lab.cluster_run import empty_result, run_cluster
 from layerbench.report.cluster_table import render
+from layerbench.results.cluster_result import HTTP, REPOSITORY
 
 
 def parse() -> argparse.Namespace:
@@ -56,10 +58,15 @@ def main() -> None:
     run_cluster(plan, options, result, lambda line: print(line, file=sys.stderr, flush=True))
     print("\n".join(render(result)))
     most = max(options.writers)
-    three = next(row for row in result.writers if row.writers == most)
+    rows = {(row.via, row.writers): row for row in result.writers}
+    three = rows[REPOSITORY, most]
     if result.one_node is not None:
         ratio = three.writes_per_s / result.one_node.writes_per_s
         print(f"{most} writers: 3 nodes / node 1 alone = {ratio:.2f}x writes per second")
+    if (HTTP, most) in rows:
+        ratio = rows[HTTP, most].writes_per_s / three.writes_per_s
+        through = "through HTTP / through the repository"
+        print(f"{most} writers: {through} = {ratio:.2f}x writes per second")
 
 
 if __name__ == "__main__":

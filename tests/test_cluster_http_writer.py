@@ -1,0 +1,65 @@
+"""The cluster's HTTP writer on its own, against the real site (``app serve`` on SQLite) on
+loopback: a PUT sent again is safe (the second answer a 200, the video and its audit row there
+once); a PUT that gets no answer is sent again up to MAX_CLIENT_ATTEMPTS times, each re-try
+counted, then counted given up; a comment the site refuses as invalid is an error, not a
+failed write."""
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from layerbench.datalayer.open_repository import open_repository
+from layerbench.errors import LayerbenchError
+from layerbench.ids.generate import new_id
+from layerbench.lab.cluster_http_writes import MAX_CLIENT_ATTEMPTS, HttpTally, Writer
+from layerbench.proc.ports import free_port
+from tests.app_serve_process import Serving, app_serve
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Serving, str]]:
+    url = str(tmp_path_factory.mktemp("site") / "site.sqlite3")
+    with app_serve("--db", url, "--cache", "none", "--no-demo-data") as serving:
+        yield serving, url
+
+
+def test_a_put_sent_again_is_written_once(site: tuple[Serving, str]) -> None:
+    serving, url = site
+    writer = Writer(serving.base_url, HttpTally(), threading.Lock())
+    identifier = new_id()
+    document = {"title": "sent twice", "url": None}
+    first, _ = writer.put(f"/videos/{identifier}", document)
+    again, _ = writer.put(f"/videos/{identifier}", document)
+    assert first is not None and again is not None
+    assert (first.status, again.status) == (201, 200)
+    repository = open_repository(url)
+    try:
+        changes = repository.history("videos", identifier)
+    finally:
+        repository.connection.close()
+    assert [change.operation for change in changes] == ["insert"]
+    assert writer.tally.site_retries == 0 and writer.tally.client_retries == 0
+
+
+def test_a_put_without_an_answer_is_sent_again_then_given_up() -> None:
+    nobody = f"http://127.0.0.1:{free_port()}"
+    writer = Writer(nobody, HttpTally(), threading.Lock())
+    response, sent = writer.put(f"/videos/{new_id()}", {"title": "t", "url": None})
+    assert (response, sent) == (None, MAX_CLIENT_ATTEMPTS)
+    assert (writer.tally.client_retries, writer.tally.gave_up) == (MAX_CLIENT_ATTEMPTS - 1, 1)
+
+
+def test_a_comment_without_an_answer_is_given_up_not_sent_again() -> None:
+    nobody = f"http://127.0.0.1:{free_port()}"
+    writer = Writer(nobody, HttpTally(), threading.Lock())
+    writer.comment(new_id(), "a comment")
+    tally = writer.tally
+    assert (tally.client_retries, tally.gave_up, tally.uncertain_comments) == (0, 1, ["a comment"])
+
+
+def test_a_refused_write_is_an_error_not_a_failure(site: tuple[Serving, str]) -> None:
+    serving, _ = site
+    writer = Writer(serving.base_url, HttpTally(), threading.Lock())
+    with pytest.raises(LayerbenchError, match="HTTP 422"):
+        writer.put(f"/videos/{new_id()}", {"url": None})
