@@ -2,8 +2,11 @@
 loopback: a PUT sent again is safe (the second answer a 200, the video and its audit row there
 once); a PUT that gets no answer is sent again up to MAX_CLIENT_ATTEMPTS times, each re-try
 counted, then counted given up; a comment the site refuses as invalid is an error, not a
-failed write."""
+failed write; writers interrupted (Ctrl-C) stop, and are waited for, before the interruption
+goes on."""
 
+import contextlib
+import signal
 import threading
 from collections.abc import Iterator
 
@@ -12,7 +15,12 @@ import pytest
 from layerbench.datalayer.open_repository import open_repository
 from layerbench.errors import LayerbenchError
 from layerbench.ids.generate import new_id
-from layerbench.lab.cluster_http_writes import MAX_CLIENT_ATTEMPTS, HttpTally, Writer
+from layerbench.lab.cluster_http_writes import (
+    MAX_CLIENT_ATTEMPTS,
+    HttpTally,
+    Writer,
+    run_http_writers,
+)
 from layerbench.proc.ports import free_port
 from tests.app_serve_process import Serving, app_serve
 
@@ -63,3 +71,21 @@ def test_a_refused_write_is_an_error_not_a_failure(site: tuple[Serving, str]) ->
     writer = Writer(serving.base_url, HttpTally(), threading.Lock())
     with pytest.raises(LayerbenchError, match="HTTP 422"):
         writer.put(f"/videos/{new_id()}", {"url": None})
+
+
+def test_interrupted_writers_stop_before_the_interruption_goes_on(
+    site: tuple[Serving, str],
+) -> None:
+    serving, _ = site
+    main = threading.main_thread().ident
+    assert main is not None
+    before = set(threading.enumerate())
+    # Ctrl-C once the writers are under way: far more writes each than they can make by then.
+    timer = threading.Timer(1.0, signal.pthread_kill, (main, signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_http_writers(serving.base_url, 3, 100_000, 4, contextlib.nullcontext)
+    finally:
+        timer.cancel()
+    assert [thread for thread in set(threading.enumerate()) - before if thread is not timer] == []

@@ -139,8 +139,12 @@ class Writer:
                 self.tally.edits.append(description)
 
 
-def one_writer(number: int, writes: int, edit_every: int, video: str, writer: Writer) -> None:
+def one_writer(
+    number: int, writes: int, edit_every: int, video: str, writer: Writer, *, stop: threading.Event
+) -> None:
     for index in range(writes):
+        if stop.is_set():
+            return
         name = f"writer-{number} #{index}"
         if edit_every and index % edit_every == edit_every - 1:
             writer.edit(video, f"edited by {name}")
@@ -159,7 +163,9 @@ def run_http_writers(
 ) -> HttpWrites:
     """``writers`` threads, started together, each entering the client host (``inside()``, a
     context manager) and making ``writes_each`` writes through ``front``. The first error
-    other than a failed write (a refused request: the site or this code is wrong) is raised."""
+    other than a failed write (a refused request: the site or this code is wrong) is raised.
+    Interrupted (Ctrl-C), the writers stop after the write they are making, and are waited
+    for, before the interruption goes on."""
     shared = new_id()
     tally, lock = HttpTally(), threading.Lock()
     setup = Writer(front, tally, lock)
@@ -169,13 +175,15 @@ def run_http_writers(
     tally.served.clear()
     tally.site_retries = tally.client_retries = 0
     start = threading.Barrier(writers + 1, timeout=START_LIMIT_S)
+    stop = threading.Event()
     errors: list[BaseException] = []
 
     def write(number: int) -> None:
         try:
             with inside():
                 start.wait()
-                one_writer(number, writes_each, edit_every, shared, Writer(front, tally, lock))
+                writer = Writer(front, tally, lock)
+                one_writer(number, writes_each, edit_every, shared, writer, stop=stop)
         except BaseException as error:  # reported to the caller below
             start.abort()
             errors.append(error)
@@ -183,11 +191,18 @@ def run_http_writers(
     threads = [threading.Thread(target=write, args=(number,)) for number in range(writers)]
     for thread in threads:
         thread.start()
-    with suppress(threading.BrokenBarrierError):  # a writer failed first: raised below
-        start.wait()
-    began = time.monotonic()
-    for thread in threads:
-        thread.join()
+    try:
+        with suppress(threading.BrokenBarrierError):  # a writer failed first: raised below
+            start.wait()
+        began = time.monotonic()
+        for thread in threads:
+            thread.join()
+    except BaseException:
+        stop.set()
+        start.abort()
+        for thread in threads:
+            thread.join()
+        raise
     elapsed_s = time.monotonic() - began
     if errors:
         raise errors[0]
