@@ -1,11 +1,12 @@
 """``layerbench cluster`` on a reduced topology, everything real: the hosts as network
 namespaces, Galera's three nodes on the db host, a memcached pool on two cache hosts, gunicorn
 on two app hosts (app host i on node i), nginx least_conn on the front, every measurement made
-from the client host. Asserted: no id collided and no row or audit row is missing on any node,
-the balancer spreads requests over both app hosts, no page read through app host 2 after a
-write through app host 1 is stale with the page cache shared and Galera's reads causal, and
-with per-host caches they are (host 1's sweeper cannot reach host 2's cache). Afterwards
-nothing is left: no namespace of the run, no process in one."""
+from the client host. Asserted: no id collided and no row or audit row is missing or doubled
+on any node, by the repository's writers and by the writers through the site's HTTP API, whose
+writes both app hosts answered; the balancer spreads requests over both app hosts, no page
+read through app host 2 after a write through app host 1 is stale with the page cache shared
+and Galera's reads causal, and with per-host caches they are (host 1's sweeper cannot reach
+host 2's cache). Afterwards nothing is left: no namespace of the run, no process in one."""
 
 import os
 from dataclasses import dataclass

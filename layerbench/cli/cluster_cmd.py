@@ -25,9 +25,10 @@ def add_parser(commands: Any) -> None:
         help="the site on a topology's hosts: app hosts behind nginx, Galera, a shared cache",
         description="The demo site on every app host of TOPOLOGY (app host i on Galera node "
         "i), nginx least_conn in front, the page cache shared on the cache host or per host. "
-        "Measured from the client host: writers on every node (id collisions, lost audit "
-        "rows, certification conflicts retried), 1 node against 3, and read-your-write across "
-        "hosts (stale pages) with Galera's reads causal or not.",
+        "Measured from the client host: writers on every node, by the site's repository and "
+        "through its HTTP API behind nginx (id collisions, rows and audit rows lost or doubled, "
+        "certification conflicts retried, failed PUTs sent again), 1 node against 3, and "
+        "read-your-write across hosts (stale pages) with Galera's reads causal or not.",
     )
     parser.add_argument("topology", type=Path, help="the topology file (TOML)")
     defaults = ClusterOptions()

@@ -1,6 +1,7 @@
 """``layerbench cluster``'s run: the topology's hosts as namespaces, Galera's three nodes on
-the db hosts, the memcached pool on the cache hosts, then the writers (on every node; then
-through node 1 alone) and the site under each condition (the page cache shared or per host,
+the db hosts, the memcached pool on the cache hosts, then the writers (by the site's repository
+on every node, then through node 1 alone; then through the site's HTTP API, nginx's front on
+every app host) and the site under each condition (the page cache shared or per host,
 reads causal or not), every measurement made from the client host. Whatever ends the run (its
 end, an error, Ctrl-C), every server is stopped and the namespaces removed; what was measured
 by then is in the result the caller handed in, filled as the run goes."""
