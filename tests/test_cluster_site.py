@@ -23,6 +23,7 @@ from layerbench.lab.cluster_run import empty_result, run_cluster
 from layerbench.proc.work_dirs import owner_record
 from layerbench.results.cluster_result import HTTP, REPOSITORY, ClusterResult
 from tests.conftest import missing
+from tests.service_nodes import alive
 
 pytestmark = pytest.mark.services
 
@@ -48,14 +49,6 @@ def our_namespaces() -> list[str]:
         if with_owner and with_owner[0] == owner_record(os.getpid()):
             names += with_owner[1:]
     return names
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 @dataclass(frozen=True)
