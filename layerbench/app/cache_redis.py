@@ -2,12 +2,22 @@
 
 import math
 
+import redis
+
 from layerbench.services.redis import redis_client
 
 
 class RedisCache:
     def __init__(self, url: str, timeout_s: float = 2.0) -> None:
-        self._client = redis_client(url, timeout_s)
+        self._client: redis.Redis | redis.RedisCluster = self.connect(url, timeout_s)
+
+    @staticmethod
+    def connect(url: str, timeout_s: float) -> "redis.Redis | redis.RedisCluster":
+        return redis_client(url, timeout_s)
+
+    def read_many(self, keys: list[str]) -> object:
+        """The values of ``keys`` as the server answers them, in their order."""
+        return self._client.mget(keys)
 
     def get(self, key: str) -> bytes | None:
         value = self._client.get(key)
@@ -16,7 +26,9 @@ class RedisCache:
         raise TypeError(f"Redis answered {type(value).__name__} for a cache entry")
 
     def get_many(self, keys: list[str]) -> list[bytes | None]:
-        values = self._client.mget(keys)
+        if not keys:
+            return []
+        values = self.read_many(keys)
         if isinstance(values, list) and all(v is None or isinstance(v, bytes) for v in values):
             return values
         raise TypeError("Redis answered something other than bytes for a cache entry")
