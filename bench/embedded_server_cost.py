@@ -80,7 +80,7 @@ def embedded_count(kind: str, requests: int, directory: Path, path: str) -> floa
     environment = {**(server.environment() or os.environ), "PYTHONHASHSEED": "0"}
     base = f"http://127.0.0.1:{port}"
     with ManagedProcess(kind, argv, log_path=directory / "log", env=environment):
-        _wait_ready(base + "/health")
+        wait_ready(base + "/health")
         _load(base + path, WARMUP_REQUESTS)
         _get(base + "/__cost/start")
         _load(base + path, requests)
@@ -113,7 +113,8 @@ def _get(url: str) -> None:
         raise SystemExit(f"{url}: HTTP {status}")
 
 
-def _wait_ready(url: str, timeout_s: float = 240.0) -> None:
+def wait_ready(url: str, what: str = "the server under valgrind", timeout_s: float = 240.0) -> None:
+    """Return once ``url`` answers 200; exit naming ``what`` when it has not in ``timeout_s``."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
@@ -122,4 +123,4 @@ def _wait_ready(url: str, timeout_s: float = 240.0) -> None:
         except OSError:
             pass
         time.sleep(0.5)
-    raise SystemExit(f"the server under valgrind did not answer {url} in {timeout_s:.0f} s")
+    raise SystemExit(f"{what} did not answer {url} in {timeout_s:.0f} s")

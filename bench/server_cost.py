@@ -22,10 +22,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from embedded_server_cost import KINDS, embedded_count
+from embedded_server_cost import KINDS, embedded_count, wait_ready
 
 from layerbench.app.app_config import DB_PATH_VARIABLE
 from layerbench.app.ladder_data import prepare_app_data
@@ -33,7 +32,6 @@ from layerbench.cost.callgrind_dumps import instructions
 from layerbench.cost.ladder_cost import CostOptions, run_cost
 from layerbench.cost.shim_build import find_valgrind, shim_library
 from layerbench.lab.loadgen import find_load_generator
-from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
 from layerbench.proc.process import ManagedProcess
 
@@ -77,7 +75,7 @@ def worker_count(kind: str, requests: int, directory: Path) -> float:
         "PYTHONHASHSEED": "0",
     }
     with ManagedProcess("gunicorn", argv, log_path=directory / "log", env=environment):
-        _wait_ready(f"http://127.0.0.1:{port}/health")
+        wait_ready(f"http://127.0.0.1:{port}/health", "gunicorn under valgrind", 180.0)
         subprocess.run(
             [str(find_load_generator()), "-n", str(requests), "-c", "1", "-k",
              f"http://127.0.0.1:{port}{PATH}"],
@@ -93,18 +91,6 @@ def _count(kind: str, requests: int, directory: Path) -> float:
     if kind in KINDS:
         return embedded_count(kind, requests, directory, PATH)
     return worker_count(kind, requests, directory)
-
-
-def _wait_ready(url: str, timeout_s: float = 180.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        try:
-            if http_get(url, timeout_s=5.0).status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.5)
-    raise SystemExit(f"gunicorn under valgrind did not answer {url} in {timeout_s:.0f} s")
 
 
 def main() -> None:
