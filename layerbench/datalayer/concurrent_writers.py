@@ -8,7 +8,7 @@ that video's description, a row every writer on every node changes (the conflict
 comments alone are new rows, which certify without conflict)."""
 
 import threading
-import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from layerbench.datalayer.changes import Row
@@ -16,6 +16,7 @@ from layerbench.datalayer.mariadb_dialect import MariadbDialect
 from layerbench.datalayer.mariadb_repository import connect
 from layerbench.datalayer.repository import Repository
 from layerbench.ids.codec import decode
+from layerbench.proc.threads_together import run_together
 
 
 class CountingDialect(MariadbDialect):
@@ -123,20 +124,20 @@ def run_writers(
 ) -> ConcurrentWrites:
     """``writers`` threads, started together, each making ``writes_each`` writes through
     ``urls[i % len(urls)]``. A write still in conflict after the repository's bounded retries
-    is counted as given up and the writer goes on; any other error is raised (the first)."""
+    is counted as given up and the writer goes on; any other error is raised (the first), once
+    every writer has stopped. Interrupted (Ctrl-C), the writers stop after the write they are
+    making, and are waited for, before the interruption goes on."""
     tallies = [WriterTally(urls[number % len(urls)]) for number in range(writers)]
-    start = threading.Barrier(writers + 1)
-    errors: list[BaseException] = []
     video_numid = decode(video_id)
 
-    def write(number: int) -> None:
+    def write(number: int, start: Callable[[], object], stop: threading.Event) -> None:
         tally = tallies[number]
         dialect = CountingDialect()
         repository = Repository(connect(tally.url), dialect)
         try:
-            start.wait()
+            start()
             index = 0
-            while index < writes_each:
+            while index < writes_each and not stop.is_set():
                 actor = f"writer-{number}"
                 try:
                     if update_every and index % update_every == update_every - 1:
@@ -161,21 +162,9 @@ def run_writers(
                     dialect.transient_retries -= 1  # counted here, not retried
                     tally.gave_up += 1
                 index += 1
-        except BaseException as error:  # reported to the caller below
-            errors.append(error)
         finally:
             tally.transient_retries = dialect.transient_retries
             tally.collision_retries = dialect.collision_retries
             repository.connection.close()
 
-    threads = [threading.Thread(target=write, args=(number,)) for number in range(writers)]
-    for thread in threads:
-        thread.start()
-    start.wait()
-    began = time.monotonic()
-    for thread in threads:
-        thread.join()
-    elapsed_s = time.monotonic() - began
-    if errors:
-        raise errors[0]
-    return ConcurrentWrites(tuple(tallies), elapsed_s)
+    return ConcurrentWrites(tuple(tallies), run_together(writers, write))

@@ -19,7 +19,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from contextlib import AbstractContextManager, suppress
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from http.client import HTTPException
 
@@ -28,6 +28,7 @@ from layerbench.errors import LayerbenchError
 from layerbench.ids.generate import new_id
 from layerbench.lab.cluster_reads import header
 from layerbench.proc.http_probe import ProbeResponse, http_request
+from layerbench.proc.threads_together import run_together
 from layerbench.servers.nginx_balancer import UPSTREAM_HEADER
 
 MAX_CLIENT_ATTEMPTS = 5
@@ -174,36 +175,12 @@ def run_http_writers(
             raise LayerbenchError(f"PUT /videos/{shared}: no success in {MAX_CLIENT_ATTEMPTS}")
     tally.served.clear()
     tally.site_retries = tally.client_retries = 0
-    start = threading.Barrier(writers + 1, timeout=START_LIMIT_S)
-    stop = threading.Event()
-    errors: list[BaseException] = []
 
-    def write(number: int) -> None:
-        try:
-            with inside():
-                start.wait()
-                writer = Writer(front, tally, lock)
-                one_writer(number, writes_each, edit_every, shared, writer, stop=stop)
-        except BaseException as error:  # reported to the caller below
-            start.abort()
-            errors.append(error)
+    def write(number: int, start: Callable[[], object], stop: threading.Event) -> None:
+        with inside():
+            start()
+            writer = Writer(front, tally, lock)
+            one_writer(number, writes_each, edit_every, shared, writer, stop=stop)
 
-    threads = [threading.Thread(target=write, args=(number,)) for number in range(writers)]
-    for thread in threads:
-        thread.start()
-    try:
-        with suppress(threading.BrokenBarrierError):  # a writer failed first: raised below
-            start.wait()
-        began = time.monotonic()
-        for thread in threads:
-            thread.join()
-    except BaseException:
-        stop.set()
-        start.abort()
-        for thread in threads:
-            thread.join()
-        raise
-    elapsed_s = time.monotonic() - began
-    if errors:
-        raise errors[0]
+    elapsed_s = run_together(writers, write, start_limit_s=START_LIMIT_S)
     return HttpWrites(shared, tally, elapsed_s)
