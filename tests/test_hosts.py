@@ -18,6 +18,7 @@ from layerbench.hosts.topology import read_topology, topology_from
 from layerbench.proc.ports import free_port
 from layerbench.proc.process import ManagedProcess
 from tests.conftest import missing
+from tests.hosts_up_process import LAYERBENCH, first_lines, hosts_up, interrupt
 from tests.service_nodes import alive
 
 TOPOLOGY = """\
@@ -195,43 +196,27 @@ def test_ctrl_c_removes_the_namespaces_and_what_runs_in_them(can_make_namespaces
     assert not alive(int(sleeper))
 
 
-LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
-
-
 def test_hosts_up_prints_the_hosts_and_ctrl_c_removes_them(
     can_make_namespaces: None, tmp_path: Path
 ) -> None:
     path = tmp_path / "topology.toml"
     path.write_text(TOPOLOGY)
-    with subprocess.Popen(
-        [*LAYERBENCH, "hosts", "up", str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    ) as process:
-        try:
-            assert process.stdout is not None
-            lines = [process.stdout.readline().split() for _ in range(2)]
-            assert [line[:3] for line in lines] == [
-                ["client1", "10.77.0.1", "client"],
-                ["app1", "10.77.0.2", "app,cache"],
-            ]
-            prefix = lines[1][3:]
-            assert prefix[:3] == ["ip", "netns", "exec"]
-            inside = subprocess.run(
-                [*prefix, "ip", "-4", "-o", "addr", "show", "eth0"],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            assert "10.77.0.2/24" in inside.stdout
-            process.send_signal(signal.SIGINT)
-            _, errors = process.communicate(timeout=20)
-        finally:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.communicate()
+    with hosts_up(path) as process:
+        lines = first_lines(process.stdout, 2, timeout_s=20)
+        assert [line[:3] for line in lines] == [
+            ["client1", "10.77.0.1", "client"],
+            ["app1", "10.77.0.2", "app,cache"],
+        ]
+        prefix = lines[1][3:]
+        assert prefix[:3] == ["ip", "netns", "exec"]
+        inside = subprocess.run(
+            [*prefix, "ip", "-4", "-o", "addr", "show", "eth0"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert "10.77.0.2/24" in inside.stdout
+        errors = interrupt(process)
     assert process.returncode == 130, errors
     assert "Traceback" not in errors
     token = prefix[3].split("-")[1]

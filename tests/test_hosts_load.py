@@ -12,11 +12,10 @@ from layerbench.errors import ConfigError, LoadGeneratorError
 from layerbench.hosts import netns
 from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.topology import topology_from
-from layerbench.lab.host_nginx import NginxOnHost
 from layerbench.lab.load_from_hosts import load_from_clients
 from layerbench.lab.loadgen import LoadSpec
-from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.stats import hdr_histogram
+from tests.front_nginx_load import check_merged_exactly, load_front_nginx
 from tests.load_documents import validate
 from tests.test_hosts import can_make_namespaces, ours
 
@@ -38,48 +37,26 @@ def test_two_client_hosts_load_one_nginx_and_merge_exactly(
     )
     with lab_network(topology) as network:
         token = network.token
-        nginx = NginxOnHost(
-            network, topology.host("front"), workdir / "nginx", {STATIC_FILE: STATIC_BODY}
+        spec = LoadSpec(concurrency=4, duration_s=1.0, warmup_s=0.2)
+        merged, results = load_front_nginx(
+            network, load_binary=load_binary, workdir=workdir, spec=spec
         )
-        nginx.start()
-        try:
-            merged, results = load_from_clients(
-                network,
-                binary=load_binary,
-                url=f"{nginx.base_url}/{STATIC_FILE}",
-                spec=LoadSpec(concurrency=4, duration_s=1.0, warmup_s=0.2),
-                workdir=workdir,
-            )
-        finally:
-            nginx.stop()
     assert ours(token) == []
     documents: list[dict[str, Any]] = [result.document for result in results]
     assert len(results) == 2
-    for result in results:
-        assert result.requests_completed > 100
-        assert result.status_counts == {"200": result.requests_completed}
-    total = sum(result.requests_completed for result in results)
-    assert merged.requests_completed == total
+    check_merged_exactly(merged, results)
+    total = merged.requests_completed
     # One load document, of one client's schema, the clients' listed and their counts added.
     validate(merged.document)
     assert merged.document["clients"] == documents
-    assert merged.status_counts == {"200": total}
     for name in ("total_transferred_bytes", "html_transferred_bytes", "sent_bytes"):
         assert merged.document[name] == sum(d[name] for d in documents), name
     assert merged.requests_per_s == total / max(d["elapsed_s"] for d in documents)
-    histogram = hdr_histogram.decode(merged.latency_histogram_us or "")
-    assert histogram.total_count == total
+    assert hdr_histogram.decode(merged.latency_histogram_us or "").total_count == total
     # A percentile of the union lies between the clients' own.
     for name in ("p50", "p99", "p99_9"):
         own = [result.latency_us[name] for result in results]
         assert min(own) <= merged.latency_us[name] <= max(own), name
-    # The merged figures are the summed histograms', not an average of the clients'.
-    parts = [hdr_histogram.decode(d["latency_histogram_us"]) for d in documents]
-    counts: dict[int, int] = {}
-    for part in parts:
-        for index, count in part.counts.items():
-            counts[index] = counts.get(index, 0) + count
-    assert histogram.counts == counts
     # The front's address is the lab's own: the machine's network never had it.
     assert str(topology.host("front").address) not in netns.ip("-4", "addr")
 

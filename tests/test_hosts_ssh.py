@@ -12,8 +12,6 @@ hang-up, the report on the channel.
 """
 
 import getpass
-import os
-import queue
 import shutil
 import signal
 import subprocess
@@ -22,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 
@@ -31,18 +29,17 @@ from layerbench.hosts import netns
 from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.ssh_command import ssh_command
 from layerbench.hosts.topology import Topology, read_topology, topology_from
-from layerbench.lab.host_nginx import NginxOnHost
 from layerbench.lab.load_from_hosts import load_from_clients
 from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.ssh_load import SshSessions
 from layerbench.proc.ports import free_port
 from layerbench.proc.process import ManagedProcess
-from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
-from layerbench.stats import hdr_histogram
 from tests.conftest import missing
+from tests.front_nginx_load import check_merged_exactly, load_front_nginx
+from tests.hosts_up_process import LAYERBENCH, first_lines, hosts_up, interrupt
 from tests.proc_scan import processes_mentioning
 from tests.ssh_server import SSHD, client_config, ssh_server
-from tests.test_hosts import LAYERBENCH, can_make_namespaces, ours
+from tests.test_hosts import can_make_namespaces, ours
 
 __all__ = ["can_make_namespaces"]  # the fixture, used by name
 
@@ -240,34 +237,15 @@ def test_an_ssh_host_and_a_namespace_client_load_one_nginx_merged(
         (tmp_path / "ssh_config").write_text(
             client_config(server, network, "remote1", via="client1")
         )
-        nginx = NginxOnHost(
-            network, topology.host("front"), workdir / "nginx", {STATIC_FILE: STATIC_BODY}
-        )
-        nginx.start()
-        try:
-            with watching(lambda: bool(loads_in(network, "remote1")), lambda: None) as on_remote1:
-                merged, results = load_from_clients(
-                    network,
-                    binary=load_binary,
-                    url=f"{nginx.base_url}/{STATIC_FILE}",
-                    spec=LoadSpec(concurrency=4, duration_s=1.0, warmup_s=0.2),
-                    workdir=workdir,
-                )
-        finally:
-            nginx.stop()
+        spec = LoadSpec(concurrency=4, duration_s=1.0, warmup_s=0.2)
+        with watching(lambda: bool(loads_in(network, "remote1")), lambda: None) as on_remote1:
+            merged, results = load_front_nginx(
+                network, load_binary=load_binary, workdir=workdir, spec=spec
+            )
         assert on_remote1, "the SSH host's load generator ran on remote1"
     assert ours(token) == []
     assert len(results) == 2
-    for result in results:
-        assert result.requests_completed > 100
-        assert result.status_counts == {"200": result.requests_completed}
-    total = sum(result.requests_completed for result in results)
-    assert merged.requests_completed == total
-    counts: dict[int, int] = {}
-    for result in results:
-        for index, count in hdr_histogram.decode(result.latency_histogram_us or "").counts.items():
-            counts[index] = counts.get(index, 0) + count
-    assert hdr_histogram.decode(merged.latency_histogram_us or "").counts == counts
+    check_merged_exactly(merged, results)
 
 
 @pytest.mark.usefixtures("can_run_sshd")
@@ -284,43 +262,31 @@ def test_ctrl_c_ends_the_run_on_the_ssh_host(
         ssh_server(network, "remote1", tmp_path / "sshd", port) as server,
     ):
         config.write_text(client_config(server, network, "remote1", via="client1"))
-        nginx = NginxOnHost(
-            network, topology.host("front"), workdir / "nginx", {STATIC_FILE: STATIC_BODY}
-        )
-        nginx.start()
-        try:
-            # Ctrl-C (SIGINT to layerbench's main thread) once remote1 runs the load.
-            with (
-                pytest.raises(KeyboardInterrupt),
-                watching(
-                    lambda: bool(loads_in(network, "remote1")),
-                    lambda: signal.pthread_kill(main, signal.SIGINT),
-                ) as interrupted,
-            ):
-                load_from_clients(
-                    network,
-                    binary=load_binary,
-                    url=f"{nginx.base_url}/{STATIC_FILE}",
-                    spec=LoadSpec(concurrency=2, duration_s=30.0, warmup_s=0.0),
-                    workdir=workdir,
-                )
+        # Ctrl-C (SIGINT to layerbench's main thread) once remote1 runs the load.
+        spec = LoadSpec(concurrency=2, duration_s=30.0, warmup_s=0.0)
+        with (
+            pytest.raises(KeyboardInterrupt),
+            watching(
+                lambda: bool(loads_in(network, "remote1")),
+                lambda: signal.pthread_kill(main, signal.SIGINT),
+            ) as interrupted,
+        ):
+            load_front_nginx(network, load_binary=load_binary, workdir=workdir, spec=spec)
 
-            # Looked at while remote1 still exists: leaving the network would kill what runs
-            # there whatever the SSH path did. The local ssh and its ProxyCommand (the relay,
-            # in client1) are gone and so is the remote run, long before its 30 s were up.
-            def left() -> list[int]:
-                relays = netns.pids_in(network.namespace("client1"))
-                return loads_in(network, "remote1") + processes_mentioning(str(config)) + relays
+        # Looked at while remote1 still exists: leaving the network would kill what runs
+        # there whatever the SSH path did. The local ssh and its ProxyCommand (the relay,
+        # in client1) are gone and so is the remote run, long before its 30 s were up.
+        def left() -> list[int]:
+            relays = netns.pids_in(network.namespace("client1"))
+            return loads_in(network, "remote1") + processes_mentioning(str(config)) + relays
 
-            deadline = time.monotonic() + 10
-            while left() and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert interrupted, "the load ran on remote1 and was interrupted"
-            assert loads_in(network, "remote1") == [], "the remote run outlived the Ctrl-C"
-            assert left() == [], "a local ssh or its relay outlived the Ctrl-C"
-            assert time.monotonic() - interrupted[0] < 10
-        finally:
-            nginx.stop()
+        deadline = time.monotonic() + 10
+        while left() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert interrupted, "the load ran on remote1 and was interrupted"
+        assert loads_in(network, "remote1") == [], "the remote run outlived the Ctrl-C"
+        assert left() == [], "a local ssh or its relay outlived the Ctrl-C"
+        assert time.monotonic() - interrupted[0] < 10
 
 
 @pytest.mark.usefixtures("can_run_sshd")
@@ -373,18 +339,6 @@ def test_an_ssh_host_runs_its_load_binary_and_a_missing_one_is_one_line(
     assert absent in message and "\n" not in message
 
 
-def first_lines(stream: IO[str], count: int, timeout_s: float) -> list[list[str]]:
-    """The first ``count`` lines of ``stream``, split; queue.Empty if they take too long."""
-    lines: queue.Queue[str] = queue.Queue()
-
-    def read() -> None:
-        for _ in range(count):
-            lines.put(stream.readline())
-
-    threading.Thread(target=read, daemon=True).start()
-    return [lines.get(timeout=timeout_s).split() for _ in range(count)]
-
-
 @pytest.mark.usefixtures("can_run_sshd")
 def test_hosts_up_prints_an_ssh_host_with_the_command_that_reaches_it(tmp_path: Path) -> None:
     port = free_port()
@@ -395,35 +349,22 @@ def test_hosts_up_prints_an_ssh_host_with_the_command_that_reaches_it(tmp_path: 
         '[hosts.remote1]\nroles = ["app"]\n'
         f'[hosts.far1]\nroles = ["client"]\nssh = "{getpass.getuser()}@remote1:{port}"\n'
     )
-    with subprocess.Popen(
-        [*LAYERBENCH, "hosts", "up", str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    ) as process:
-        try:
-            assert process.stdout is not None
-            lines = first_lines(process.stdout, 3, timeout_s=20)
-            assert lines[2][:3] == ["far1", f"{getpass.getuser()}@remote1:{port}", "client"]
-            token = lines[0][6].split("-")[1]  # ip netns exec lbh-TOKEN-client1
-            network = LabNetwork(read_topology(path), token)
-            with ssh_server(network, "remote1", tmp_path / "sshd", port) as server:
-                config = client_config(server, network, "remote1", via="client1")
-                (tmp_path / "ssh_config").write_text(config)
-                on_far1 = subprocess.run(
-                    [*lines[2][3:], "ip", "-4", "-o", "addr", "show", "eth0"],
-                    capture_output=True,
-                    text=True,
-                    timeout=30,
-                    check=False,
-                )
-            assert "10.77.0.2/24" in on_far1.stdout, on_far1.stderr  # remote1's address
-            process.send_signal(signal.SIGINT)
-            _, errors = process.communicate(timeout=20)
-        finally:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.communicate()
+    with hosts_up(path) as process:
+        lines = first_lines(process.stdout, 3, timeout_s=20)
+        assert lines[2][:3] == ["far1", f"{getpass.getuser()}@remote1:{port}", "client"]
+        token = lines[0][6].split("-")[1]  # ip netns exec lbh-TOKEN-client1
+        network = LabNetwork(read_topology(path), token)
+        with ssh_server(network, "remote1", tmp_path / "sshd", port) as server:
+            config = client_config(server, network, "remote1", via="client1")
+            (tmp_path / "ssh_config").write_text(config)
+            on_far1 = subprocess.run(
+                [*lines[2][3:], "ip", "-4", "-o", "addr", "show", "eth0"],
+                capture_output=True,
+                text=True,
+                timeout=30,
+                check=False,
+            )
+        assert "10.77.0.2/24" in on_far1.stdout, on_far1.stderr  # remote1's address
+        errors = interrupt(process)
     assert process.returncode == 130, errors
     assert ours(token) == []
