@@ -5,6 +5,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypedDict
 
 from layerbench.hosts.lab_network import LabNetwork
 from layerbench.lab.host_sampler import host_namespaces
@@ -63,18 +64,7 @@ class TrialRunner:
         self, url: str, spec: LoadSpec, label: str, started: Callable[[int], None]
     ) -> LoadResult:
         """One client on this machine, or every client host at once, merged."""
-        if self.network is None:
-            return run_load(
-                binary=self.load_binary,
-                url=url,
-                spec=spec,
-                workdir=self.workdir,
-                label=label,
-                cpus=self.client_cpus,
-                started=started,
-            )
-        merged, _ = load_from_clients(
-            self.network,
+        arguments = LoadArguments(
             binary=self.load_binary,
             url=url,
             spec=spec,
@@ -83,7 +73,22 @@ class TrialRunner:
             cpus=self.client_cpus,
             started=started,
         )
+        if self.network is None:
+            return run_load(**arguments)
+        merged, _ = load_from_clients(self.network, **arguments)
         return merged
+
+
+class LoadArguments(TypedDict):
+    """What a trial's load is run with, from this machine or from every client host."""
+
+    binary: Path
+    url: str
+    spec: LoadSpec
+    workdir: Path
+    label: str
+    cpus: frozenset[int] | None
+    started: Callable[[int], None]
 
 
 def load_spec_for(spec: LoadSpec, rung: Rung, workdir: Path, base_url: str) -> LoadSpec:
