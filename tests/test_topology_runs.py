@@ -66,6 +66,10 @@ def namespaces_of(document: dict[str, Any]) -> set[str]:
     return {host["namespace"] for host in document["conditions"]["topology"]["hosts"]}
 
 
+def topology_hosts(document: dict[str, Any]) -> set[str]:
+    return {host["name"] for host in document["conditions"]["topology"]["hosts"]}
+
+
 def hosts_by_role(trial: dict[str, Any]) -> dict[str, set[str]]:
     """Each role's processes' hosts in a rung's or cell's saved trial."""
     return {
@@ -252,4 +256,13 @@ def test_ctrl_c_mid_run_leaves_no_namespace_and_keeps_finished_rungs(
     document = json.loads((tmp_path / "ladder.json").read_text())
     assert document["interrupted"]
     assert [(r["rung"], r["status"]) for r in document["rungs"]][:1] == [("string", "ok")]
+    # What was measured is whole: each process's host, and the finished rung's per-host
+    # figures, in the file and printed.
+    assert hosts_by_role(document["rungs"][0])["server"] == {"app1"}
+    per_host = document["per_host"]
+    assert {row["host"] for row in per_host} == topology_hosts(document)
+    assert cpu(per_host, "app1", "server", "string") > 0
+    printed = report["stderr"][report["stderr"].index("per host") :].splitlines()
+    assert printed[1].split() == ["host", "address", "roles", "role", "string", "PSS", "MB"]
+    assert any(line.startswith("app1 ") for line in printed), printed
     assert_nothing_left(document, work_root)

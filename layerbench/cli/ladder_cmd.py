@@ -165,7 +165,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     document = result.to_dict()
     seed = format_ladder_seed_table(result, args.seed) if args.seed is not None else ""
     tables = [table, costs, memory, instructions, seed]
-    with_hosts(results, document, tables, result.conditions, ladder_memory_items(result))
+    with_hosts(results, document, tables, ladder_memory_items(result))
     publish(results, document, "\n\n".join(part for part in tables if part))
     return EXIT_RUNG_FAILED if result.failed else 0
 

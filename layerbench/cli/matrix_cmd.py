@@ -118,7 +118,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         format_seed_table(result, args.seed) if args.seed is not None else "",
     ]
     document = result.to_dict()
-    with_hosts(results, document, tables, result.conditions, matrix_memory_items(result))
+    with_hosts(results, document, tables, matrix_memory_items(result))
     publish(results, document, "\n\n".join(table for table in tables if table))
     return EXIT_CELL_FAILED if result.failed else 0
 

@@ -3,15 +3,13 @@ topology's hosts, and its per-host table after the run's."""
 
 import argparse
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import Topology, read_topology
 from layerbench.lab.publish import ResultsFile
-from layerbench.report.host_table import format_host_table, host_roles
-from layerbench.results.trials import Repeated
+from layerbench.report.host_table import Items, format_host_table, with_per_host
 
 
 def add_topology_argument(parser: argparse.ArgumentParser) -> None:
@@ -38,15 +36,12 @@ def with_hosts(
     results: ResultsFile,
     document: dict[str, Any],
     tables: list[str],
-    conditions: dict[str, Any],
-    items: Sequence[tuple[str, Repeated]],
+    items: Items,
 ) -> None:
     """On a topology: the per-host table put after the run's own (``tables[0]``), and its rows
     in ``document`` (``per_host``), saved."""
-    topology = conditions.get("topology")
-    if topology is None:
+    rows = with_per_host(document, items)
+    if not rows:
         return
-    rows = host_roles(topology, items)
     tables.insert(1, format_host_table(rows, [label for label, _ in items]))
-    document["per_host"] = [row.to_dict() for row in rows]
     results.save(document)

@@ -18,8 +18,15 @@ from layerbench.lab.mix import mix_outcome
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.publish import ResultsFile, now
 from layerbench.lab.server_check import check_server
-from layerbench.lab.topology_run import check_topology, placed_on, topology_record
+from layerbench.lab.topology_run import (
+    check_topology,
+    placed_on,
+    save_last_with_hosts,
+    save_with_hosts,
+    topology_record,
+)
 from layerbench.proc.work_dirs import work_directory
+from layerbench.report.worker_memory import ladder_memory_items
 from layerbench.results.ladder_result import LadderResult
 from layerbench.stats.mix_prediction import MixOutcome
 
@@ -52,6 +59,11 @@ def run_ladder(
         started_at=now(),
     )
     observer.begin(layout)
+
+    def checkpoint() -> None:
+        save_with_hosts(results, result.to_dict(), ladder_memory_items(result))
+
+    finished = False
     try:
         with (
             work_directory("layerbench-") as workdir,
@@ -66,16 +78,18 @@ def run_ladder(
                 workdir=workdir,
                 result=result,
                 observer=observer,
-                checkpoint=lambda: results.save(result.to_dict()),
+                checkpoint=checkpoint,
                 placements=placements,
             ).run()
+        finished = True
     except KeyboardInterrupt:
         result.interrupted = True
         raise
     finally:
         result.finished_at = now()
         conclude(result)
-        results.save_last(result.to_dict())
+        items = ladder_memory_items(result)
+        save_last_with_hosts(results, result.to_dict(), items, finished=finished)
     return result
 
 

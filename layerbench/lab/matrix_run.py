@@ -16,8 +16,15 @@ from layerbench.lab.loadgen import find_load_generator
 from layerbench.lab.matrix import Matrix, MatrixObserver
 from layerbench.lab.matrix_options import MatrixOptions
 from layerbench.lab.publish import ResultsFile, now
-from layerbench.lab.topology_run import check_topology, placed_on, topology_record
+from layerbench.lab.topology_run import (
+    check_topology,
+    placed_on,
+    save_last_with_hosts,
+    save_with_hosts,
+    topology_record,
+)
 from layerbench.proc.work_dirs import work_directory
+from layerbench.report.worker_memory import matrix_memory_items
 from layerbench.results.matrix_result import MatrixResult
 from layerbench.rungs.definitions import FULL_SERVICES
 
@@ -45,6 +52,11 @@ def run_matrix(
     result = MatrixResult(
         options=options.to_dict(), conditions=collect_conditions(layout), started_at=now()
     )
+
+    def checkpoint() -> None:
+        save_with_hosts(results, result.to_dict(), matrix_memory_items(result))
+
+    finished = False
     try:
         with (
             work_directory("layerbench-matrix-") as workdir,
@@ -62,7 +74,7 @@ def run_matrix(
                 workdir=workdir,
                 result=result,
                 observer=observer,
-                checkpoint=lambda: results.save(result.to_dict()),
+                checkpoint=checkpoint,
                 services=up.service_urls(),
                 service_sessions=up.sessions,
                 placements=placements,
@@ -70,13 +82,15 @@ def run_matrix(
             planned = matrix.plan()  # refuses wrong settings before anything starts
             observer.begin(layout)
             matrix.run(planned)
+        finished = True
     except KeyboardInterrupt:
         result.interrupted = True
         raise
     finally:
         result.finished_at = now()
         if result.cells or result.interrupted:
-            results.save_last(result.to_dict())
+            items = matrix_memory_items(result)
+            save_last_with_hosts(results, result.to_dict(), items, finished=finished)
     return result
 
 

@@ -11,8 +11,12 @@
   and the warm-up from inside the first client host.
 
 Without a topology every placement is this machine's loopback (:data:`LOCAL`), as before.
+
+Every save of such a run's results has its per-host rows (``per_host``) of what it has
+measured; one that did not finish also prints their table (:func:`save_last_with_hosts`).
 """
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
@@ -25,7 +29,9 @@ from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.placement import LOCAL, Placement, placement_of
 from layerbench.hosts.topology import Topology
 from layerbench.lab.balanced_servers import BalancedServers
+from layerbench.lab.publish import ResultsFile
 from layerbench.proc.ports import LOOPBACK, free_port
+from layerbench.report.host_table import Items, format_host_table, with_per_host
 from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.nginx_balancer import NginxBalancer
 
@@ -175,3 +181,22 @@ def topology_record(network: LabNetwork) -> dict[str, Any]:
             for host in network.topology.hosts
         ],
     }
+
+
+def save_with_hosts(results: ResultsFile, document: dict[str, Any], items: Items) -> None:
+    """A checkpoint of the run: ``document`` with the per-host rows of its measured ``items``
+    (on a topology)."""
+    with_per_host(document, items)
+    results.save(document)
+
+
+def save_last_with_hosts(
+    results: ResultsFile, document: dict[str, Any], items: Items, *, finished: bool
+) -> None:
+    """The run's last save, however it ended, with its per-host rows. A run that did not
+    finish (interrupted, or stopped by an error) prints their table of what it measured, on
+    stderr: the tables a finished run prints after it will not be."""
+    rows = with_per_host(document, items)
+    if rows and items and not finished:
+        print("\n" + format_host_table(rows, [label for label, _ in items]), file=sys.stderr)
+    results.save_last(document)

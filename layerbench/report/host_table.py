@@ -16,6 +16,8 @@ from layerbench.results.trials import Repeated
 
 MB = 1024 * 1024
 LOCAL_HOST = "local"  # a process in none of the run's namespaces
+# A run's measured items (a rung, a cell), each with its label.
+Items = Sequence[tuple[str, Repeated]]
 
 
 @dataclass
@@ -40,7 +42,7 @@ class HostRole:
         }
 
 
-def host_roles(topology: dict[str, Any], items: Sequence[tuple[str, Repeated]]) -> list[HostRole]:
+def host_roles(topology: dict[str, Any], items: Items) -> list[HostRole]:
     """Per host of ``topology`` (a result's ``conditions.topology``) and role of its processes,
     in the topology's order, then processes on no host of it."""
     hosts = {host["name"]: host for host in topology.get("hosts", ())}
@@ -69,6 +71,19 @@ def host_roles(topology: dict[str, Any], items: Sequence[tuple[str, Repeated]]) 
         ordered += mine or [HostRole(name, host["address"], tuple(host["roles"]), None)]
     ordered += [row for (host_name, _), row in found.items() if host_name not in hosts]
     return ordered
+
+
+def with_per_host(
+    document: dict[str, Any], items: Sequence[tuple[str, Repeated]]
+) -> list[HostRole]:
+    """On a topology (the run's ``document`` has ``conditions.topology``): the per-host rows of
+    its measured ``items``, put in ``document`` as ``per_host``; none without a topology."""
+    topology = document["conditions"].get("topology")
+    if topology is None:
+        return []
+    rows = host_roles(topology, items)
+    document["per_host"] = [row.to_dict() for row in rows]
+    return rows
 
 
 TITLE = "per host: CPU % of one core (median trial of each), peak PSS over them"
