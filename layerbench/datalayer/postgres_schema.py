@@ -8,6 +8,7 @@ and ``decode_id`` convert through numeric, and each entity row's ``id`` is check
 ``SET LOCAL layerbench.actor``; a write without it is recorded with a NULL actor.
 """
 
+from layerbench.datalayer.create_table import create_table
 from layerbench.datalayer.entities import ColumnType, Table, added_columns, nullability_changed
 
 CODEC_SQL = r"""
@@ -131,30 +132,16 @@ BEGIN
 END $$;
 """
 
+ENTITY_COLUMNS = (
+    "numid bigint PRIMARY KEY",
+    "id text NOT NULL UNIQUE CHECK (id = encode_id(numid))",
+    "prettyid text UNIQUE",
+)
 SQL_TYPES = {ColumnType.TEXT: "text", ColumnType.NUMID: "bigint"}
 
 
 def table_ddl(table: Table) -> str:
-    lines = []
-    if table.is_entity:
-        lines += [
-            "numid bigint PRIMARY KEY",
-            "id text NOT NULL UNIQUE CHECK (id = encode_id(numid))",
-            "prettyid text UNIQUE",
-        ]
-    for column in table.columns:
-        line = f"{column.name} {SQL_TYPES[column.type]}"
-        if not column.nullable:
-            line += " NOT NULL"
-        if column.references:
-            line += f" REFERENCES {column.references} (numid) ON DELETE CASCADE"
-        lines.append(line)
-    for name in table.unique:
-        lines.append(f"UNIQUE ({name})")
-    if not table.is_entity:
-        lines.append(f"PRIMARY KEY ({', '.join(table.key)})")
-    body = ",\n    ".join(lines)
-    return f"CREATE TABLE {table.name} (\n    {body}\n);\n"
+    return create_table(table, SQL_TYPES, ENTITY_COLUMNS) + ";\n"
 
 
 def registry_triggers(table: Table) -> str:

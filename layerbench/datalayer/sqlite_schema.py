@@ -9,6 +9,7 @@ row belongs to that transaction); a write without it, raw SQL behind the applica
 recorded with a NULL actor: unattributed, never lost.
 """
 
+from layerbench.datalayer.create_table import create_table
 from layerbench.datalayer.entities import ColumnType, Table, added_columns
 
 REGISTRY_DDL = [
@@ -44,30 +45,16 @@ AUDIT_DDL = [
 )""",
 ]
 
+ENTITY_COLUMNS = (
+    "numid INTEGER PRIMARY KEY",
+    "id TEXT NOT NULL UNIQUE CHECK (length(id) = 13 AND id NOT GLOB '*[^0-9a-z]*')",
+    "prettyid TEXT UNIQUE",
+)
 SQL_TYPES = {ColumnType.TEXT: "TEXT", ColumnType.NUMID: "INTEGER"}
 
 
 def table_ddl(table: Table) -> str:
-    lines = []
-    if table.is_entity:
-        lines += [
-            "numid INTEGER PRIMARY KEY",
-            "id TEXT NOT NULL UNIQUE CHECK (length(id) = 13 AND id NOT GLOB '*[^0-9a-z]*')",
-            "prettyid TEXT UNIQUE",
-        ]
-    for column in table.columns:
-        line = f"{column.name} {SQL_TYPES[column.type]}"
-        if not column.nullable:
-            line += " NOT NULL"
-        if column.references:
-            line += f" REFERENCES {column.references} (numid) ON DELETE CASCADE"
-        lines.append(line)
-    for name in table.unique:
-        lines.append(f"UNIQUE ({name})")
-    if not table.is_entity:
-        lines.append(f"PRIMARY KEY ({', '.join(table.key)})")
-    body = ",\n    ".join(lines)
-    return f"CREATE TABLE {table.name} (\n    {body}\n)"
+    return create_table(table, SQL_TYPES, ENTITY_COLUMNS)
 
 
 def registry_triggers(table: Table) -> list[str]:
