@@ -75,7 +75,7 @@ def test_a_ladder_runs_the_rungs_the_app_answers_and_shows_the_others_not_applic
     )
     assert code == 0
     document = json.loads(out.read_text())
-    assert document["version"] == 4 and document["options"]["apps"] == ["tiny"]
+    assert document["version"] == 5 and document["options"]["apps"] == ["tiny"]
     rungs = {rung["rung"]: rung for rung in document["rungs"]}
     assert rungs["string"]["status"] == "ok" and rungs["string"]["requests_per_s"] > 0
     assert rungs["db-raw"]["status"] == "not applicable"

@@ -44,7 +44,7 @@ def test_ladder_measures_every_rung_and_writes_json(
     # Progress: every trial numbered out of all of them (9 rungs x 2 passes), with the time left.
     assert "  [1/18 ~" in completed.stderr and "  [18/18 ~0:0" in completed.stderr
     document = json.loads((tmp_path / "out.json").read_text())
-    assert document["version"] == 4
+    assert document["version"] == 5
     assert not document["interrupted"]
     for rung in document["rungs"]:
         assert rung["status"] == "ok", rung
@@ -57,9 +57,11 @@ def test_ladder_measures_every_rung_and_writes_json(
         assert server["processes"] and client["processes"], rung["roles"]
         assert client["cpu_s"] > 0 and client["cpu_s_per_1000_requests"] > 0, client
         assert 0 <= rung["sampler_cpu_percent"] < 100
-        # Two trials, the rung's figures those of the median one (the lower of two).
+        # Two trials, the rung's req/s their median (the mean of two), its other figures the
+        # slower's.
         rates = [trial["requests_per_s"] for trial in rung["repeats"]]
-        assert len(rates) == 2 and rung["requests_per_s"] == min(rates)
+        assert len(rates) == 2 and rung["requests_per_s"] == sum(rates) / 2
+        assert rates[rung["representative_trial"]] == min(rates)
         assert rung["spread"]["n"] == 2 and rung["spread"]["cv"] >= 0
     assert document["conditions"]["server_versions"]["nginx"].startswith("nginx/")
     assert set(document["conditions"]["load_commands"]) == {r["rung"] for r in document["rungs"]}

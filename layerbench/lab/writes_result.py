@@ -1,11 +1,14 @@
 """What ``layerbench writes`` measured: every trial, and per store and number of writers the
-median commits per second with its spread over the repeats, the p99 commit latency, and what
-the writers (the client role) and the database cost in CPU and memory."""
+median commits per second with its spread over the repeats, and of its representative trial
+(:mod:`layerbench.stats.median`: the one nearest that median, of an even number the slower of
+the middle two) the p99 commit latency and what the writers (the client role) and the
+database cost in CPU and memory."""
 
 from dataclasses import dataclass, field
 from typing import Any
 
 from layerbench.stats.hdr_histogram import nearest_rank
+from layerbench.stats.median import RATE_RULE, representative_index
 from layerbench.stats.spread import Spread
 
 WRITES_DOCUMENT_VERSION = 1
@@ -49,18 +52,22 @@ class WritesRow:
     p99_latency_us: float
     cpu_percent: dict[str, float]
     pss_bytes: dict[str, int]
+    # The repeat whose p99, CPU and memory these are.
+    representative_repeat: int
 
     @classmethod
     def of(cls, trials: list[WritesTrial]) -> "WritesRow":
         first = trials[0]
-        median_trial = sorted(trials, key=lambda trial: trial.commits_per_s)[len(trials) // 2]
+        rates = [trial.commits_per_s for trial in trials]
+        shown = trials[representative_index(rates)]
         return cls(
             first.store,
             first.writers,
-            Spread.of([trial.commits_per_s for trial in trials]),
-            median_trial.p99_latency_us,
-            median_trial.cpu_percent,
-            median_trial.pss_bytes,
+            Spread.of(rates),
+            shown.p99_latency_us,
+            shown.cpu_percent,
+            shown.pss_bytes,
+            shown.repeat,
         )
 
 
@@ -100,6 +107,12 @@ class WritesResult:
             },
             "conditions": self.conditions,
             "not_measured": self.not_measured,
+            "figures": {
+                "commits_per_s": RATE_RULE,
+                "representative_repeat": "the repeat whose p99 latency, CPU and memory the row "
+                "shows: the one nearest the median commits/s, of an even number the slower of "
+                "the middle two",
+            },
             "rows": [
                 {
                     "store": row.store,
@@ -110,6 +123,7 @@ class WritesResult:
                     "p99_latency_us": row.p99_latency_us,
                     "cpu_percent": row.cpu_percent,
                     "pss_bytes": row.pss_bytes,
+                    "representative_repeat": row.representative_repeat,
                 }
                 for row in self.rows()
             ],

@@ -39,7 +39,7 @@ def _figures(rung: RungResult | None, bare: RungResult | None) -> list[str]:
     ratio = f"{cpu / bare_cpu:.1f}x" if cpu is not None and bare_cpu else ""
     pss = _pss_per_worker(rung)
     return [
-        f"{rung.load.requests_per_s:,.0f}",
+        f"{rung.requests_per_s or 0:,.0f}",
         "" if cpu is None else f"{cpu:.3f}",
         "" if pss is None else f"{pss / MIB:.1f}",
         ratio,

@@ -6,6 +6,7 @@ one chain), the product down from the top, and the spread of the repeats (CV %).
 from layerbench.report.text_table import format_table
 from layerbench.results.chain_references import ChainRow, chain_references, follows_the_rows
 from layerbench.results.cost_result import CostResult, RequestCost
+from layerbench.stats.median import median
 
 
 def cost_lines(result: CostResult) -> list[str]:
@@ -29,7 +30,7 @@ def cost_lines(result: CostResult) -> list[str]:
         f"{options['requests']:,} requests collected per rung after {options['warmup']:,} "
         f"warm-up, {len(harness)} repeats, in-process under callgrind (hash seed "
         f"{result.conditions['hash_seed']}); the harness's own "
-        f"{_median(harness):,.0f} instructions per request are taken off; "
+        f"{median(harness) if harness else 0:,.0f} instructions per request are taken off; "
         f"{result.elapsed_s:.0f} s"
     )
     if result.profile:
@@ -54,11 +55,3 @@ def _row(request: RequestCost, above: RequestCost | None, top: float | None) -> 
 
 def _factor(value: float, anchor: float) -> str:
     return f"{value / anchor:.2f}x" if anchor > 0 else ""
-
-
-def _median(values: list[float]) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2

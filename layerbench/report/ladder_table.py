@@ -125,7 +125,7 @@ def _row(
         rung.rung,
         against,
         rung.server,
-        f"{rung.load.requests_per_s:,.0f}",
+        f"{rung.requests_per_s or 0:,.0f}",
         _percent(change),
         _percent(top),
         _ms(rung.ms_per_request),

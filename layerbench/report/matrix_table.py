@@ -164,7 +164,7 @@ def _figures(cell: Cell | None, flagged: bool) -> list[str]:
     if cell.status is not Status.OK or cell.load is None:
         return [cell.status.value, *blank[1:]]
     figures = [
-        f"{cell.load.requests_per_s:,.0f}",
+        f"{cell.requests_per_s or 0:,.0f}",
         f"{cell.ms_per_request or 0:.2f}",
         f"{cell.latency_ms('p99') or 0:.1f}",
     ]
@@ -209,7 +209,7 @@ def _costs_table(result: MatrixResult, wide: bool, colour: bool | None) -> list[
             values.setdefault("CPU %", []).append(f"{usage.cpu_percent:.0f}" if usage else "")
             values["CPU s/1k"].append("" if per_1000 is None else f"{per_1000:.3f}")
             values["PSS MiB"].append(f"{usage.pss_bytes / MIB:.1f}" if usage else "")
-        row = [cell.column, str(cell.concurrency), f"{cell.load.requests_per_s:,.0f}"]
+        row = [cell.column, str(cell.concurrency), f"{cell.requests_per_s or 0:,.0f}"]
         rows.append(row + [value for figure in figures for value in values[figure]])
     own = max(cell.usage.sampler_cpu_percent for cell in measured if cell.usage)
     return [

@@ -53,8 +53,9 @@ def noise_notes(
     n = max(spread.n for _, _, spread in repeated if spread)
     lines = [
         "",
-        f"req/s is the median of {n} interleaved trials; CV % is their coefficient of variation; "
-        f"! marks a {noun} over {100 * NOISY_CV:g} % (noisy)",
+        f"req/s is the median of {n} interleaved trials (of an even number, the mean of the "
+        "middle two); the other figures are those of the trial nearest it; CV % is their "
+        f"coefficient of variation; ! marks a {noun} over {100 * NOISY_CV:g} % (noisy)",
     ]
     governor = conditions.get("machine", {}).get("cpu_governor")
     for name, item, spread in repeated:

@@ -59,11 +59,12 @@ def compare_items(
 
 
 def rate_text(item: Repeated | None) -> str:
-    """The median's req/s; one with failed or non-2xx requests says how many."""
+    """The median of its trials' req/s; one whose representative trial had failed or non-2xx
+    requests says how many."""
     if item is None or item.load is None:
         return ""
     errors = item.load.errors
-    return f"{item.load.requests_per_s:,.0f}" + (f" (E {errors:,})" if errors else "")
+    return f"{item.requests_per_s or 0:,.0f}" + (f" (E {errors:,})" if errors else "")
 
 
 def rate_interval_text(item: Repeated | None) -> str:

@@ -225,7 +225,7 @@ def _change_interval(compared: RungComparison) -> str:
 
 
 def _server_cpu(rung: RungResult | None) -> str:
-    """The server's CPU per request in the median trial, in ms."""
+    """The server's CPU per request in its representative trial, in ms."""
     usage, load = (rung.usage, rung.load) if rung else (None, None)
     role = usage.roles.get(SERVER_ROLE) if usage else None
     per_1000 = role.cpu_s_per_1000(load.requests_completed) if role and load else None

@@ -14,6 +14,8 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from layerbench.stats.median import median as median_of
+
 COST_VERSION = 1
 
 
@@ -30,7 +32,7 @@ class RequestCost:
 
     @property
     def median(self) -> float:
-        return statistics.median(self.instructions_per_request)
+        return median_of(self.instructions_per_request)
 
     @property
     def cv_percent(self) -> float | None:

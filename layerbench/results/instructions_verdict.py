@@ -3,10 +3,10 @@ against its baseline's (medians of the repeats), and whether it regressed: more 
 than the baseline's by more than the tolerance. A count hardly moves between runs (its CV is
 hundredths of a percent), so the tolerance alone decides."""
 
-import statistics
 from dataclasses import dataclass
 
 from layerbench.errors import ConfigError
+from layerbench.stats.median import median
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ def judge_instructions(
         raise ConfigError(f"the baseline has no {missing[0]}: measure it with --save")
     verdicts = []
     for url, values in current.items():
-        before = statistics.median(baseline[url])
-        now = statistics.median(values)
+        before = median(baseline[url])
+        now = median(values)
         verdicts.append(InstructionsVerdict(url, before, now, now > before * (1 + tolerance)))
     return verdicts

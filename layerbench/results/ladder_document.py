@@ -4,6 +4,8 @@ version wrote it (the versions: :mod:`layerbench.results.ladder_result`):
     1, 2: one measurement per rung, its figures and its ``load``; 2 adds its ``roles``
     3:    ``repeats``, each trial's figures; the rung's own are its median trial's
     4:    the application under test, ``app`` (before it: the bare application)
+    5:    ``representative_trial`` and ``figures``; every version reads back by the one rule,
+          its req/s the median of its trials' (:mod:`layerbench.stats.median`)
 
 A document of a version this layerbench does not know is refused with its version named.
 """

@@ -26,6 +26,11 @@ what changed here, whenever a field changes meaning or goes away.
        measured (a document without ``chain``: the nearest measured rung above it);
        ``instructions`` (``ladder --instructions``: the cost pass's document,
        :mod:`layerbench.results.cost_result`)
+    5: a rung's ``requests_per_s`` is the median of its trials' (of an even number, the mean
+       of the middle two: ``spread``'s median; before, the slower middle trial's own), and
+       ``representative_trial`` names the trial (its index in ``repeats``) whose latency,
+       errors, roles and load the rung shows; the document's ``figures`` says so in words
+       (:mod:`layerbench.stats.median`). An earlier document reads back by the same rule
 """
 
 from dataclasses import dataclass, field
@@ -37,16 +42,18 @@ from layerbench.results.mix_result import mix_dict
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated, Trial
 from layerbench.results.usage import RoleUsage, Usage
+from layerbench.stats.median import RATE_RULE, REPRESENTATIVE_RULE
 from layerbench.stats.mix_prediction import MixOutcome
 from layerbench.stats.spread import Spread
 
-LADDER_JSON_VERSION = 4
+LADDER_JSON_VERSION = 5
 
 
 @dataclass(frozen=True)
 class RungResult(Repeated):
-    """A rung over its repeats. ``load`` and ``usage`` are those of the median trial (by
-    req/s), the one the table shows; ``trials`` holds them all, in the order they ran."""
+    """A rung over its repeats. Its req/s is the median of its trials'; ``load`` and
+    ``usage`` are its representative trial's (:mod:`layerbench.stats.median`); ``trials``
+    holds them all, in the order they ran."""
 
     rung: str
     server: str
@@ -137,6 +144,7 @@ class LadderResult:
             "interrupted": self.interrupted,
             "options": self.options,
             "conditions": self.conditions,
+            "figures": FIGURES,
             "rungs": [
                 _rung_dict(rung, change, top, above)
                 for rung, change, top, above in zip(
@@ -155,6 +163,10 @@ class LadderResult:
         return document
 
 
+# What a rung's (or a cell's) figures are, in the document's words.
+FIGURES = {"requests_per_s": RATE_RULE, "representative_trial": REPRESENTATIVE_RULE}
+
+
 def _rung_dict(
     rung: RungResult, change: float | None, top: float | None, above: RungResult | None
 ) -> dict[str, Any]:
@@ -168,6 +180,7 @@ def _rung_dict(
         "url": rung.url,
         "message": rung.message,
         "requests_per_s": rung.requests_per_s,
+        "representative_trial": rung.representative_index,
         "change_vs_above": change,
         "change_vs_top": top,
         "ms_per_request": rung.ms_per_request,

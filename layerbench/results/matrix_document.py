@@ -4,6 +4,8 @@
     1: one measurement per cell, its figures and its ``load``
     2: ``repeats``, each trial's figures; the cell's own are its median trial's
     3: the application under test, ``app`` per column (before it: the bare application)
+    4: ``representative_trial`` and ``figures``; every version reads back by the one rule,
+       its req/s the median of its trials' (:mod:`layerbench.stats.median`)
 
 A document of a version this layerbench does not know is refused with its version named.
 """

@@ -14,23 +14,25 @@ what changed here, whenever a field changes meaning or goes away.
        ladder's rung has it
     3: the application under test: per column and per cell ``app`` (a column's ``app=NAME``);
        a column whose application does not answer its rung has cells ``not applicable``
+    4: a cell's ``requests_per_s`` is the median of its trials', ``representative_trial`` the
+       trial whose other figures it shows, and ``figures`` says so, as a ladder's version 5
 """
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from layerbench.results.ladder_result import roles_dict, spread_dict, trial_dicts
+from layerbench.results.ladder_result import FIGURES, roles_dict, spread_dict, trial_dicts
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated, Trial
 
-MATRIX_JSON_VERSION = 3
+MATRIX_JSON_VERSION = 4
 
 
 @dataclass(frozen=True)
 class Cell(Repeated):
-    """A server configuration at a concurrency level, over its repeats: ``load`` and ``usage``
-    are those of the median trial (by req/s); ``trials`` holds them all, in the order they ran.
-    """
+    """A server configuration at a concurrency level, over its repeats: its req/s is the median
+    of its trials', ``load`` and ``usage`` its representative trial's
+    (:mod:`layerbench.stats.median`); ``trials`` holds them all, in the order they ran."""
 
     column: str
     # Its row: the index of its level in the run's concurrency levels (a level may repeat, to
@@ -96,6 +98,7 @@ class MatrixResult:
             "interrupted": self.interrupted,
             "options": self.options,
             "conditions": self.conditions,
+            "figures": FIGURES,
             "columns": [
                 {
                     "label": column.label,
@@ -122,6 +125,7 @@ def _cell_dict(cell: Cell, app: str) -> dict[str, Any]:
         "status": cell.status.value,
         "message": cell.message,
         "requests_per_s": cell.requests_per_s,
+        "representative_trial": cell.representative_index,
         "ms_per_request": cell.ms_per_request,
         "latency_p50_ms": cell.latency_ms("p50"),
         "latency_p99_ms": cell.latency_ms("p99"),

@@ -1,8 +1,9 @@
 """A rung's or a cell's trials read back from a saved document, whatever its version: what the
 document holds of each trial becomes a :class:`Trial` again.
 
-The median trial (the one whose figures the rung shows) has the whole load generator's result
-(the item's ``load``) and the rung's roles; the others have what ``repeats`` holds of them:
+The representative trial (the one whose latency and costs the rung shows, by the rule of
+:mod:`layerbench.stats.median`) has the whole load generator's result (the item's ``load``) and
+the rung's roles; the others have what ``repeats`` holds of them:
 req/s, latency, errors, each role's CPU and memory, the rest of the machine's CPU, the steal,
 the CPU speed; a trial's completed requests are its roles' CPU seconds over their CPU per
 1,000 requests. A figure a document does not hold reads as not seen: a load with no count of
@@ -16,6 +17,7 @@ from typing import Any
 from layerbench.results.load_result import LoadResult
 from layerbench.results.trials import Trial
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
+from layerbench.stats.median import representative_index
 
 
 def read_trials(item: dict[str, Any]) -> tuple[Trial, ...]:
@@ -27,16 +29,15 @@ def read_trials(item: dict[str, Any]) -> tuple[Trial, ...]:
         if item.get("requests_per_s") is None:
             return ()
         repeats = [item]
-    ranked = sorted(range(len(repeats)), key=lambda i: float(repeats[i]["requests_per_s"]))
-    median = ranked[(len(ranked) - 1) // 2]
+    shown = representative_index([float(trial["requests_per_s"]) for trial in repeats])
     return tuple(
-        _trial({**trial, **_shown(item)} if i == median else trial)
+        _trial({**trial, **_shown(item)} if i == shown else trial)
         for i, trial in enumerate(repeats)
     )
 
 
 def _shown(item: dict[str, Any]) -> dict[str, Any]:
-    """What only the item holds of its median trial: the whole load result, the sampler's
+    """What only the item holds of its representative trial: the whole load result, the sampler's
     own cost (and, in a document before repeats, the rest)."""
     return {
         key: item[key]
@@ -62,7 +63,7 @@ def _trial(trial: dict[str, Any]) -> Trial:
 
 def _load(trial: dict[str, Any]) -> LoadResult:
     """The load generator's result as saved with the trial; the figures of ``repeats`` where
-    it was not (a trial other than the median, a document edited by hand)."""
+    it was not (a trial other than the representative one, a document edited by hand)."""
     whole = trial.get("load") or {}
     rate = float(trial["requests_per_s"])
     latency = whole.get("latency_us") or trial.get("latency_us") or {}

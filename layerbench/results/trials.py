@@ -1,13 +1,15 @@
 """A thing measured several times, in trials interleaved with the others: a ladder's rung, a
-matrix's cell. Its figures are those of its median trial (by req/s); how far the trials spread
-and what was seen during them (:mod:`layerbench.stats.noise`) say whether it is noisy, and may
-say why."""
+matrix's cell. Its req/s is the median of its trials', the figures that cannot be averaged
+across trials (latency, errors, CPU, memory, the whole load result) its representative trial's:
+one rule for both, :mod:`layerbench.stats.median`. How far the trials spread and what was seen
+during them (:mod:`layerbench.stats.noise`) say whether it is noisy, and may say why."""
 
 from dataclasses import dataclass
 
 from layerbench.results.load_result import LoadFigures, LoadResult
 from layerbench.results.usage import Usage
 from layerbench.stats import noise
+from layerbench.stats.median import median, representative_index
 from layerbench.stats.spread import Spread
 
 # At most this many trials of one thing.
@@ -40,20 +42,32 @@ class Repeated(LoadFigures):
     trials: tuple[Trial, ...]
 
     @property
-    def median_trial(self) -> Trial | None:
+    def representative_index(self) -> int | None:
+        """Which trial's latency, errors and costs are shown: the one nearest the median."""
         if not self.trials:
             return None
-        ranked = sorted(self.trials, key=lambda trial: trial.load.requests_per_s)
-        return ranked[(len(ranked) - 1) // 2]
+        return representative_index([trial.load.requests_per_s for trial in self.trials])
+
+    @property
+    def representative_trial(self) -> Trial | None:
+        index = self.representative_index
+        return None if index is None else self.trials[index]
+
+    @property
+    def requests_per_s(self) -> float | None:
+        """The median of the trials' req/s (the centre of :attr:`spread`'s interval)."""
+        if not self.trials:
+            return None
+        return median([trial.load.requests_per_s for trial in self.trials])
 
     @property
     def load(self) -> LoadResult | None:  # type: ignore[override]
-        trial = self.median_trial
+        trial = self.representative_trial
         return trial.load if trial else None
 
     @property
     def usage(self) -> Usage | None:
-        trial = self.median_trial
+        trial = self.representative_trial
         return trial.usage if trial else None
 
     @property
@@ -77,7 +91,7 @@ class Repeated(LoadFigures):
 
     @property
     def client_bound(self) -> bool:
-        """The median trial's client may have been what limited it."""
+        """The representative trial's client may have been what limited it."""
         return self.load is not None and self.load.client_bound
 
     def diagnosis(self) -> noise.NoiseDiagnosis:

@@ -3,11 +3,11 @@ interval of that ratio (each run's trials resampled on their own), and whether t
 is significant: the interval leaves out 1. A rung measured once in either run has no interval
 and is never called significant; its verdict says why ("not significant (1 trial)")."""
 
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from layerbench.stats.median import median
 from layerbench.stats.spread import bootstrap
 
 
@@ -65,12 +65,10 @@ def compare_rungs(a: Sequence[RungRates], b: Sequence[RungRates]) -> list[RungCo
 
 
 def compare_rates(rung: str, a: list[float], b: list[float]) -> RungComparison:
-    median_a, median_b = statistics.median(a), statistics.median(b)
+    median_a, median_b = median(a), median(b)
     ratio = median_b / median_a
     trials = min(len(a), len(b))
     if trials < 2:
         return RungComparison(rung, median_a, median_b, ratio, None, None, trials)
-    low, high = bootstrap(
-        lambda resample: statistics.median(resample(b)) / statistics.median(resample(a))
-    )
+    low, high = bootstrap(lambda resample: median(resample(b)) / median(resample(a)))
     return RungComparison(rung, median_a, median_b, ratio, low, high, trials)

@@ -10,10 +10,10 @@ which holds as long as neither kind of request changes the other's cost (a share
 lock, the CPU's caches). Each interval resamples the trials of each (a 95 % bootstrap).
 """
 
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from layerbench.stats.median import median
 from layerbench.stats.spread import Spread, bootstrap
 
 
@@ -34,7 +34,7 @@ class MixOutcome:
     miss_rate: float
     predicted_rate: float
     predicted_interval: tuple[float, float]
-    # The mix's rate (its median trial), and the spread of its trials.
+    # The mix's rate (the median of its trials'), and the spread of its trials.
     measured_rate: float
     measured: Spread
     # predicted / measured - 1: positive when the prediction was too high.
@@ -52,8 +52,8 @@ class MixOutcome:
 
 @dataclass(frozen=True)
 class Measured:
-    """A rung as the prediction uses it: its name, its rate as shown (its median trial's) and
-    each trial's."""
+    """A rung as the prediction uses it: its name, its rate as shown (the median of its
+    trials', :mod:`layerbench.stats.median`) and each trial's."""
 
     name: str
     rate: float
@@ -68,7 +68,7 @@ def predict_mix(
     hits, misses, mixes = (list(rung.trial_rates) for rung in (hit, miss, mix))
 
     def predicted(sample: list[float], other: list[float]) -> float:
-        return predict_rate(hit_ratio, statistics.median(sample), statistics.median(other))
+        return predict_rate(hit_ratio, median(sample), median(other))
 
     prediction = predict_rate(hit_ratio, hit.rate, miss.rate)
     return MixOutcome(
@@ -84,8 +84,7 @@ def predict_mix(
         error=prediction / mix.rate - 1.0,
         error_interval=bootstrap(
             lambda resample: (
-                predicted(resample(hits), resample(misses)) / statistics.median(resample(mixes))
-                - 1.0
+                predicted(resample(hits), resample(misses)) / median(resample(mixes)) - 1.0
             )
         ),
         measured_hit_share=hit_share,

@@ -1,7 +1,9 @@
 """How far repeated measurements of one thing spread: their median, coefficient of variation
 and a bootstrap confidence interval of the median.
 
-The bootstrap resamples the repeats with replacement and takes the median of each resample;
+The median is :mod:`layerbench.stats.median`'s (of an even number, the mean of the middle two),
+the figure every table shows. The bootstrap resamples the repeats with replacement and takes
+the median of each resample;
 the interval holds the middle 95 % of those medians. Its seed is fixed, so that the same
 measurements always give the same interval. With one measurement there is no spread to speak of
 (CV 0, the interval the value itself); with few, the interval is wide, as it should be.
@@ -11,6 +13,8 @@ import random
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from layerbench.stats.median import median as median_of
 
 RESAMPLES = 2000
 CONFIDENCE = 0.95
@@ -30,7 +34,7 @@ class Spread:
     def of(cls, values: list[float]) -> "Spread":
         if not values:
             raise ValueError("no values")
-        median = statistics.median(values)
+        median = median_of(values)
         if len(values) == 1:
             return cls(1, median, 0.0, median, median)
         mean = statistics.fmean(values)
@@ -41,7 +45,7 @@ class Spread:
 
 def bootstrap_interval(values: list[float]) -> tuple[float, float]:
     """The interval of the median of ``values``."""
-    return bootstrap(lambda resample: statistics.median(resample(values)))
+    return bootstrap(lambda resample: median_of(resample(values)))
 
 
 def bootstrap(
