@@ -1,17 +1,16 @@
 """What ``smoke --measure instructions`` prints: the baseline it saved, or its verdicts."""
 
-import statistics
 from collections.abc import Sequence
 from pathlib import Path
 
 from layerbench.report.text_table import format_table
 from layerbench.results.instructions_verdict import InstructionsVerdict
+from layerbench.stats.median import median
 
 
 def saved_instructions_line(path: Path, instructions: dict[str, list[float]]) -> str:
     return f"baseline saved to {path}: " + ", ".join(
-        f"{url} {statistics.median(values):,.0f} instructions/request"
-        for url, values in instructions.items()
+        f"{url} {median(values):,.0f} instructions/request" for url, values in instructions.items()
     )
 
 
