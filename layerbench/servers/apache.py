@@ -17,6 +17,7 @@ from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK
 from layerbench.proc.run_as import RunAs, unprivileged_account
+from layerbench.proc.sessions import members
 from layerbench.servers.managed_server import LISTEN_BACKLOG, ManagedServer
 
 APT_PACKAGE = "apache2"
@@ -59,16 +60,22 @@ class ApacheSettings:
         return max(16, math.ceil(self.max_request_workers / self.threads_per_child))
 
     def children_at_start(self) -> int:
-        """The children Apache starts with and keeps (StartServers, fewer when its spare or
-        request limits have it stop some at once)."""
+        """The children Apache keeps once settled after its start, no request in flight:
+        StartServers, raised to keep its minimum of spare processes (threads) idle, lowered to
+        its maximum, at most the request limit. Apache forks the missing ones in its first
+        seconds: prefork's StartServers 2 became 5 (MinSpareServers), each child importing
+        the application while the first cell ran."""
         if self.mpm == "prefork":
-            kept = max(self.max_spare_servers, self.min_spare_servers + 1)
-            return max(1, min(self.start_servers, kept, self.max_request_workers))
-        # Apache raises MaxSpareThreads to at least MinSpareThreads + ThreadsPerChild.
-        spare = max(self.max_spare_threads, self.min_spare_threads + self.threads_per_child)
-        kept = spare // self.threads_per_child
-        limit = math.ceil(self.max_request_workers / self.threads_per_child)
-        return max(1, min(self.start_servers, kept, limit))
+            least = self.min_spare_servers
+            most = max(self.max_spare_servers, self.min_spare_servers + 1)
+            limit = self.max_request_workers
+        else:
+            least = math.ceil(self.min_spare_threads / self.threads_per_child)
+            # Apache raises MaxSpareThreads to at least MinSpareThreads + ThreadsPerChild.
+            spare = max(self.max_spare_threads, self.min_spare_threads + self.threads_per_child)
+            most = spare // self.threads_per_child
+            limit = math.ceil(self.max_request_workers / self.threads_per_child)
+        return max(1, min(max(self.start_servers, least), most, limit))
 
     def mpm_directives(self) -> str:
         common = f"""\
@@ -111,6 +118,14 @@ class ApacheServer(ManagedServer):
         for _, filename in self.modules:
             if not (MODULES_DIR / filename).exists():
                 raise MissingBinaryError(str(MODULES_DIR / filename), self.module_package)
+
+    def children_loading(self) -> int:
+        """The children that must have loaded the application before the server is ready: those
+        it keeps from its start, or every child it runs when it has forked more. A child still
+        importing is not idle to Apache, which forks more meanwhile (one, two, four… a second):
+        on a loaded machine prefork's 5 became 9."""
+        running = len(members({self.session})) - 1 if self._process is not None else 0
+        return max(self.settings.children_at_start(), running)
 
     @property
     def config_path(self) -> Path:

@@ -90,7 +90,7 @@ class ModPythonWsgi(ModPythonServer):
 
     def workers_loading(self) -> int:
         """Each of Apache's children imports the application as it starts (PythonImport)."""
-        return self.settings.children_at_start()
+        return self.children_loading()
 
     def prepare(self) -> None:
         self.app.install(self.workdir, self.run_as)

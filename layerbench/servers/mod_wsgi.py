@@ -74,7 +74,7 @@ class ModWsgiServer(ApacheServer):
             return None
         if isinstance(self.mode, ModWsgiDaemonSettings):
             return self.mode.processes
-        return self.settings.children_at_start()
+        return self.children_loading()
 
     def prepare(self) -> None:
         self.script = self.app.install(self.workdir, self.run_as)
