@@ -7,8 +7,9 @@
   hosts, one on each behind nginx's balancer (``least_conn``) on the front host;
 - the front (nginx before uWSGI, the static rung's server) on the ``front`` host, else with the
   application;
-- the load from every ``client`` host at once, merged exactly; the verification, the data's
-  and the warm-up from inside the first client host.
+- the load from every ``client`` host at once, merged exactly; the readiness probes of the
+  server under test, the verification and the warm-up from inside the first client host (an
+  app host's server behind the balancer probed from the front host).
 
 Without a topology every placement is this machine's loopback (:data:`LOCAL`), as before.
 
@@ -29,6 +30,7 @@ from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.placement import LOCAL, Placement, placement_of
 from layerbench.hosts.topology import Topology
 from layerbench.lab.balanced_servers import BalancedServers
+from layerbench.lab.probed_from import probe_from
 from layerbench.lab.publish import ResultsFile
 from layerbench.proc.ports import LOOPBACK, free_port
 from layerbench.report.host_table import Items, format_host_table, with_per_host
@@ -109,7 +111,9 @@ class Placements:
     def started(self, deployment: Deployment) -> Iterator[Deployment]:
         """``deployment`` started on the app host (a fronted one's front on the front host,
         listening on its address; nginx still reaches uWSGI over its Unix socket, which a
-        network namespace does not separate), stopped on the way out."""
+        network namespace does not separate), its readiness probed from the client host,
+        stopped on the way out."""
+        self._probed_from_client(deployment)
         with ExitStack() as stack:
             if isinstance(deployment, BalancedServers):  # it places each of its own
                 stack.enter_context(deployment)
@@ -126,11 +130,22 @@ class Placements:
 
     @contextmanager
     def started_in_front(self, deployment: Deployment) -> Iterator[Deployment]:
-        """The static rung's server, started on the front host."""
+        """The static rung's server, started on the front host, probed from the client host."""
+        self._probed_from_client(deployment)
         with ExitStack() as stack:
             with self.front.entered():
                 stack.enter_context(deployment)
             yield deployment
+
+    def _probed_from_client(self, deployment: Deployment) -> None:
+        """On a topology, ``deployment``'s readiness probed from the client host: the way the
+        load reaches it (without one, from this machine, as ever)."""
+        if self.network is None:
+            return
+        if isinstance(deployment, BalancedServers):
+            deployment.probed_from = self.probe
+        else:
+            probe_from(deployment, self.probe)
 
 
 LOCAL_PLACEMENTS = Placements()

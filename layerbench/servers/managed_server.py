@@ -5,8 +5,10 @@ import http.client
 import os
 import time
 from abc import abstractmethod
+from contextlib import AbstractContextManager
 from http import HTTPStatus
 from pathlib import Path
+from typing import Protocol
 
 from layerbench.app.loaded_announcement import LOADED_DIR_VARIABLE
 from layerbench.errors import ServerDiedError, ServerStartError
@@ -31,6 +33,16 @@ class FailingAnswerError(Exception):
     """The server answers, with a failure: something wrong in it, not a start under way."""
 
 
+class ProbeSite(Protocol):
+    """Where a readiness probe is sent from: a host of the lab's network (a
+    :class:`~layerbench.hosts.placement.Placement`)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def entered(self) -> AbstractContextManager[None]: ...
+
+
 class ManagedServer(StartStop):
     name: str
     ready_path = "/"
@@ -50,6 +62,9 @@ class ManagedServer(StartStop):
         self.start_timeout_s = start_timeout_s
         self._process: ManagedProcess | None = None
         self._loaded_dir: Path | None = None
+        # Where its readiness is probed from: the starting thread's network, unless the lab
+        # sends the probe the way its requests come (on a topology, from a client host).
+        self.probed_from: ProbeSite | None = None
 
     @property
     def base_url(self) -> str:
@@ -156,7 +171,7 @@ class ManagedServer(StartStop):
             of the start once it has answered with a failure for FAILING_FOR_S."""
             nonlocal failing_since
             try:
-                reason = self.probe()
+                reason = self._probe_from_site()
             except FailingAnswerError as failing:
                 failing_since = time.monotonic() if failing_since is None else failing_since
                 if time.monotonic() - failing_since >= FAILING_FOR_S:
@@ -177,6 +192,14 @@ class ManagedServer(StartStop):
             timeout_s=self.start_timeout_s,
             interval_s=PROBE_INTERVAL_S,
         )
+
+    def _probe_from_site(self) -> str | None:
+        """:meth:`probe`, sent from :attr:`probed_from` when it is set."""
+        if self.probed_from is None:
+            return self.probe()
+        with self.probed_from.entered():
+            reason = self.probe()
+        return None if reason is None else f"from {self.probed_from.name}: {reason}"
 
     def _require_process(self) -> ManagedProcess:
         if self._process is None:
