@@ -22,6 +22,7 @@ from layerbench.report.html_report import html_report
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.report.matrix_table import format_matrix_table
 from layerbench.report.seed_compare import rate_text
+from layerbench.report.seed_ladder_table import format_ladder_seed_table
 from layerbench.report.seed_table import format_seed_table
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
@@ -30,6 +31,7 @@ from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.stats.median import median, representative_index
 from tests.report_documents import CONDITIONS, load, usage
+from tests.test_ladder_seed import RATES, ladder, row_of
 from tests.test_seed_table import seed_003
 
 ROLES = {"server": [("gunicorn", 1.0, 20.0)], "client": [("layerbench-load", 0.4, 3.0)]}
@@ -119,6 +121,12 @@ def test_an_even_repeat_matrix_and_its_seed_table_show_the_median() -> None:
     text = format_seed_table(seed_003(daemon), "003")
     row = next(line for line in text.splitlines() if line.startswith("mod_wsgi 4 x 1 c=8"))
     assert row.split()[-7:-4] == ["1,450", "[1,400,", "1,500]"], row
+
+
+def test_an_even_repeat_ladder_seed_table_shows_the_median_beside_its_interval() -> None:
+    two = {name: rates[:2] for name, rates in RATES.items()}  # static: 5,000 and 5,100
+    row = row_of(format_ladder_seed_table(ladder(two), "000"), "hello.txt (static)")
+    assert row.split()[3:8] == ["9,700", "—", "5,050", "[5,000,", "5,100]"], row
 
 
 def test_writes_shows_the_slower_middle_trials_latency_and_cost() -> None:
