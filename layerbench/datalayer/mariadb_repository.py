@@ -10,22 +10,19 @@ from layerbench.datalayer import migrate
 from layerbench.datalayer.mariadb_dialect import MariadbDialect
 from layerbench.datalayer.repository import Repository
 from layerbench.ids.generate import new_number
-from layerbench.services.urls import ServiceUrl
+from layerbench.services.mariadb import connect_mariadb
+
+# PyMySQL's default: the repository waits longer than a probe of the service does.
+CONNECT_TIMEOUT_S = 10
 
 
 def connect(url: str) -> pymysql.connections.Connection:
     """A connection as the repository needs it: autocommit (the repository begins its transactions),
     strict SQL mode, UTC for the session, and an UPDATE's row count counting the rows it
     matched (MySQL's default counts only those it changed)."""
-    parsed = ServiceUrl.parse(url)
-    return pymysql.connect(
-        host=parsed.host,
-        port=parsed.port,
-        user=parsed.user or "root",
-        password=parsed.password or "",
-        database=parsed.database,
-        autocommit=True,
-        charset="utf8mb4",
+    return connect_mariadb(
+        url,
+        connect_timeout_s=CONNECT_TIMEOUT_S,
         client_flag=CLIENT.FOUND_ROWS,
         init_command="SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION',"
         " time_zone = '+00:00'",

@@ -125,8 +125,15 @@ def mariadb_url(host: str, port: int) -> str:
     return f"mysql://root@{host}:{port}/{DATABASE}"
 
 
-def connect_mariadb(url: str) -> pymysql.connections.Connection:
-    """A PyMySQL connection to ``mysql://…`` (autocommit)."""
+def connect_mariadb(
+    url: str,
+    *,
+    connect_timeout_s: float = 2,
+    client_flag: int = 0,
+    init_command: str | None = None,
+) -> pymysql.connections.Connection:
+    """A PyMySQL connection to ``mysql://…`` (autocommit, utf8mb4); ``client_flag`` and
+    ``init_command`` as PyMySQL takes them."""
     parsed = ServiceUrl.parse(url)
     return pymysql.connect(
         host=parsed.host,
@@ -135,7 +142,10 @@ def connect_mariadb(url: str) -> pymysql.connections.Connection:
         password=parsed.password or "",
         database=parsed.database,
         autocommit=True,
-        connect_timeout=2,
+        charset="utf8mb4",
+        client_flag=client_flag,
+        init_command=init_command,
+        connect_timeout=connect_timeout_s,
     )
 
 
