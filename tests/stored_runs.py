@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from layerbench.stats.median import median
+
 
 def ladder_v3(rates: dict[str, list[float]], **options: Any) -> dict[str, Any]:
     return {
@@ -22,7 +24,7 @@ def ladder_v3(rates: dict[str, list[float]], **options: Any) -> dict[str, Any]:
             {
                 "rung": rung,
                 "status": "ok",
-                "requests_per_s": sorted(values)[len(values) // 2],
+                "requests_per_s": median(values),
                 "repeats": [{"requests_per_s": value} for value in values],
             }
             for rung, values in rates.items()
