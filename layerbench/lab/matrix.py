@@ -3,7 +3,7 @@ before anything starts; a missing package skips its column), then, column by col
 its rung verified, measured at every concurrency level and stopped; with repeats, that many
 passes over the columns (A B C A B C: a slow drift of the machine spreads over every cell
 alike), each server alone while it is measured. Every cell is recorded as soon as it is known,
-its figures its median trial's; a cell whose trial fails runs no more, and a server that does
+its req/s the median of its trials'; a cell whose trial fails runs no more, and a server that does
 not start or dies ends its column, not the run."""
 
 from collections.abc import Callable

@@ -61,7 +61,7 @@ class MatrixOptions:
     rung: str = "string"
     duration_s: float = 5.0
     warmup_s: float = 1.0
-    # Passes over the columns, interleaved; each cell's figures are its median trial's.
+    # Passes over the columns, interleaved; each cell's req/s is the median of its trials'.
     repeats: int = 1
     keep_alive: bool = True
     pin: bool = True

@@ -80,8 +80,8 @@ def mixed_rung(options: MixOptions, hit: Rung, miss: Rung) -> Rung:
 
 def mix_outcome(options: MixOptions, result: LadderResult) -> MixOutcome | None:
     """The outcome, from the ladder run of the two rungs and the mix; None unless all three
-    were measured. Each rate is its rung's as the table shows it (the median trial); the
-    intervals resample the trials."""
+    were measured. Each rate is its rung's as the table shows it (the median of its trials');
+    the intervals resample the trials."""
     by_name = {rung.rung: rung for rung in result.rungs}
     chosen = [by_name.get(name) for name in (options.hit, options.miss, options.rung_name)]
     hit, miss, mix = chosen
@@ -101,7 +101,7 @@ def _measured(rung: RungResult) -> Measured | None:
 
 
 def _hit_share(mix: RungResult) -> float | None:
-    """The first URL's share of the median trial's completed requests (``by_url``)."""
+    """The first URL's share of the representative trial's completed requests (``by_url``)."""
     by_url = mix.load.requests_completed_by_url if mix.load else ()
     completed = sum(by_url)
     return by_url[0] / completed if completed else None

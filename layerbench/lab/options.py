@@ -19,7 +19,7 @@ class LadderOptions:
     concurrency: int = 10
     duration_s: float = 3.0
     warmup_s: float = 1.0
-    # Passes over the ladder; each rung's figures are its median trial's.
+    # Passes over the ladder; each rung's req/s is the median of its trials' (stats/median.py).
     repeats: int = 3
     keep_alive: bool = True
     # The full ladder: on real services (memcached, Redis, MariaDB, PostgreSQL).

@@ -49,7 +49,7 @@ class WorkerMemory:
 
 
 def server_memory(item: Repeated) -> WorkerMemory | None:
-    """Of the server during an item's median trial."""
+    """Of the server during an item's representative trial (stats/median.py)."""
     usage = item.usage
     return WorkerMemory.of(usage.roles.get(SERVER_ROLE) if usage else None)
 
