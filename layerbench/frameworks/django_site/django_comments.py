@@ -8,23 +8,15 @@ from typing import Any
 from django.db import connections, transaction
 
 from layerbench.datalayer.dialect import Dialect
-from layerbench.datalayer.mariadb_dialect import MariadbDialect
-from layerbench.datalayer.postgres_dialect import PostgresDialect
 from layerbench.datalayer.retried import run_retried, wrapped_driver_error
-from layerbench.datalayer.sqlite_dialect import SqliteDialect
 from layerbench.frameworks.django_site.django_models import Comment, Video
+from layerbench.frameworks.site_dialect import dialect_named
 from layerbench.ids.codec import encode
 from layerbench.ids.generate import new_number
 
-DIALECTS: dict[str, type[Dialect]] = {
-    "sqlite": SqliteDialect,
-    "postgresql": PostgresDialect,
-    "mysql": MariadbDialect,
-}
-
 
 def dialect_of(alias: str) -> Dialect:
-    return DIALECTS[connections[alias].vendor]()
+    return dialect_named(connections[alias].vendor)
 
 
 def write_comment(video: Video, values: dict[str, Any], actor: str) -> Comment:

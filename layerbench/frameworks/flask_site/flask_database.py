@@ -9,19 +9,10 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 
 from layerbench.datalayer.dialect import Dialect
-from layerbench.datalayer.mariadb_dialect import MariadbDialect
 from layerbench.datalayer.migrate import sqlalchemy_url
 from layerbench.datalayer.open_repository import is_sqlite
-from layerbench.datalayer.postgres_dialect import PostgresDialect
-from layerbench.datalayer.sqlite_dialect import SqliteDialect
 from layerbench.datalayer.sqlite_repository import BUSY_TIMEOUT_S
-
-DIALECTS: dict[str, Dialect] = {
-    "sqlite": SqliteDialect(),
-    "postgresql": PostgresDialect(),
-    "mysql": MariadbDialect(),
-    "mariadb": MariadbDialect(),
-}
+from layerbench.frameworks.site_dialect import dialect_named
 
 
 def rung_engine(url: str) -> Engine:
@@ -43,4 +34,4 @@ def _foreign_keys_on(connection: sqlite3.Connection, record: Any) -> None:
 
 
 def dialect_of(engine: Engine) -> Dialect:
-    return DIALECTS[engine.dialect.name]
+    return dialect_named(engine.dialect.name)

@@ -10,24 +10,16 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from layerbench.datalayer.dialect import Dialect
-from layerbench.datalayer.mariadb_dialect import MariadbDialect
 from layerbench.datalayer.migrate import sqlalchemy_url
 from layerbench.datalayer.open_repository import is_sqlite
-from layerbench.datalayer.postgres_dialect import PostgresDialect
-from layerbench.datalayer.sqlite_dialect import SqliteDialect
 from layerbench.datalayer.sqlite_repository import BUSY_TIMEOUT_S
+from layerbench.frameworks.site_dialect import dialect_named
 
 # The synchronous driver's SQLAlchemy prefix → its async driver's.
 ASYNC_DRIVERS = {
     "sqlite://": "sqlite+aiosqlite://",
     "postgresql+psycopg://": "postgresql+psycopg_async://",
     "mysql+pymysql://": "mysql+aiomysql://",
-}
-DIALECTS: dict[str, Dialect] = {
-    "sqlite": SqliteDialect(),
-    "postgresql": PostgresDialect(),
-    "mysql": MariadbDialect(),
-    "mariadb": MariadbDialect(),
 }
 
 
@@ -61,4 +53,4 @@ def _foreign_keys_on(connection: Any, record: Any) -> None:
 
 
 def dialect_of(engine: AsyncEngine) -> Dialect:
-    return DIALECTS[engine.dialect.name]
+    return dialect_named(engine.dialect.name)
