@@ -95,6 +95,13 @@ def serve(
 def serve_on(database: str, request: Any, tmp_path: Path) -> Iterator[Client]:
     """The application, in-process cache, on an empty database of the kind named (``sqlite``,
     ``postgres``, ``mariadb``: a throwaway database on the session's server)."""
+    with serve_on_url(database, request, tmp_path) as (client, _):
+        yield client
+
+
+@contextmanager
+def serve_on_url(database: str, request: Any, tmp_path: Path) -> Iterator[tuple[Client, str]]:
+    """:func:`serve_on`, and the database's URL (to look at what the site stored)."""
     drop: Callable[[], None] = lambda: None  # noqa: E731
     if database == "sqlite":
         url = str(tmp_path / "site.sqlite3")
@@ -106,6 +113,6 @@ def serve_on(database: str, request: Any, tmp_path: Path) -> Iterator[Client]:
         prepare(url)
         settings = AppConfig(db_path=create_seeded_database(tmp_path), database_url=url)
         with serve(settings, LocalCache()) as client:
-            yield client
+            yield client, url
     finally:
         drop()

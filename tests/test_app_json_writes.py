@@ -24,6 +24,7 @@ CROSS_SITE_TYPES = [
     "multipart/form-data; boundary=x",
 ]
 SHORT_ID = "0000000000042"
+COMMENT_SHORT_ID = "0000000000043"
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +42,7 @@ def write_routes(client: Client) -> list[tuple[str, str, dict[str, str]]]:
         ("PUT", f"/videos/{SHORT_ID}", VIDEO),
         ("PATCH", f"/videos/{video}", {"title": "changed"}),
         ("POST", f"/videos/{video}/comments", COMMENT),
+        ("PUT", f"/videos/{video}/comments/{COMMENT_SHORT_ID}", COMMENT),
         ("PATCH", f"/videos/{video}/comments/{comment}", {"body": "changed"}),
         ("DELETE", f"/videos/{video}/comments/{comment}", {}),
         ("DELETE", f"/videos/{video}", {}),
@@ -104,7 +106,7 @@ def test_the_openapi_document_says_so() -> None:
         for method, operation in item.items()
         if method in ("post", "put", "patch", "delete")
     ]
-    assert len(writes) == 7
+    assert len(writes) == 8
     for path, method, operation in writes:
         assert "415" in operation["responses"], (path, method)
         if "requestBody" in operation:

@@ -209,6 +209,7 @@ class Catalog:
             values = {VIDEO_COLUMNS[k]: fields.get(k) for k in VIDEO_COLUMNS}
             current = self.repository.get_row(cursor, VIDEOS_V3, numid)
             if current is None:
+                self._refuse_if_registered(cursor, numid)
                 self.repository.insert_row(cursor, VIDEOS_V3, numid, fields.get("prettyid"), values)
                 self._set_tags(cursor, numid, fields.get("tags", []))
                 return True
@@ -239,6 +240,18 @@ class Catalog:
 
     def delete_video(self, ref: str, actor: str) -> None:
         self.repository.delete("videos", encode(self._find("videos", ref)), actor=actor)
+
+    def _refuse_if_registered(self, cursor: Any, numid: int) -> None:
+        """A client's id for a new entity that the registry has for another: a conflict. (The
+        insert would meet it as a fresh id's collision, which the repository cures by drawing
+        again: the client's id cannot be drawn again.)"""
+        cursor.execute(
+            f"SELECT kind FROM ids WHERE numid = {self.p}",
+            (self.repository.dialect.to_stored(numid),),
+        )
+        row = cursor.fetchone()
+        if row is not None:
+            raise ConflictError(f"{encode(numid)} is the id of one of the {row[0]}")
 
     def _set_tags(self, cursor: Any, video_numid: int, names: list[str]) -> None:
         """The video's tags become ``names``; unknown tags are created (their pretty id is
@@ -300,6 +313,30 @@ class Catalog:
 
         identifier = self.repository.write(actor, work)
         return self.comment(encode(video_numid), identifier)
+
+    def put_comment(self, video_ref: str, identifier: str, fields: Row, actor: str) -> bool:
+        """Creates the comment on the video under the client's id, or makes it ``fields``;
+        returns whether it was created. Doing it twice is doing it once: an unchanged comment
+        is not written. The id of a comment on another video is a conflict."""
+        video_numid = self._find("videos", video_ref)
+        numid = decode(identifier)
+
+        def work(cursor: Any) -> bool:
+            values = {COMMENT_COLUMNS[k]: fields.get(k) for k in COMMENT_COLUMNS}
+            current = self.repository.get_row(cursor, COMMENTS_V2, numid)
+            if current is None:
+                self._refuse_if_registered(cursor, numid)
+                values["video_numid"] = video_numid
+                self.repository.insert_row(cursor, COMMENTS_V2, numid, None, values)
+                return True
+            if current["video_numid"] != video_numid:
+                raise ConflictError(f"comment {identifier} is on another video")
+            changed = {k: v for k, v in values.items() if current[k] != v}
+            if changed:
+                self.repository.update_row(cursor, COMMENTS_V2, numid, changed)
+            return False
+
+        return self.repository.write(actor, work)
 
     def update_comment(self, video_ref: str, comment_ref: str, fields: Row, actor: str) -> Row:
         current = self.comment(video_ref, comment_ref)

@@ -11,6 +11,7 @@ from layerbench.app.api.csrf import CsrfGuard
 from layerbench.app.api.http import CatalogPerRequest, Context, answer
 from layerbench.app.api.page_cache import PageCache
 from layerbench.app.api.security_headers import SecurityHeaders
+from layerbench.app.videos import ConflictError
 
 # What the triggers say when a write breaks a rule of the registry (all three databases).
 RULE_MESSAGES = ("cannot change", "can be set once")
@@ -18,7 +19,10 @@ RULE_MESSAGES = ("cannot change", "can be set once")
 
 def is_conflict(error: Exception) -> bool:
     """A write the database refused for what is stored: a unique value taken, a rule of the
-    registry broken. (Every DB-API driver names its integrity errors IntegrityError.)"""
+    registry broken, a client's id taken by another. (Every DB-API driver names its integrity
+    errors IntegrityError.)"""
+    if isinstance(error, ConflictError):
+        return True
     if type(error).__name__ == "IntegrityError" or any(
         cls.__name__ == "IntegrityError" for cls in type(error).__mro__
     ):

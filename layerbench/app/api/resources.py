@@ -173,6 +173,17 @@ class Comment(Base):
 
     on_head = on_get
 
+    def on_put(self, req: falcon.Request, resp: falcon.Response, ref: str, cref: str) -> None:
+        if short_id_number(cref) is None:
+            raise invalid([f"{cref}: PUT takes a short id (13 characters of 0-9 a-z)"])
+        fields = read_json(req, schemas.COMMENT_INPUT)
+        catalog = req.context.catalog
+        created = self.found(catalog.put_comment, ref, cref, fields, actor(req))
+        comment = catalog.comment(ref, cref)
+        if created:
+            resp.location = f"/videos/{comment['video_id']}/comments/{cref}"
+        answer(resp, comment, falcon.HTTP_201 if created else falcon.HTTP_200)
+
     def on_patch(self, req: falcon.Request, resp: falcon.Response, ref: str, cref: str) -> None:
         fields = read_json(req, schemas.COMMENT_PATCH)
         for name in ("name", "body"):
