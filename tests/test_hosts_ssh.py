@@ -111,8 +111,10 @@ def test_a_missing_ssh_config_is_refused_in_one_line(tmp_path: Path) -> None:
         topology_from(document, "t.toml", directory=tmp_path)
 
 
-@pytest.mark.parametrize("command", [["ladder"], ["matrix", "--servers", "gunicorn"]])
-def test_ladder_and_matrix_refuse_a_topology_with_ssh_hosts(
+@pytest.mark.parametrize(
+    "command", [["ladder"], ["matrix", "--servers", "gunicorn"], ["mix", "--hit", "0.9"]]
+)
+def test_ladder_matrix_and_mix_refuse_a_topology_with_ssh_hosts(
     tmp_path: Path, command: list[str]
 ) -> None:
     # Their servers go on the lab's namespaces, which a real SSH host cannot reach.
@@ -131,7 +133,7 @@ def test_ladder_and_matrix_refuse_a_topology_with_ssh_hosts(
     )
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1, done.stderr
-    assert "the topology has SSH hosts (far1): ladder and matrix place" in done.stderr
+    assert "the topology has SSH hosts (far1): ladder, matrix and mix place" in done.stderr
     assert list(tmp_path.iterdir()) == [topology], "nothing written"
 
 

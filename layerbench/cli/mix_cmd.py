@@ -8,12 +8,14 @@ from typing import Any
 
 from layerbench.cli.ladder_cmd import EXIT_RUNG_FAILED, add_run_arguments, ladder_options
 from layerbench.cli.ladder_progress import LadderProgress
+from layerbench.cli.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.errors import IncompleteRunError
 from layerbench.lab.ladder_run import run_mix
 from layerbench.lab.mix import DEFAULT_HIT, DEFAULT_MISS, MixOptions
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.ladder_table import format_ladder_table
 from layerbench.report.mix_lines import format_mix
+from layerbench.report.worker_memory import ladder_memory_items
 
 
 def add_parser(commands: Any) -> None:
@@ -43,18 +45,23 @@ def add_parser(commands: Any) -> None:
         "--full", action="store_true", help="rungs of the full ladder, on real services"
     )
     add_run_arguments(parser, default_json=Path("mix.json"))
+    add_topology_argument(parser)
     parser.set_defaults(handler=cmd_mix)
 
 
 def cmd_mix(args: argparse.Namespace) -> int:
     mix = MixOptions(hit_ratio=args.hit, hit=args.hit_rung, miss=args.miss_rung)
     options = ladder_options(args, mix=mix)
+    topology = topology_of(args)
     results = ResultsFile(args.json, args.label)
-    run = run_mix(options, results, LadderProgress(options, sys.stderr))
-    table = format_ladder_table(run.ladder)
+    run = run_mix(options, results, LadderProgress(options, sys.stderr), topology)
+    # The prediction against the measurement after the table (and the per-host table).
+    tables = [format_ladder_table(run.ladder)]
     if run.outcome is not None:
-        table += "\n\n" + format_mix(run.outcome)  # the prediction against the measurement
-    publish(results, run.ladder.to_dict(), table)
+        tables.append(format_mix(run.outcome))
+    document = run.ladder.to_dict()
+    with_hosts(results, document, tables, ladder_memory_items(run.ladder))
+    publish(results, document, "\n\n".join(tables))
     if run.outcome is None:
         raise IncompleteRunError("the mix was not predicted: a rung was not measured")
     return EXIT_RUNG_FAILED if run.ladder.failed else 0

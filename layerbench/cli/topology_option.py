@@ -1,4 +1,4 @@
-"""``--topology FILE`` of ``layerbench ladder`` and ``layerbench matrix``: the run on a
+"""``--topology FILE`` of ``layerbench ladder``, ``matrix`` and ``mix``: the run on a
 topology's hosts, and its per-host table after the run's."""
 
 import argparse

@@ -100,9 +100,15 @@ class MixRun:
     outcome: MixOutcome | None
 
 
-def run_mix(options: LadderOptions, results: ResultsFile, observer: LadderRunObserver) -> MixRun:
-    """Runs ``options.mix``'s two rungs and their mix as a ladder; the outcome is in the
-    result (``mix``), and in every save from the last on."""
+def run_mix(
+    options: LadderOptions,
+    results: ResultsFile,
+    observer: LadderRunObserver,
+    topology: Topology | None = None,
+) -> MixRun:
+    """Runs ``options.mix``'s two rungs and their mix as a ladder (on ``topology``, each part
+    on its hosts, as :func:`run_ladder`); the outcome is in the result (``mix``), and in every
+    save from the last on."""
     mix = options.mix
     if mix is None:
         raise ValueError("run_mix needs options with a mix")
@@ -114,5 +120,5 @@ def run_mix(options: LadderOptions, results: ResultsFile, observer: LadderRunObs
             outcomes.append(outcome)
             result.mix = outcome
 
-    ladder = run_ladder(options, results, observer, conclude)
+    ladder = run_ladder(options, results, observer, conclude, topology)
     return MixRun(ladder, outcomes[0] if outcomes else None)

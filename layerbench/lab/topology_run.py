@@ -67,8 +67,8 @@ def check_topology(topology: Topology, kinds: tuple[str, ...]) -> None:
     if topology.ssh_hosts:
         names = ", ".join(host.name for host in topology.ssh_hosts)
         raise ConfigError(
-            f"the topology has SSH hosts ({names}): ladder and matrix place their servers on "
-            "the lab's namespaces, which a machine elsewhere cannot reach (an SSH host is a "
+            f"the topology has SSH hosts ({names}): ladder, matrix and mix place their servers "
+            "on the lab's namespaces, which a machine elsewhere cannot reach (an SSH host is a "
             "client of load from hosts only, for now; see the README's Real hosts over SSH)"
         )
     for role in roles_needed(kinds):
