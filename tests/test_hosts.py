@@ -18,8 +18,8 @@ from layerbench.hosts.topology import read_topology, topology_from
 from layerbench.proc.ports import free_port
 from layerbench.proc.process import ManagedProcess
 from tests.conftest import missing
-from tests.hosts_up_process import LAYERBENCH, first_lines, hosts_up, interrupt
 from tests.service_nodes import alive
+from tests.session_process import first_lines, in_own_session, interrupt
 
 TOPOLOGY = """\
 subnet = "10.77.0.0/24"
@@ -196,12 +196,15 @@ def test_ctrl_c_removes_the_namespaces_and_what_runs_in_them(can_make_namespaces
     assert not alive(int(sleeper))
 
 
+LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
+
+
 def test_hosts_up_prints_the_hosts_and_ctrl_c_removes_them(
     can_make_namespaces: None, tmp_path: Path
 ) -> None:
     path = tmp_path / "topology.toml"
     path.write_text(TOPOLOGY)
-    with hosts_up(path) as process:
+    with in_own_session([*LAYERBENCH, "hosts", "up", str(path)]) as process:
         lines = first_lines(process.stdout, 2, timeout_s=20)
         assert [line[:3] for line in lines] == [
             ["client1", "10.77.0.1", "client"],

@@ -36,10 +36,10 @@ from layerbench.proc.ports import free_port
 from layerbench.proc.process import ManagedProcess
 from tests.conftest import missing
 from tests.front_nginx_load import check_merged_exactly, load_front_nginx
-from tests.hosts_up_process import LAYERBENCH, first_lines, hosts_up, interrupt
 from tests.proc_scan import processes_mentioning
+from tests.session_process import first_lines, in_own_session, interrupt
 from tests.ssh_server import SSHD, client_config, ssh_server
-from tests.test_hosts import can_make_namespaces, ours
+from tests.test_hosts import LAYERBENCH, can_make_namespaces, ours
 
 __all__ = ["can_make_namespaces"]  # the fixture, used by name
 
@@ -351,7 +351,7 @@ def test_hosts_up_prints_an_ssh_host_with_the_command_that_reaches_it(tmp_path: 
         '[hosts.remote1]\nroles = ["app"]\n'
         f'[hosts.far1]\nroles = ["client"]\nssh = "{getpass.getuser()}@remote1:{port}"\n'
     )
-    with hosts_up(path) as process:
+    with in_own_session([*LAYERBENCH, "hosts", "up", str(path)]) as process:
         lines = first_lines(process.stdout, 3, timeout_s=20)
         assert lines[2][:3] == ["far1", f"{getpass.getuser()}@remote1:{port}", "client"]
         token = lines[0][6].split("-")[1]  # ip netns exec lbh-TOKEN-client1

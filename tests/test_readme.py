@@ -18,7 +18,6 @@ here, so the README never shows a command that was not run.
 import os
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -35,6 +34,7 @@ from layerbench.servers.nginx import NginxStatic
 from layerbench.services.service import ManagedService
 from tests.conftest import start_service
 from tests.readme_commands import ReadmeCommand, readme_commands
+from tests.session_process import in_own_session, interrupt
 
 pytestmark = pytest.mark.services
 
@@ -153,30 +153,16 @@ def nginx_where_sent(command: ReadmeCommand, directory: Path) -> Iterator[None]:
 
 def serve_until_interrupted(root: Root, argv: list[str]) -> None:
     """Start a command that serves until Ctrl-C, wait for its URL, fetch it, interrupt it."""
-    with subprocess.Popen(
-        argv,
-        cwd=root.path,
-        env=root.environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    ) as process:
-        try:
-            # services up prints a URL a service, each once it answers: Ctrl-C after all of
-            # them, as a user who read them would (a Ctrl-C within a start is tested elsewhere).
-            count = len(argv) - 3 if argv[1:3] == ["services", "up"] else 1
-            urls = first_urls(process, count)
-            url = urls[0] if len(urls) == count else None
-            if url is not None and url.startswith("http"):
-                with urllib.request.urlopen(url, timeout=10) as response:
-                    assert response.status == 200
-            process.send_signal(signal.SIGINT)
-            _, errors = process.communicate(timeout=30)
-        finally:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.communicate()
+    with in_own_session(argv, cwd=root.path, env=root.environment) as process:
+        # services up prints a URL a service, each once it answers: Ctrl-C after all of them,
+        # as a user who read them would (a Ctrl-C within a start is tested elsewhere).
+        count = len(argv) - 3 if argv[1:3] == ["services", "up"] else 1
+        urls = first_urls(process, count)
+        url = urls[0] if len(urls) == count else None
+        if url is not None and url.startswith("http"):
+            with urllib.request.urlopen(url, timeout=10) as response:
+                assert response.status == 200
+        errors = interrupt(process, timeout_s=30)
     assert url is not None, f"{argv}: no URL printed\n{errors}"
     assert process.returncode in (0, 130), errors
     assert "Traceback" not in errors, errors

@@ -1,28 +1,28 @@
-"""``layerbench hosts up TOPOLOGY`` as the host tests run it: a subprocess in a session of its
-own whose first lines are read with a time limit, ended by a Ctrl-C as a user would end it,
-and killed with its whole group if the test fails before that."""
+"""A command the tests run until they interrupt it (``hosts up``, ``services up``, ``app
+serve``): a subprocess in a session of its own, its output piped as text, its first lines read
+with a time limit, ended by a Ctrl-C as a user would end it, and killed with its whole group if
+the test fails before that."""
 
 import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
-STOP_LIMIT_S = 20
-
 
 @contextmanager
-def hosts_up(topology: Path) -> Iterator["subprocess.Popen[str]"]:
-    """``hosts up`` on ``topology``, running until the block ends (SIGKILL to its group if it
-    still runs then)."""
+def in_own_session(
+    argv: list[str], *, cwd: Path | None = None, env: Mapping[str, str] | None = None
+) -> Iterator["subprocess.Popen[str]"]:
+    """``argv`` running until the block ends (SIGKILL to its group if it still runs then)."""
     with subprocess.Popen(
-        [*LAYERBENCH, "hosts", "up", str(topology)],
+        argv,
+        cwd=cwd,
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -49,8 +49,8 @@ def first_lines(stream: IO[str] | None, count: int, timeout_s: float) -> list[li
     return [lines.get(timeout=timeout_s).split() for _ in range(count)]
 
 
-def interrupt(process: "subprocess.Popen[str]") -> str:
+def interrupt(process: "subprocess.Popen[str]", timeout_s: float = 20) -> str:
     """Ctrl-C to ``process``; what it wrote to stderr, once it has ended."""
     process.send_signal(signal.SIGINT)
-    _, errors = process.communicate(timeout=STOP_LIMIT_S)
+    _, errors = process.communicate(timeout=timeout_s)
     return errors
