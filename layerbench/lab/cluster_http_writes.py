@@ -3,13 +3,13 @@ writing through nginx's front (least_conn over the app hosts, app host i on Gale
 
 Writer i's write j: every ``edit_every``-th an edit of the one shared video (a PUT of it with
 a description of the writer's own: the conflicts' source), else by turns a PUT of a new video
-under a short id the writer draws (:func:`~layerbench.ids.generate.new_id`) or a POST of a
-comment on the shared video (its body the writer's own: ``writer-i #j``).
+or of a new comment on the shared video (its body the writer's own: ``writer-i #j``), each under
+a short id the writer draws (:func:`~layerbench.ids.generate.new_id`).
 
-A PUT is idempotent (the same id, the same body: doing it twice is doing it once), so a PUT that
-failed — a 409, a 5xx, no answer (a reset connection, a timeout) — is sent again as it was, up
-to MAX_CLIENT_ATTEMPTS in all: the client's re-tries, counted. A POST is not: a failed comment
-is not sent again, counted as given up (and checked on the nodes to be there at most once).
+Every write is a PUT, idempotent (the same id, the same body: doing it twice is doing it once),
+so a write that failed — a 409, a 5xx, no answer (a reset connection, a timeout) — is sent again
+as it was, up to MAX_CLIENT_ATTEMPTS in all: the client's re-tries, counted. A write still
+failing after those is given up (there at most once on the nodes: its id is its own).
 The site's own re-runs of a transaction (error 1213) are summed from its answers'
 ``X-Write-Attempts``; which app host served each answer from nginx's ``X-Upstream``.
 """
@@ -42,21 +42,21 @@ SHARED_TITLE = "the shared video"
 class HttpTally:
     """What the writers did, every figure summed over them (each writer adds under a lock)."""
 
-    # Committed: each new video's id, each comment's body, each edit's description.
+    # Committed: each new video's id, each comment's body by its id, each edit's description
+    # with how many times it was sent (a re-sent edit is made again when another writer's edit
+    # came between: up to once a sending).
     video_ids: list[str] = field(default_factory=list)
-    comment_bodies: list[str] = field(default_factory=list)
-    edits: list[str] = field(default_factory=list)
-    # Comments whose POST failed: not sent again, so there at most once.
-    uncertain_comments: list[str] = field(default_factory=list)
+    comments: dict[str, str] = field(default_factory=dict)
+    edits: dict[str, int] = field(default_factory=dict)
     site_retries: int = 0  # the site's transactions run again (X-Write-Attempts - 1)
     client_retries: int = 0  # PUTs sent again by the client
-    gave_up: int = 0  # PUTs still failing after MAX_CLIENT_ATTEMPTS, comments failed
-    id_collisions: int = 0  # a new video's first PUT finding the id taken (answered 200)
+    gave_up: int = 0  # PUTs still failing after MAX_CLIENT_ATTEMPTS
+    id_collisions: int = 0  # a new entity's first PUT finding the id taken (answered 200)
     served: Counter[str] = field(default_factory=Counter)  # answers per app host
 
     @property
     def writes(self) -> int:
-        return len(self.video_ids) + len(self.comment_bodies) + len(self.edits)
+        return len(self.video_ids) + len(self.comments) + len(self.edits)
 
 
 @dataclass(frozen=True)
@@ -113,31 +113,37 @@ class Writer:
             self.tally.gave_up += 1
         return None, MAX_CLIENT_ATTEMPTS
 
-    def new_video(self, title: str) -> None:
+    def put_new(self, collection: str, document: object) -> str | None:
+        """A PUT of a new entity of ``collection`` under an id drawn here: the id once it
+        succeeded, None when it was given up."""
         identifier = new_id()
-        response, sent = self.put(f"/videos/{identifier}", {"title": title, "url": None})
+        response, sent = self.put(f"{collection}/{identifier}", document)
         if response is None:
-            return
+            return None
         with self.lock:
-            self.tally.video_ids.append(identifier)
             # A 200 (not created) to the first PUT of a fresh id: the id was someone else's.
-            # After a failed attempt it may be that attempt's own video (committed, unanswered).
+            # After a failed attempt it may be that attempt's own write (committed, unanswered).
             self.tally.id_collisions += response.status == 200 and sent == 1
+        return identifier
+
+    def new_video(self, title: str) -> None:
+        identifier = self.put_new("/videos", {"title": title, "url": None})
+        if identifier is not None:
+            with self.lock:
+                self.tally.video_ids.append(identifier)
 
     def comment(self, video: str, body: str) -> None:
-        response = self.send("POST", f"/videos/{video}/comments", {"name": "w", "body": body})
-        with self.lock:
-            if response is not None and response.status == 201:
-                self.tally.comment_bodies.append(body)
-            else:
-                self.tally.uncertain_comments.append(body)
-                self.tally.gave_up += 1
+        identifier = self.put_new(f"/videos/{video}/comments", {"name": "w", "body": body})
+        if identifier is not None:
+            with self.lock:
+                self.tally.comments[identifier] = body
 
     def edit(self, video: str, description: str) -> None:
         document = {"title": SHARED_TITLE, "url": None, "description": description}
-        if self.put(f"/videos/{video}", document)[0] is not None:
+        response, sent = self.put(f"/videos/{video}", document)
+        if response is not None:
             with self.lock:
-                self.tally.edits.append(description)
+                self.tally.edits[description] = sent
 
 
 def one_writer(
