@@ -1,7 +1,10 @@
 """nginx on the front host balancing N application hosts: NginxFront's proxy (HTTP/1.1 to the
 upstreams, connections kept alive, the same headers) with an upstream of every application
 host, ``least_conn`` (a request goes to the host with the fewest active connections, round
-robin among equals). Each answer says which host served it: ``X-Upstream: ADDRESS:PORT``."""
+robin among equals). Each answer says which host served it: ``X-Upstream: ADDRESS:PORT``.
+Without ``next_upstream``, a request an application host failed (refused, reset, timed out) is
+answered 502 instead of being sent to the next host: the client sees the failure (and re-tries
+it, if it does)."""
 
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +28,7 @@ class NginxBalancer(NginxFront):
         workers: int = 1,
         host: str = LOOPBACK,
         access_log: bool = False,
+        next_upstream: bool = True,
     ) -> None:
         """``upstreams``: the application hosts' HOST:PORT, at least one."""
         if not upstreams:
@@ -33,10 +37,14 @@ class NginxBalancer(NginxFront):
             workdir, port, upstreams[0], None, workers=workers, host=host, access_log=access_log
         )
         self.upstreams = tuple(upstreams)
+        self.next_upstream = next_upstream
 
     def upstream_servers(self) -> str:
         servers = "".join(f"\n        server {upstream};" for upstream in self.upstreams)
         return f"\n        least_conn;{servers}"
 
     def server_directives(self) -> str:
-        return f"\n        add_header {UPSTREAM_HEADER} $upstream_addr always;"
+        directives = f"\n        add_header {UPSTREAM_HEADER} $upstream_addr always;"
+        if not self.next_upstream:
+            directives += "\n        proxy_next_upstream off;"
+        return directives
