@@ -8,8 +8,8 @@ layout, its warm-up of one second); this prints each column's median req/s, its 
 apache-static's under the same MPM and of the same adapter under event, its server CPU per
 1,000 requests, and how many of the server's processes used CPU in the median trial (one
 child serves a c=1 connection: more is children importing the application meanwhile, the
-anomaly this bench was made for). Run with PYTHONPATH=<an older checkout> to measure it before
-a change; the figures of a loaded machine say little alone, the ratios of one run more.
+anomaly this bench was made for). The figures of a loaded machine say little alone, the ratios
+of one run more.
 """
 
 import argparse
