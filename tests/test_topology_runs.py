@@ -16,7 +16,14 @@ from typing import Any
 
 import pytest
 
+from layerbench.cli.ladder_progress import LadderProgress
+from layerbench.errors import LayerbenchError
 from layerbench.hosts import netns
+from layerbench.hosts.topology import read_topology
+from layerbench.lab.ladder_run import run_ladder
+from layerbench.lab.options import LadderOptions
+from layerbench.lab.publish import ResultsFile
+from layerbench.rungs.definitions import Rung
 from tests.conftest import missing
 from tests.proc_scan import processes_mentioning
 from tests.test_hosts import can_make_namespaces  # noqa: F401 (a fixture)
@@ -266,3 +273,36 @@ def test_ctrl_c_mid_run_leaves_no_namespace_and_keeps_finished_rungs(
     assert printed[1].split() == ["host", "address", "roles", "role", "string", "PSS", "MB"]
     assert any(line.startswith("app1 ") for line in printed), printed
     assert_nothing_left(document, work_root)
+
+
+class StoppedBeforePage(LadderProgress):
+    """A run stopped by an error as its page rung starts (a host gone, a service dead...)."""
+
+    def rung_starting(self, rung: Rung, app: str) -> None:
+        if rung.name == "page":
+            raise LayerbenchError("the page rung's host went away")
+        super().rung_starting(rung, app)
+
+
+@pytest.mark.usefixtures("can_make_namespaces")
+def test_a_run_stopped_by_an_error_keeps_its_finished_rungs_per_host_figures(
+    tmp_path: Path, load_binary: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    topology = read_topology(
+        topology_file(
+            tmp_path, '[hosts.client1]\nroles = ["client"]\n[hosts.app1]\nroles = ["app"]\n'
+        )
+    )
+    options = LadderOptions(
+        concurrency=4, duration_s=0.5, warmup_s=0.2, repeats=1, rungs=("string", "page")
+    )
+    results = ResultsFile(tmp_path / "ladder.json")
+    with pytest.raises(LayerbenchError, match="went away"):
+        run_ladder(options, results, StoppedBeforePage(options, sys.stderr), topology=topology)
+    document = json.loads(results.path.read_text())
+    assert [(rung["rung"], rung["status"]) for rung in document["rungs"]] == [("string", "ok")]
+    assert cpu(document["per_host"], "app1", "server", "string") > 0
+    printed = capsys.readouterr().err
+    table = printed[printed.index("per host") :].split("\n\n")[0].splitlines()
+    assert table[1].split() == ["host", "address", "roles", "role", "string", "PSS", "MB"]
+    assert [line.split()[0] for line in table[2:]] == ["client1", "app1"]

@@ -214,4 +214,6 @@ def save_last_with_hosts(
     rows = with_per_host(document, items)
     if rows and items and not finished:
         print("\n" + format_host_table(rows, [label for label, _ in items]), file=sys.stderr)
+        if not document.get("interrupted"):  # save_last says so on a line of its own
+            print(file=sys.stderr)
     results.save_last(document)
