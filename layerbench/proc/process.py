@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO
 
 from layerbench.proc import watchdog
+from layerbench.proc.interruptions_deferred import interruptions_deferred
 from layerbench.proc.run_as import RunAs
 from layerbench.proc.start_stop import StartStop
 
@@ -73,20 +74,23 @@ class ManagedProcess(StartStop):
             watchdog_pipe, parent = self._watchdog_pipe, os.getpid()
             assert watchdog_pipe is not None
             try:
-                self._popen = subprocess.Popen(
-                    self.argv,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    env=self._env,
-                    cwd=self._cwd,
-                    start_new_session=True,
-                    user=None if self._run_as is None else self._run_as.uid,
-                    group=None if self._run_as is None else self._run_as.gid,
-                    extra_groups=None if self._run_as is None else [],
-                    # layerbench starts children from its main thread only.
-                    preexec_fn=lambda: _child_setup(self._cpus, watchdog_pipe, parent),  # noqa: PLW1509
-                )
+                # Ctrl-C or SIGTERM during the fork raised once it is done: inside CPython's
+                # at-fork hooks it would be dropped.
+                with interruptions_deferred():
+                    self._popen = subprocess.Popen(
+                        self.argv,
+                        stdin=subprocess.DEVNULL,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        env=self._env,
+                        cwd=self._cwd,
+                        start_new_session=True,
+                        user=None if self._run_as is None else self._run_as.uid,
+                        group=None if self._run_as is None else self._run_as.gid,
+                        extra_groups=None if self._run_as is None else [],
+                        # layerbench starts children from its main thread only.
+                        preexec_fn=lambda: _child_setup(self._cpus, watchdog_pipe, parent),  # noqa: PLW1509
+                    )
             except BaseException:
                 # A child may have been forked (Ctrl-C during the start): the watchdog ends it.
                 self._release_watchdog(ended=False)
