@@ -85,3 +85,27 @@ def test_threads_that_finish_give_the_time_from_their_common_start() -> None:
 
     elapsed_s = run_together(2, work)
     assert 0.05 <= elapsed_s < 2.0
+
+
+def stopped_after_thread_0_failed(threads: int) -> list[int]:
+    """The threads that did their work after the start, thread 0 failing right after it."""
+    stopped: list[int] = []
+
+    def work(number: int, start: Callable[[], object], stop: threading.Event) -> None:
+        start()
+        if number == 0:
+            raise ValueError("writer 0 failed")
+        assert stop.wait(30), "the others were not told to stop"
+        stopped.append(number)
+
+    with pytest.raises(ValueError, match="writer 0 failed"):
+        run_together(threads, work)
+    return sorted(stopped)
+
+
+def test_a_thread_failing_right_after_the_start_keeps_none_of_the_others_from_their_work() -> None:
+    """The start's barrier aborted after it was passed threw out the threads still on their way
+    out of it (BrokenBarrierError: their work skipped); with 16 threads some are, nearly always
+    (seen in 47 of 50 runs, and in 142 of 200 runs of 3 threads under load)."""
+    for _ in range(5):
+        assert stopped_after_thread_0_failed(16) == list(range(1, 16))
