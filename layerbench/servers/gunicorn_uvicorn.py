@@ -2,14 +2,14 @@
 workers and restarts one that dies; each worker is a uvicorn event loop (uvloop and httptools,
 or asyncio and h11) running an ASGI application."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import version
 from typing import Literal
 
 from layerbench.errors import ConfigError
 from layerbench.servers.gunicorn_arbiter import GunicornArbiterServer
-from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import ASGI_ENTRY
+from layerbench.servers.uvicorn_backlog import deepest_backlog
 
 WORKER_CLASSES = {
     "httptools": "uvicorn_worker.UvicornWorker",  # uvloop and httptools when installed
@@ -22,7 +22,7 @@ class GunicornUvicornSettings:
     workers: int = 1
     http: Literal["httptools", "h11"] = "httptools"
     keep_alive_s: int = 5
-    backlog: int = LISTEN_BACKLOG
+    backlog: int = field(default_factory=deepest_backlog)
 
     def __post_init__(self) -> None:
         if self.workers < 1:

@@ -2,13 +2,13 @@
 supervisor and that many children), each one event loop (uvloop or asyncio) parsing HTTP with
 httptools or h11."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import version
 from typing import Literal
 
 from layerbench.errors import ConfigError
-from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import ASGI_ENTRY, PythonAppServer
+from layerbench.servers.uvicorn_backlog import deepest_backlog
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class UvicornSettings:
     loop: Literal["uvloop", "asyncio"] = "uvloop"
     http: Literal["httptools", "h11"] = "httptools"
     keep_alive_s: int = 5
-    backlog: int = LISTEN_BACKLOG
+    backlog: int = field(default_factory=deepest_backlog)
     # Connections (and tasks) it takes before it answers 503; 0: no limit (uvicorn's default).
     limit_concurrency: int = 0
 
