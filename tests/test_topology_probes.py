@@ -59,7 +59,7 @@ def placements(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Place
         yield placements_on(network, ())
 
 
-@pytest.mark.parametrize("placements", [CLIENT_APP], indirect=True)
+@pytest.mark.parametrize("placements", [CLIENT_APP], indirect=True, ids=["client-app"])
 @pytest.mark.usefixtures("can_make_namespaces")
 def test_the_server_is_probed_from_the_client_host(placements: Placements, tmp_path: Path) -> None:
     server = AddressLoggingServer(tmp_path / "server", placements.app.address)
@@ -67,7 +67,7 @@ def test_the_server_is_probed_from_the_client_host(placements: Placements, tmp_p
         assert server.clients() == {placements.probe.address}
 
 
-@pytest.mark.parametrize("placements", [CLIENT_APP], indirect=True)
+@pytest.mark.parametrize("placements", [CLIENT_APP], indirect=True, ids=["client-app"])
 @pytest.mark.usefixtures("can_make_namespaces")
 def test_a_server_the_client_cannot_reach_does_not_start(
     placements: Placements, tmp_path: Path
@@ -79,7 +79,7 @@ def test_a_server_the_client_cannot_reach_does_not_start(
     assert f"from client1: http://{LOOPBACK}:{server.port}/" in str(raised.value)
 
 
-@pytest.mark.parametrize("placements", [BALANCED], indirect=True)
+@pytest.mark.parametrize("placements", [BALANCED], indirect=True, ids=["two-apps"])
 @pytest.mark.usefixtures("can_make_namespaces", "nginx_binary")
 def test_app_hosts_behind_the_balancer_are_probed_from_the_front_host(
     placements: Placements, tmp_path: Path
