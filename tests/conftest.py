@@ -4,6 +4,7 @@ LAYERBENCH_REQUIRE_SERVICES=1 (CI), where every service must be there."""
 
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,6 +22,15 @@ from layerbench.services.registry import SERVICES
 from layerbench.services.service import ManagedService
 
 REQUIRE_SERVICES = os.environ.get("LAYERBENCH_REQUIRE_SERVICES") == "1"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C is Python's KeyboardInterrupt in the tests and in what they start, also under a
+    runner started in the background of a script (a non-interactive shell hands its background
+    jobs SIGINT ignored, Python then installs no handler, and the tests of Ctrl-C waited for
+    an interruption that never came, test_threads_together's for ever)."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def missing(reason: str) -> None:
