@@ -6,6 +6,7 @@ of the lab's network, reached from an app host; URL mistakes in one line."""
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -26,6 +27,7 @@ from layerbench.hosts.inside import NAMED_NAMESPACES
 from layerbench.hosts.lab_network import lab_network
 from layerbench.hosts.placement import placement_of
 from layerbench.hosts.topology import topology_from
+from layerbench.proc.ports import LOOPBACK
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.services.memcached_pool import MemcachedPoolService
 from layerbench.services.urls import ServiceUrl
@@ -271,3 +273,39 @@ def test_services_up_prints_each_node_then_the_pool_and_ctrl_c_stops_them() -> N
                 process.wait()
     with pytest.raises(ConfigError, match="does not answer"):
         check_cache_usable(pool_url)
+
+
+class PoolWithNode2sPortTaken(MemcachedPoolService):
+    """A pool whose first choice of ports finds node 2's taken when node 2 starts (held by
+    ``holder``, a listener of the test's), as a run starting at once may take it: the ports are
+    chosen free, but node 2 starts only once node 1 is up."""
+
+    def __init__(self, holder: socket.socket) -> None:
+        super().__init__()
+        self.holder = holder
+        self.first_choice: list[int] = []
+
+    def choose_port(self) -> int:
+        port = super().choose_port()
+        if not self.first_choice:
+            self.first_choice = list(self.node_ports)
+            self.holder.bind((LOOPBACK, self.node_ports[1]))
+            self.holder.listen()
+        return port
+
+
+def test_a_node_whose_port_was_taken_meanwhile_starts_on_other_ports() -> None:
+    with socket.socket() as holder:
+        pool = PoolWithNode2sPortTaken(holder)
+        try:
+            pool.start()
+        except MissingBinaryError as error:
+            missing(str(error))
+        with leaving_nothing(pool):
+            assert pool.first_choice[1] not in pool.node_ports
+            cache = MemcachedCache(pool.url)
+            try:
+                cache.set("answer", b"42")
+                assert cache.get("answer") == b"42"
+            finally:
+                cache.close()
