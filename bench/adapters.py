@@ -33,6 +33,9 @@ ANCHOR = "nginx-static"
 
 
 class Quiet:
+    def pass_starting(self, number: int, passes: int) -> None:
+        pass
+
     def column_starting(self, column: ColumnInfo) -> None:
         print(f"  {column.label}", file=sys.stderr, flush=True)
 

@@ -134,10 +134,10 @@ def check(target: Target) -> None:
         return
     if json.loads(response.body).get("name") != "Ann":
         sys.exit(f"bench: {target.name} did not answer the comment: {response.body[:200]!r}")
-    expected = SERVED_FROM.get(target.name, "miss")
+    kept_in = SERVED_FROM.get(target.name, "miss")
     served = {k.lower(): v for k, v in response.headers.items()}.get("x-cache")
-    if served != expected:
-        sys.exit(f"bench: {target.name}: X-Cache {served}, not {expected}")
+    if served != kept_in:
+        sys.exit(f"bench: {target.name}: X-Cache {served}, not {kept_in}")
 
 
 def measure(binary: Path, target: Target, args: argparse.Namespace, cpus: frozenset[int]) -> Run:
