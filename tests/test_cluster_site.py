@@ -9,6 +9,7 @@ and Galera's reads causal, and with per-host caches they are (host 1's sweeper c
 host 2's cache). Afterwards nothing is left: no namespace of the run, no process in one."""
 
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from layerbench.hosts.lab_network import STATE_DIR
 from layerbench.hosts.topology import topology_from
 from layerbench.lab.cluster_plan import LOCAL, SHARED, ClusterOptions, plan_cluster
 from layerbench.lab.cluster_run import empty_result, run_cluster
-from layerbench.proc.work_dirs import owner_record
+from layerbench.proc.work_dirs import MARKER, owner_record
 from layerbench.results.cluster_result import HTTP, REPOSITORY, ClusterResult
 from tests.conftest import missing
 from tests.service_nodes import alive
@@ -41,6 +42,17 @@ REDUCED = {
 OPTIONS = ClusterOptions(writers=(1, 3), writes_each=12, edit_every=3, duration_s=1.0)
 
 
+def our_work_directories() -> list[Path]:
+    """The run's work directories marked as this process's (the next command's sweep removes
+    them should the run be killed)."""
+    found = []
+    for directory in Path(tempfile.gettempdir()).glob("layerbench-cl-*"):
+        marker = directory / MARKER
+        if marker.is_file() and marker.read_text().strip() == owner_record(os.getpid()):
+            found.append(directory)
+    return found
+
+
 def our_namespaces() -> list[str]:
     """The namespaces of this process's runs (their markers name this process as owner)."""
     names = []
@@ -57,6 +69,7 @@ class Reduced:
     namespaces: list[str]
     pids: list[int]  # every process in them while the site ran
     progress: list[str]
+    work_directories: list[Path]  # the run's, marked ours, while the site ran
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +80,7 @@ def reduced_run() -> Reduced:
     plan = plan_cluster(topology_from(REDUCED, "reduced"), OPTIONS, "reduced")
     seen: dict[str, list[str]] = {"namespaces": []}
     pids: list[int] = []
+    work_directories: list[Path] = []
 
     lines: list[str] = []
 
@@ -75,13 +89,14 @@ def reduced_run() -> Reduced:
         if line.startswith("site,"):  # every server of the site is up
             seen["namespaces"] = our_namespaces()
             pids.extend(pid for name in seen["namespaces"] for pid in netns.pids_in(name))
+            work_directories.extend(our_work_directories())
 
     result = empty_result(plan)
     try:
         run_cluster(plan, OPTIONS, result, progress)
     except MissingBinaryError as error:
         missing(str(error))
-    return Reduced(result, seen["namespaces"], pids, lines)
+    return Reduced(result, seen["namespaces"], pids, lines, work_directories)
 
 
 def test_writers_on_every_node_collide_never_and_lose_nothing(
@@ -153,4 +168,7 @@ def test_nothing_is_left_after_the_run(
     assert set(namespaces) & set(netns.namespaces()) == set()
     assert [pid for pid in pids if alive(pid)] == []
     assert our_namespaces() == []
+    # Its work directory was marked (swept after a kill; seen missing the marker) and is gone.
+    (work_directory,) = set(reduced_run.work_directories)  # one, seen at each condition
+    assert not work_directory.exists()
     assert not any(Path(f"/run/netns/{name}").exists() for name in namespaces)

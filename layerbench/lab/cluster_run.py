@@ -6,7 +6,6 @@ reads causal or not), every measurement made from the client host. Whatever ends
 end, an error, Ctrl-C), every server is stopped and the namespaces removed; what was measured
 by then is in the result the caller handed in, filled as the run goes."""
 
-import tempfile
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from layerbench.lab.cluster_plan import SHARED, ClusterOptions, ClusterPlan
 from layerbench.lab.cluster_reads import balance, read_your_write
 from layerbench.lab.cluster_site import site_on_hosts
 from layerbench.lab.cluster_writes import count_on_node, measure_writers
+from layerbench.proc.work_dirs import work_directory
 from layerbench.results.cluster_result import ClusterResult, SiteCondition
 from layerbench.services.galera import NODES, GaleraService
 from layerbench.services.mariadb import connect_mariadb
@@ -70,8 +70,9 @@ def run_cluster(
         with client.entered():
             migrate.upgrade(urls[0])
             measure_all_writers(urls, options, result, progress)
-        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="layerbench-cl-")))
-        workdir.chmod(0o711)  # nginx's unprivileged workers reach their configuration
+        # Marked as this run's (a killed run's is swept by the next command); traversable by
+        # nginx's unprivileged workers, which reach their configuration below it.
+        workdir = stack.enter_context(work_directory("layerbench-cl-"))
         cluster = RunningCluster(network, plan, client, urls, cache_url)
         measure_http_writers(cluster, options, result, workdir / "http-writers", progress)
         for cache in options.caches:
