@@ -7,15 +7,12 @@ first cell ran: prefork's c=1 string cell read 457 req/s against event's 2,715."
 from collections.abc import Callable
 from pathlib import Path
 
-from layerbench.app.user_app import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE
 from layerbench.proc.ports import free_port
 from layerbench.servers.adapters import ServerPlan, find_adapter
-from layerbench.servers.apache import MODULES_DIR, ApacheSettings
+from layerbench.servers.apache import ApacheSettings
 from layerbench.servers.loaded_workers import LOADED_DIR_NAME
-from layerbench.servers.mod_wsgi import APT_PACKAGE as MOD_WSGI_PACKAGE
-from tests.conftest import missing
 from tests.proc_scan import session_members
-from tests.test_workers_loaded import SLOW_APP
+from tests.slow_app import slow_app_environment
 
 
 def test_prefork_keeps_its_min_spare_servers_from_the_start() -> None:
@@ -34,24 +31,14 @@ def test_threaded_mpms_keep_their_min_spare_threads_from_the_start() -> None:
 def test_mod_wsgi_prefork_is_ready_once_every_child_has_loaded_the_application(
     workdir: Path, require_program: Callable[[str, str], Path]
 ) -> None:
-    require_program("apache2", "apache2")
-    if not (MODULES_DIR / "mod_wsgi.so").exists():
-        missing(f"mod_wsgi is not installed (apt install {MOD_WSGI_PACKAGE})")
-    app_dir = workdir / "slow_app"
-    app_dir.mkdir()
-    app_dir.chmod(0o777)  # the server's account claims "first" in it
-    (app_dir / "slow_app.py").write_text(SLOW_APP)
-    (app_dir / "slow_app.py").chmod(0o644)
+    environment = slow_app_environment(workdir, require_program)
     plan = ServerPlan(
         workdir / "server",
         free_port(),
         workdir / "data" / "app.sqlite3",
         {},
         {"apache": {"mpm": "prefork"}},
-        app_environment={
-            USER_APP_VARIABLE: "slow_app:application",
-            USER_APP_PATH_VARIABLE: str(app_dir),
-        },
+        app_environment=environment,
     )
     (workdir / "data").mkdir()
     deployment = find_adapter("mod_wsgi-embedded").build(plan)

@@ -73,6 +73,25 @@ def body(schema: dict[str, Any]) -> dict[str, Any]:
     return {"required": True, "content": json_content(schema)}
 
 
+def put_under_short_id(
+    what: str, schema: dict[str, Any], input_schema: dict[str, Any], ref: dict[str, Any]
+) -> dict[str, Any]:
+    """A PUT creating or replacing ``what`` under the short id the client drew (path parameter
+    ``ref``): 201 created, 200 replaced (or already so), 409 the id of another entity."""
+    answers = {
+        "200": response("Replaced", schema),
+        "201": response("Created", schema),
+        "409": response("Conflict", schemas.ERROR),
+    }
+    id_parameter = {**ref, "schema": schemas.SHORT_ID, "description": "A short id"}
+    return write(
+        f"Create or replace {what} under a client-chosen short id",
+        answers,
+        requestBody=body(input_schema),
+        parameters=[id_parameter],
+    )
+
+
 def document() -> dict[str, Any]:
     video_page = schemas.page_of(schemas.VIDEO)
     comment_page = schemas.page_of(schemas.COMMENT)
@@ -93,13 +112,7 @@ def document() -> dict[str, Any]:
                 "parameters": [REF],
                 "get": operation("Show a video", {"200": response("The video", schemas.VIDEO),
                                                   "304": response("Not modified")}),
-                "put": write("Create or replace a video under a client-chosen short id",
-                                 {"200": response("Replaced", schemas.VIDEO),
-                                  "201": response("Created", schemas.VIDEO),
-                                  "409": response("Conflict", schemas.ERROR)},
-                                 requestBody=body(schemas.VIDEO_INPUT),
-                                 parameters=[{**REF, "schema": schemas.SHORT_ID,
-                                              "description": "A short id"}]),
+                "put": put_under_short_id("a video", schemas.VIDEO, schemas.VIDEO_INPUT, REF),
                 "patch": write("Update a video", {"200": response("Updated", schemas.VIDEO),
                                                       "409": response("Conflict", schemas.ERROR)},
                                    requestBody=body(schemas.VIDEO_PATCH)),
@@ -126,13 +139,9 @@ def document() -> dict[str, Any]:
                 "get": operation("Show a comment",
                                  {"200": response("The comment", schemas.COMMENT),
                                   "304": response("Not modified")}),
-                "put": write("Create or replace a comment under a client-chosen short id",
-                                 {"200": response("Replaced", schemas.COMMENT),
-                                  "201": response("Created", schemas.COMMENT),
-                                  "409": response("Conflict", schemas.ERROR)},
-                                 requestBody=body(schemas.COMMENT_INPUT),
-                                 parameters=[{**COMMENT_REF, "schema": schemas.SHORT_ID,
-                                              "description": "A short id"}]),
+                "put": put_under_short_id(
+                    "a comment", schemas.COMMENT, schemas.COMMENT_INPUT, COMMENT_REF
+                ),
                 "patch": write("Update a comment",
                                    {"200": response("Updated", schemas.COMMENT)},
                                    requestBody=body(schemas.COMMENT_PATCH)),
