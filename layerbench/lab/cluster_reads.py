@@ -22,6 +22,9 @@ from layerbench.servers.nginx_balancer import UPSTREAM_HEADER
 
 VERSION = re.compile(rb"version (\d+)\b")
 MAX_ROUNDS = 2000
+# Rounds made however short the time: a per-host cache shows a stale page from round 2 on (the
+# reader's host cached round 1's page), so fewer could not tell the conditions apart.
+MIN_ROUNDS = 3
 BALANCE_REQUESTS_PER_HOST = 20
 TIMEOUT_S = 10.0
 # Each page read twice a round: the second read is the page cache's (a hit, unless swept).
@@ -54,7 +57,7 @@ def shown_version(response: ProbeResponse) -> int:
 
 def read_your_write(writer: str, reader: str, duration_s: float) -> ReadYourWrite:
     """Rounds of a write through ``writer`` (a base URL) and reads through ``reader`` for
-    ``duration_s`` (at most MAX_ROUNDS)."""
+    ``duration_s`` (at least MIN_ROUNDS, at most MAX_ROUNDS)."""
     created = request(
         f"{writer}/videos", "POST", {"title": "version 0", "url": "https://example.org/v"}
     )
@@ -62,7 +65,7 @@ def read_your_write(writer: str, reader: str, duration_s: float) -> ReadYourWrit
     paths = [f"/videos/{video}", f"/v/{video}"]
     rounds = reads = stale = cached = hits = 0
     deadline = time.monotonic() + duration_s
-    while time.monotonic() < deadline and rounds < MAX_ROUNDS:
+    while rounds < MIN_ROUNDS or (time.monotonic() < deadline and rounds < MAX_ROUNDS):
         rounds += 1
         request(f"{writer}{paths[0]}", "PATCH", {"title": f"version {rounds}"})
         for path in paths * READS_PER_PAGE:
