@@ -16,7 +16,6 @@ import subprocess
 import time
 from pathlib import Path
 
-from layerbench.app.ladder_data import prepare_app_data
 from layerbench.cost.callgrind_dumps import dump_files, instructions
 from layerbench.cost.shim_build import find_valgrind, shim_library
 from layerbench.lab.loadgen import find_load_generator
@@ -28,6 +27,7 @@ from layerbench.servers.embedded_app import EmbeddedApp
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.mod_wsgi import ModWsgiDaemonSettings, ModWsgiServer
 from layerbench.servers.uwsgi import UwsgiServer, UwsgiSettings
+from layerbench_sites.app.ladder_data import prepare_app_data
 
 KINDS = ("uwsgi", "mod_wsgi-daemon")
 LABEL = "window"

@@ -18,10 +18,14 @@ import argparse
 import statistics
 from collections.abc import Callable
 
-from layerbench.datalayer import migrate
-from layerbench.datalayer.concurrent_writers import ConcurrentWrites, create_video, run_writers
 from layerbench.services.galera import GaleraService
 from layerbench.services.mariadb import MariadbService
+from layerbench_sites.datalayer import migrate
+from layerbench_sites.datalayer.concurrent_writers import (
+    ConcurrentWrites,
+    create_video,
+    run_writers,
+)
 
 
 def parse() -> argparse.Namespace:

@@ -11,8 +11,8 @@ import argparse
 import threading
 import time
 
-from layerbench.ids.codec import MAX_NUMBER, decode
-from layerbench.ids.generate import new_id
+from layerbench_sites.ids.codec import MAX_NUMBER, decode
+from layerbench_sites.ids.generate import new_id
 
 
 def main() -> None:

@@ -26,9 +26,6 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.app.app_config import CACHE_URL_VARIABLE, DATABASE_URL_VARIABLE, SECRET_VARIABLE
-from layerbench.app.videos import Catalog
-from layerbench.datalayer.open_repository import open_repository, prepare
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import LOOPBACK, free_port
@@ -39,6 +36,13 @@ from layerbench.servers.nginx import NginxStatic
 from layerbench.servers.nginx_front import NginxFront
 from layerbench.services.memcached import MemcachedService
 from layerbench.services.redis import RedisService
+from layerbench_sites.app.app_config import (
+    CACHE_URL_VARIABLE,
+    DATABASE_URL_VARIABLE,
+    SECRET_VARIABLE,
+)
+from layerbench_sites.app.videos import Catalog
+from layerbench_sites.datalayer.open_repository import open_repository, prepare
 
 STATIC_BODY = b"Hello World!\n"
 STATIC = "static"

@@ -26,14 +26,14 @@ from pathlib import Path
 
 from embedded_server_cost import KINDS, embedded_count, wait_ready
 
-from layerbench.app.app_config import DB_PATH_VARIABLE
-from layerbench.app.ladder_data import prepare_app_data
 from layerbench.cost.callgrind_dumps import instructions
 from layerbench.cost.ladder_cost import CostOptions, run_cost
 from layerbench.cost.shim_build import find_valgrind, shim_library
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.proc.ports import free_port
 from layerbench.proc.process import ManagedProcess
+from layerbench_sites.app.app_config import DB_PATH_VARIABLE
+from layerbench_sites.app.ladder_data import prepare_app_data
 
 HOOKS = """
 import ctypes
@@ -66,7 +66,7 @@ def worker_count(kind: str, requests: int, directory: Path) -> float:
         f"--callgrind-out-file={directory}/callgrind.out.%p",
         sys.executable, "-m", "gunicorn", "--workers", "1", "--worker-class", kind,
         "--threads", "4" if kind == "gthread" else "1", "--bind", f"127.0.0.1:{port}",
-        "--config", str(hooks), "--timeout", "600", "layerbench.app.entry:application",
+        "--config", str(hooks), "--timeout", "600", "layerbench_sites.app.entry:application",
     ]  # fmt: skip
     environment = {
         **os.environ,

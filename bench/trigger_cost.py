@@ -27,10 +27,10 @@ from pathlib import Path
 
 import psycopg
 
-from layerbench.datalayer import mariadb_repository, postgres_repository, sqlite_repository
-from layerbench.datalayer.repository import Repository
 from layerbench.services.mariadb import MariadbService, connect_mariadb
 from layerbench.services.postgres import PostgresService
+from layerbench_sites.datalayer import mariadb_repository, postgres_repository, sqlite_repository
+from layerbench_sites.datalayer.repository import Repository
 
 # A database's fresh schema for one measurement: a repository on it, and a clean-up.
 Fresh = Callable[[bool, bool], tuple[Repository, Callable[[], None]]]

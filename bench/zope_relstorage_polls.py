@@ -16,15 +16,18 @@ from pathlib import Path
 
 import psycopg
 
-from layerbench.app.ladder_data import prepare_app_data
-from layerbench.app.user_app import USER_APP_VARIABLE
-from layerbench.frameworks.applications import ZOPE
-from layerbench.frameworks.zope_site.zope_storage import RELSTORAGE_URL_VARIABLE, STORAGE_VARIABLE
 from layerbench.lab.zope_relstorage import DATABASE, made_database
 from layerbench.proc.ports import free_port
+from layerbench.rungs.applications import ZOPE
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.registry import service_class
+from layerbench.site_contract import USER_APP_VARIABLE
+from layerbench_sites.app.ladder_data import prepare_app_data
+from layerbench_sites.frameworks.zope_site.zope_storage import (
+    RELSTORAGE_URL_VARIABLE,
+    STORAGE_VARIABLE,
+)
 
 PATH = "/ladder/orm"
 TRANSACTIONS = "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s"

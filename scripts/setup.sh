@@ -82,8 +82,9 @@ if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import sys; assert sys.
     /usr/bin/python3 -m venv .venv
     .venv/bin/python -m pip install -q --upgrade pip
 fi
-extras=""
-[[ $profile == dev ]] && extras="[dev]"
+# Every extra (every framework, server and driver): the repository measures all of them.
+extras="[all]"
+[[ $profile == dev ]] && extras="[all,dev]"
 stamp=".venv/.installed-$profile"
 if [[ ! -f $stamp || pyproject.toml -nt $stamp ]]; then
     say "installing layerbench$extras into .venv"

@@ -4,12 +4,12 @@ a tiny ASGI one that answers the string rung (``tests/framework_apps/asgi_string
 
 from pathlib import Path
 
-from layerbench.app.asgi_app import ASGI_APP_VARIABLE
-from layerbench.app.user_app import USER_APP_PATH_VARIABLE
 from layerbench.proc.ports import free_port
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.adapters import ServerPlan
 from layerbench.servers.server_settings import SettingsBook
+from layerbench_sites.app.asgi_app import ASGI_APP_VARIABLE
+from layerbench_sites.app.user_app import USER_APP_PATH_VARIABLE
 
 STATIC_FILE = "hello.txt"
 STATIC_BODY = b"Hello World!\n"

@@ -13,12 +13,12 @@ from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from wsgiref.validate import validator
 
-from layerbench.app.api.page_cache import PageCache
-from layerbench.app.app_config import AppConfig
-from layerbench.app.cache import CacheBackend, LocalCache
-from layerbench.app.wsgi import create_app
-from layerbench.datalayer.open_repository import prepare
 from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench_sites.app.api.page_cache import PageCache
+from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.cache import CacheBackend, LocalCache
+from layerbench_sites.app.wsgi import create_app
+from layerbench_sites.datalayer.open_repository import prepare
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 
 

@@ -12,11 +12,11 @@ from typing import Any
 import psycopg
 import pymysql
 
-from layerbench.datalayer import mariadb_repository, postgres_repository, sqlite_repository
-from layerbench.datalayer.numids import to_signed
-from layerbench.datalayer.repository import Repository
-from layerbench.ids.generate import new_number
 from layerbench.services.mariadb import connect_mariadb
+from layerbench_sites.datalayer import mariadb_repository, postgres_repository, sqlite_repository
+from layerbench_sites.datalayer.numids import to_signed
+from layerbench_sites.datalayer.repository import Repository
+from layerbench_sites.ids.generate import new_number
 
 
 @dataclass

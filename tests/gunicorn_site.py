@@ -7,11 +7,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.app.app_config import DATABASE_URL_VARIABLE
-from layerbench.datalayer.open_repository import prepare
 from layerbench.proc.ports import free_port
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench_sites.app.app_config import DATABASE_URL_VARIABLE
+from layerbench_sites.datalayer.open_repository import prepare
 from tests.app_server import Client
 from tests.proc_scan import gunicorn_workers
 

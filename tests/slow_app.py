@@ -4,9 +4,9 @@ that a server is ready only once every process or child has loaded the applicati
 from collections.abc import Callable
 from pathlib import Path
 
-from layerbench.app.user_app import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE
 from layerbench.servers.apache import MODULES_DIR
 from layerbench.servers.mod_wsgi import APT_PACKAGE as MOD_WSGI_PACKAGE
+from layerbench_sites.app.user_app import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE
 from tests.conftest import missing
 
 IMPORT_S = 3.0

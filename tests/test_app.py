@@ -8,12 +8,12 @@ from wsgiref.validate import validator
 
 import pytest
 
-from layerbench.app.app_config import DATABASE_URL_VARIABLE, AppConfig
-from layerbench.app.ladder_data import prepare_app_data
-from layerbench.app.wsgi import WSGIApplication, create_app
 from layerbench.errors import ConfigError
 from layerbench.rungs.definitions import LADDER, Rung, Stack
 from layerbench.rungs.rung_data import HELLO_ID
+from layerbench_sites.app.app_config import DATABASE_URL_VARIABLE, AppConfig
+from layerbench_sites.app.ladder_data import prepare_app_data
+from layerbench_sites.app.wsgi import WSGIApplication, create_app
 
 PYTHON_RUNGS = [rung for rung in LADDER if rung.stack is Stack.PYTHON]
 

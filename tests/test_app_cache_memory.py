@@ -7,7 +7,7 @@ import http.client
 import itertools
 from pathlib import Path
 
-from layerbench.app.app_config import CACHE_MAX_BYTES_VARIABLE
+from layerbench_sites.app.app_config import CACHE_MAX_BYTES_VARIABLE
 from tests.gunicorn_site import gunicorn_site
 from tests.proc_scan import resident_bytes
 

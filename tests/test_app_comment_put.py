@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.datalayer.open_repository import open_repository
-from layerbench.ids.generate import new_id
+from layerbench_sites.datalayer.open_repository import open_repository
+from layerbench_sites.ids.generate import new_id
 from tests.app_server import Client, serve_on_url
 from tests.test_app_api import assert_matches, openapi_schema
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from layerbench.datalayer.open_repository import open_repository
+from layerbench_sites.datalayer.open_repository import open_repository
 from tests.app_serve_process import Serving, app_serve
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 

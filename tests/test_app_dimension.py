@@ -13,12 +13,12 @@ import pytest
 
 from layerbench.cli.main import build_parser
 from layerbench.errors import MissingPackageError
-from layerbench.frameworks.applications import APPLICATIONS, Application
 from layerbench.lab.app_under_test import check_installed
 from layerbench.lab.options import LadderOptions
 from layerbench.report.exports import to_csv
 from layerbench.results.result_documents import read_result
 from layerbench.results.status import Status
+from layerbench.rungs.applications import APPLICATIONS, Application
 from layerbench.servers.adapters import CORES_DEFAULT
 from layerbench.store.results_db import ResultsDatabase
 from tests.conftest import missing

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from layerbench.app.api.openapi import document
+from layerbench_sites.app.api.openapi import document
 from tests.app_server import Client
 from tests.gunicorn_site import gunicorn_site
 

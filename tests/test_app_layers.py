@@ -2,7 +2,7 @@
 text beside each rung): the Django ORM's row, not the bare application's SQLAlchemy one."""
 
 from layerbench.cli.ladder_progress import layer_in
-from layerbench.frameworks.applications import APPLICATIONS, FRAMEWORK_RUNGS
+from layerbench.rungs.applications import APPLICATIONS, FRAMEWORK_RUNGS
 from layerbench.rungs.definitions import ORM, TEMPLATE
 
 

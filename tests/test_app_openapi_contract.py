@@ -11,13 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from layerbench.app.api.schemas import SHORT_ID
-from layerbench.app.app_config import DATABASE_URL_VARIABLE
-from layerbench.datalayer.open_repository import prepare
-from layerbench.ids.codec import ALPHABET, MAX_NUMBER, encode
 from layerbench.proc.ports import free_port
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench_sites.app.api.schemas import SHORT_ID
+from layerbench_sites.app.app_config import DATABASE_URL_VARIABLE
+from layerbench_sites.datalayer.open_repository import prepare
+from layerbench_sites.ids.codec import ALPHABET, MAX_NUMBER, encode
 
 MAX_EXAMPLES = 60
 SEED = 20261123

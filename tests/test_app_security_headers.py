@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import CACHE_URL_VARIABLE
 from layerbench.proc.ports import free_port
 from layerbench.servers.nginx_front import NginxFront
+from layerbench_sites.app.app_config import CACHE_URL_VARIABLE
 from tests.app_server import Client, Reply
 from tests.gunicorn_site import gunicorn_site
 

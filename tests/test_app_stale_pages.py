@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.api.page_cache import PageCache
-from layerbench.app.app_config import AppConfig
-from layerbench.app.cache import CacheBackend, LocalCache
-from layerbench.app.cache_memcached import MemcachedCache
-from layerbench.app.cache_redis import RedisCache
-from layerbench.app.page_directory import PageDirectory
-from layerbench.datalayer.open_repository import prepare
 from layerbench.proc.ports import free_port
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.nginx_front import NginxFront
+from layerbench_sites.app.api.page_cache import PageCache
+from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.cache import CacheBackend, LocalCache
+from layerbench_sites.app.cache_memcached import MemcachedCache
+from layerbench_sites.app.cache_redis import RedisCache
+from layerbench_sites.app.page_directory import PageDirectory
+from layerbench_sites.datalayer.open_repository import prepare
 from tests.app_server import Client, serve
 from tests.stale_reads import drive, versions_in
 

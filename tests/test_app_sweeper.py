@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from falcon.testing import Result, TestClient
 
-from layerbench.app.app_config import AppConfig
-from layerbench.app.cache import LocalCache
-from layerbench.app.videos import Catalog
-from layerbench.app.wsgi import Site, create_app
-from layerbench.datalayer.open_repository import prepare
-from layerbench.ids.codec import decode
 from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.cache import LocalCache
+from layerbench_sites.app.videos import Catalog
+from layerbench_sites.app.wsgi import Site, create_app
+from layerbench_sites.datalayer.open_repository import prepare
+from layerbench_sites.ids.codec import decode
 
 
 @pytest.fixture

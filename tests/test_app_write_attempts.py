@@ -13,11 +13,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from layerbench.app.api.openapi import document
-from layerbench.datalayer.entities import VIDEOS_V3
-from layerbench.datalayer.open_repository import open_repository
-from layerbench.ids.codec import decode
-from layerbench.ids.generate import new_id
+from layerbench_sites.app.api.openapi import document
+from layerbench_sites.datalayer.entities import VIDEOS_V3
+from layerbench_sites.datalayer.open_repository import open_repository
+from layerbench_sites.ids.codec import decode
+from layerbench_sites.ids.generate import new_id
 from tests.app_serve_process import Serving, app_serve
 from tests.datalayer_backends import empty_mariadb_database
 

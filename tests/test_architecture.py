@@ -1,15 +1,42 @@
-"""The package's layout holds: every module name is unique, the packages import one another
-without a cycle (servers and services never each other), and the README's layout table names
-exactly the packages there are. Imports are read with ast, function-level ones included: a
-lazy import is a dependency too."""
+"""The package's layout holds: every module name of the instrument is unique, its packages
+import one another without a cycle (servers and services never each other), the layout page
+(docs/contributing/layout.md) names exactly the packages there are, and the instrument is apart
+from what it measures: only ``layerbench/sites.py`` names the measured sites, and importing every
+module of the instrument imports no site, framework, ORM or template engine. Imports are read
+with ast, function-level ones included: a lazy import is a dependency too."""
 
 import ast
 import re
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "layerbench"
-README = PACKAGE.parent / "README.md"
+SITES = PACKAGE.parent / "layerbench_sites"
+LAYOUT = PACKAGE.parent / "docs" / "contributing" / "layout.md"
+# The one module of the instrument that may import the measured sites (each when called).
+GATEWAY = PACKAGE / "sites.py"
+# What the measured sites bring and the instrument must never import.
+MEASURED = (
+    "layerbench_sites",
+    "django",
+    "flask",
+    "pyramid",
+    "Zope2",
+    "OFS",
+    "ZODB",
+    "ZEO",
+    "relstorage",
+    "starlette",
+    "fastapi",
+    "pydantic",
+    "falcon",
+    "jinja2",
+    "chameleon",
+    "sqlalchemy",
+    "alembic",
+)
 
 
 def modules() -> list[Path]:
@@ -30,6 +57,11 @@ def part_of(module: str) -> str:
 
 def imported_by(path: Path) -> set[str]:
     """The layerbench modules that a file imports (absolute or relative)."""
+    return {name for name in all_imported_by(path) if name.startswith("layerbench.")}
+
+
+def all_imported_by(path: Path) -> set[str]:
+    """Every module a file imports (absolute or relative), at any depth of the file."""
     relative = path.relative_to(PACKAGE.parent).with_suffix("")
     here = list(relative.parts if path.name != "__init__.py" else relative.parts[:-1])
     if path.name != "__init__.py":
@@ -44,7 +76,7 @@ def imported_by(path: Path) -> set[str]:
                 found.add(".".join([*base, node.module or ""]).rstrip("."))
             elif node.module:
                 found.add(node.module)
-    return {name for name in found if name.startswith("layerbench.")}
+    return found
 
 
 def package_graph() -> dict[str, set[str]]:
@@ -117,17 +149,55 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 
 def layout_rows() -> dict[str, str]:
-    """The README's layout table: package -> what its row says."""
-    table = README.read_text().split("## Layout", 1)[1]
-    return dict(re.findall(r"^\| `layerbench/(\w+)/` \| (.*) \|$", table, flags=re.MULTILINE))
+    """The layout page's table of the instrument: package -> what its row says."""
+    return dict(
+        re.findall(r"^\| `layerbench/(\w+)/` \| (.*) \|$", LAYOUT.read_text(), flags=re.MULTILINE)
+    )
 
 
-def test_the_readme_layout_names_every_package() -> None:
+def test_the_layout_names_every_measured_package() -> None:
+    named = set(re.findall(r"^\| `layerbench_sites/(\w+)/` \|", LAYOUT.read_text(), re.MULTILINE))
+    assert named == {path.parent.name for path in SITES.glob("*/__init__.py")}
+
+
+def test_only_the_gateway_imports_the_measured_sites() -> None:
+    naming = sorted(
+        str(path.relative_to(PACKAGE.parent))
+        for path in modules()
+        if path != GATEWAY
+        and any(name.split(".")[0] == "layerbench_sites" for name in all_imported_by(path))
+    )
+    assert naming == []
+
+
+def test_importing_the_instrument_imports_nothing_it_measures() -> None:
+    """Every module of the instrument imported in one fresh interpreter (those that run only
+    inside an embedding server, mod_python's handlers, aside): not one of the measured sites,
+    frameworks, ORMs or template engines is loaded by it."""
+    names = [
+        ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        for path in modules()
+        if not path.name.startswith("mod_python_") and path.name != "__main__.py"
+    ]
+    script = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n"
+        "    importlib.import_module(name)\n"
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({MEASURED!r})))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]", f"imported by the instrument: {result.stdout}"
+
+
+def test_the_layout_names_every_package() -> None:
     packages = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
     assert set(layout_rows()) == packages
 
 
-def test_the_readme_layout_says_what_each_package_uses() -> None:
+def test_the_layout_says_what_each_package_uses() -> None:
     """Each row ends 'uses `a/`, `b/`[, never `c/`]', 'uses nothing' or 'uses every package',
     and says exactly the packages that the code imports (top-level modules such as errors.py
     aside)."""
@@ -141,5 +211,5 @@ def test_the_readme_layout_says_what_each_package_uses() -> None:
         if used.startswith("every package"):
             said = packages - {package}
         actual = graph.get(package, set()) & packages
-        assert said == actual, f"{package}: README {sorted(said)}, code {sorted(actual)}"
+        assert said == actual, f"{package}: layout {sorted(said)}, code {sorted(actual)}"
         assert not set(re.findall(r"`(\w+)/`", never)) & actual, package

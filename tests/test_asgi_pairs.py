@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import ServiceUrls
-from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import MissingPackageError
-from layerbench.frameworks.applications import APPLICATIONS, Application
 from layerbench.lab.app_under_test import app_environment, check_installed
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
+from layerbench.rungs.applications import APPLICATIONS, Application
 from layerbench.rungs.definitions import APPLICATION_RUNGS, UPSTREAM
 from layerbench.servers.adapters import ADAPTERS, ASGI, ServerPlan
 from layerbench.services.upstream import UpstreamService
+from layerbench_sites.app.app_config import ServiceUrls
+from layerbench_sites.app.ladder_data import prepare_app_data
 from tests.conftest import missing
 from tests.proc_scan import session_members
 from tests.test_adapters import sessions_of

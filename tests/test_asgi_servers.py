@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.frameworks.applications import APPLICATIONS
 from layerbench.lab.matrix_options import Column, MatrixOptions
 from layerbench.lab.options import LadderOptions
 from layerbench.proc.http_probe import http_get
+from layerbench.rungs.applications import APPLICATIONS
 from layerbench.rungs.definitions import HELLO, STRING
 from layerbench.servers.adapters import ADAPTERS, ASGI
 from tests.adapter_plan import plan_for

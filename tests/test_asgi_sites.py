@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from layerbench.app.app_config import DB_PATH_VARIABLE, SERVICE_URL_VARIABLES, AppConfig
-from layerbench.app.asgi_app import ASGI_APP_VARIABLE
-from layerbench.app.user_app import import_callable
-from layerbench.frameworks.applications import APPLICATIONS, Application
 from layerbench.lab.app_under_test import app_environment
+from layerbench.rungs.applications import APPLICATIONS, Application
+from layerbench_sites.app.app_config import DB_PATH_VARIABLE, SERVICE_URL_VARIABLES, AppConfig
+from layerbench_sites.app.asgi_app import ASGI_APP_VARIABLE
+from layerbench_sites.app.user_app import import_callable
 from tests.asgi_client import asgi_client
 from tests.test_framework_sites import (
     check_bad_requests,
@@ -33,8 +33,8 @@ from tests.upstream_fixture import upstream_url  # noqa: F401 (a fixture)
 ASGI_APPLICATIONS = [app for app in APPLICATIONS.values() if app.interface == "asgi"]
 # Those built by a factory from an AppConfig, so that each test has its own.
 FACTORIES = {
-    "starlette": "layerbench.frameworks.starlette_site.starlette_app:create_app",
-    "fastapi": "layerbench.frameworks.fastapi_site.fastapi_app:create_app",
+    "starlette": "layerbench_sites.frameworks.starlette_site.starlette_app:create_app",
+    "fastapi": "layerbench_sites.frameworks.fastapi_site.fastapi_app:create_app",
 }
 
 

@@ -1,5 +1,5 @@
 """The ASGI applications under real ASGI servers (the server adapters, started as the lab
-starts them: a process group, loaded through ``layerbench.app.asgi_entry`` with the
+starts them: a process group, loaded through ``layerbench_sites.app.asgi_entry`` with the
 application's environment), answering every rung they answer, verified by the same checks as
 the WSGI frameworks (tests/test_framework_sites.py): the page's comments in order, the write's
 rows and its sweep seen by every worker. On SQLite (in-process page cache, one worker),
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import SERVICE_URL_VARIABLES
 from layerbench.errors import MissingPackageError
-from layerbench.frameworks.applications import APPLICATIONS, Application
 from layerbench.lab.app_under_test import app_environment
 from layerbench.proc.ports import free_port
+from layerbench.rungs.applications import APPLICATIONS, Application
 from layerbench.servers.adapters import ADAPTERS, ASGI, ServerPlan
+from layerbench_sites.app.app_config import SERVICE_URL_VARIABLES
 from tests.app_server import Client
 from tests.conftest import missing
 from tests.test_framework_sites import (

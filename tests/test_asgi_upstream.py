@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import SERVICE_URL_VARIABLES, AppConfig
-from layerbench.frameworks.applications import APPLICATIONS
-from layerbench.frameworks.starlette_site.starlette_app import create_app
 from layerbench.lab.app_under_test import app_environment
 from layerbench.proc.ports import free_port
+from layerbench.rungs.applications import APPLICATIONS
 from layerbench.rungs.definitions import UPSTREAM
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.adapters import ADAPTERS, ServerPlan
 from layerbench.servers.deployment import Deployment
 from layerbench.services.upstream import UpstreamService
+from layerbench_sites.app.app_config import SERVICE_URL_VARIABLES, AppConfig
+from layerbench_sites.frameworks.starlette_site.starlette_app import create_app
 from tests.app_server import Client
 from tests.asgi_client import asgi_client
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import AppConfig
-from layerbench.datalayer.open_repository import prepare
 from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.datalayer.open_repository import prepare
 from tests.app_server import serve
 from tests.conftest import artifacts
 

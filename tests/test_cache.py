@@ -1,6 +1,6 @@
 import time
 
-from layerbench.app.cache import LocalCache, entry_bytes
+from layerbench_sites.app.cache import LocalCache, entry_bytes
 
 
 def test_get_set_delete() -> None:

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from layerbench.app.cache import CacheBackend
-from layerbench.app.cache_memcached import MAX_KEY_BYTES, memcached_key
-from layerbench.app.cache_select import cache_from_url
 from layerbench.errors import ConfigError
+from layerbench_sites.app.cache import CacheBackend
+from layerbench_sites.app.cache_memcached import MAX_KEY_BYTES, memcached_key
+from layerbench_sites.app.cache_select import cache_from_url
 
 pytestmark = pytest.mark.services
 

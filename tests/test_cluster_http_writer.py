@@ -12,9 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from layerbench.datalayer.open_repository import open_repository
 from layerbench.errors import LayerbenchError
-from layerbench.ids.generate import new_id
 from layerbench.lab.cluster_http_writes import (
     MAX_CLIENT_ATTEMPTS,
     HttpTally,
@@ -22,6 +20,8 @@ from layerbench.lab.cluster_http_writes import (
     run_http_writers,
 )
 from layerbench.proc.ports import free_port
+from layerbench_sites.datalayer.open_repository import open_repository
+from layerbench_sites.ids.generate import new_id
 from tests.app_serve_process import Serving, app_serve
 
 

@@ -17,8 +17,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from layerbench.app.app_config import DATABASE_URL_VARIABLE
-from layerbench.datalayer.open_repository import prepare
 from layerbench.lab.cluster_http_check import http_writers_row, off_by_at_most
 from layerbench.lab.cluster_http_writes import HttpWrites, run_http_writers
 from layerbench.lab.cluster_writes import causal_query
@@ -26,6 +24,8 @@ from layerbench.proc.ports import free_port
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.nginx_balancer import NginxBalancer
+from layerbench_sites.app.app_config import DATABASE_URL_VARIABLE
+from layerbench_sites.datalayer.open_repository import prepare
 from tests.datalayer_backends import empty_mariadb_database
 
 pytestmark = pytest.mark.services

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from layerbench.datalayer.numids import from_signed, to_signed
-from layerbench.ids.codec import MAX_NUMBER, encode
+from layerbench_sites.datalayer.numids import from_signed, to_signed
+from layerbench_sites.ids.codec import MAX_NUMBER, encode
 from tests.datalayer_backends import mariadb_backend, postgres_backend
 
 pytestmark = pytest.mark.services

@@ -15,15 +15,15 @@ import psycopg
 import pymysql
 import pytest
 
-from layerbench.app.videos import Catalog
-from layerbench.datalayer.changes import decode_values
-from layerbench.datalayer.entities import TAGS, VIDEOS
-from layerbench.datalayer.numids import from_signed, to_signed
-from layerbench.datalayer.repository import NotFoundError, Repository
-from layerbench.datalayer.retried import MAX_TRANSIENT_ATTEMPTS, IdCollisionError
-from layerbench.datalayer.written import Written
-from layerbench.ids.codec import decode, encode
-from layerbench.ids.generate import new_number
+from layerbench_sites.app.videos import Catalog
+from layerbench_sites.datalayer.changes import decode_values
+from layerbench_sites.datalayer.entities import TAGS, VIDEOS
+from layerbench_sites.datalayer.numids import from_signed, to_signed
+from layerbench_sites.datalayer.repository import NotFoundError, Repository
+from layerbench_sites.datalayer.retried import MAX_TRANSIENT_ATTEMPTS, IdCollisionError
+from layerbench_sites.datalayer.written import Written
+from layerbench_sites.ids.codec import decode, encode
+from layerbench_sites.ids.generate import new_number
 from tests.datalayer_backends import (
     Backend,
     mariadb_backend,

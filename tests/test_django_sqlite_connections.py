@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from layerbench.app.app_config import DB_PATH_VARIABLE
-from layerbench.app.ladder_data import prepare_app_data
+from layerbench_sites.app.app_config import DB_PATH_VARIABLE
+from layerbench_sites.app.ladder_data import prepare_app_data
 
 # Three page requests in one thread, in a process of its own (Django is set up once per
 # process); prints how many connections each database alias opened.
@@ -24,7 +24,7 @@ connection_created.connect(
     lambda sender, connection, **_: opened.update([connection.alias]), weak=False
 )
 from layerbench.cost.collect_child import Caller
-from layerbench.frameworks.django_site.django_wsgi import application
+from layerbench_sites.frameworks.django_site.django_wsgi import application
 caller = Caller(application, {"method": "GET", "path": "/ladder/page"})
 for _ in range(3):
     caller.call()

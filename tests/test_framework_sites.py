@@ -15,24 +15,24 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import (
+from layerbench.proc.ports import free_port
+from layerbench.rungs.applications import APPLICATIONS, Application
+from layerbench.rungs.definitions import APPLICATION_RUNGS, PAGE, Rung
+from layerbench.rungs.rung_data import PAGE_VIDEO_COMMENTS, WRITE_VIDEO_PRETTYID
+from layerbench.rungs.seeding import seed_mariadb, seed_postgres
+from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench_sites.app.app_config import (
     CACHE_URL_VARIABLE,
     DATABASE_URL_VARIABLE,
     ORM_URL_VARIABLE,
     SECRET_VARIABLE,
     ServiceUrls,
 )
-from layerbench.app.ladder_data import prepare_app_data, seed_site
-from layerbench.app.user_app import USER_APP_VARIABLE
-from layerbench.datalayer.open_repository import open_repository
-from layerbench.frameworks.applications import APPLICATIONS, Application
-from layerbench.ids.codec import decode
-from layerbench.proc.ports import free_port
-from layerbench.rungs.definitions import APPLICATION_RUNGS, PAGE, Rung
-from layerbench.rungs.rung_data import PAGE_VIDEO_COMMENTS, WRITE_VIDEO_PRETTYID
-from layerbench.rungs.seeding import seed_mariadb, seed_postgres
-from layerbench.rungs.sqlite_file import create_seeded_database
-from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench_sites.app.ladder_data import prepare_app_data, seed_site
+from layerbench_sites.app.user_app import USER_APP_VARIABLE
+from layerbench_sites.datalayer.open_repository import open_repository
+from layerbench_sites.ids.codec import decode
 from tests.app_server import Client, Reply
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 

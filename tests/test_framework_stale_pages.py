@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.frameworks.applications import Application
+from layerbench.rungs.applications import Application
 from layerbench.rungs.rung_data import WRITE_VIDEO_PRETTYID
 from tests.app_server import Client
 from tests.stale_reads import drive, versions_in

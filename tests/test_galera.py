@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from layerbench.app.app_config import AppConfig
-from layerbench.app.cache_redis_cluster import RedisClusterCache
-from layerbench.datalayer import migrate
-from layerbench.datalayer.concurrent_writers import create_video, run_writers
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.services.galera import GaleraService, cluster_state
 from layerbench.services.mariadb import connect_mariadb
+from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.cache_redis_cluster import RedisClusterCache
+from layerbench_sites.datalayer import migrate
+from layerbench_sites.datalayer.concurrent_writers import create_video, run_writers
 from tests.app_server import serve
 from tests.conftest import start_service
 from tests.service_nodes import leaving_nothing

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from layerbench.ids.codec import (
+from layerbench_sites.ids.codec import (
     ID_PATTERN,
     MAX_NUMBER,
     InvalidIdError,
@@ -16,7 +16,7 @@ from layerbench.ids.codec import (
     encode,
     scheme_version,
 )
-from layerbench.ids.generate import new_number
+from layerbench_sites.ids.generate import new_number
 
 SEED_VALUES = [(0, "0000000000000"), (35, "000000000000z"), (2**64 - 1, "3w5e11264sgsf")]
 

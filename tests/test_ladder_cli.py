@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from layerbench.app import ladder_data
 from layerbench.lab.options import LadderOptions
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.status import Status
 from layerbench.rungs.definitions import Rung
+from layerbench_sites.app import ladder_data
 from tests.ladder_runs import Recorder, run_ladder
 from tests.proc_scan import processes_mentioning
 

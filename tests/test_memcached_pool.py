@@ -17,11 +17,6 @@ from typing import IO
 import pytest
 from pymemcache.client.base import Client
 
-from layerbench.app.app_config import AppConfig
-from layerbench.app.cache_check import check_cache_usable
-from layerbench.app.cache_memcached import MemcachedCache
-from layerbench.app.cache_select import cache_from_url
-from layerbench.datalayer.open_repository import prepare
 from layerbench.errors import ConfigError, MissingBinaryError, ServerDiedError
 from layerbench.hosts.inside import NAMED_NAMESPACES
 from layerbench.hosts.lab_network import lab_network
@@ -31,6 +26,11 @@ from layerbench.proc.ports import LOOPBACK
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.services.memcached_pool import MemcachedPoolService
 from layerbench.services.urls import ServiceUrl
+from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.cache_check import check_cache_usable
+from layerbench_sites.app.cache_memcached import MemcachedCache
+from layerbench_sites.app.cache_select import cache_from_url
+from layerbench_sites.datalayer.open_repository import prepare
 from tests.app_server import serve
 from tests.conftest import missing, start_service
 from tests.service_nodes import leaving_nothing

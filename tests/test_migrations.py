@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy
 
-from layerbench.datalayer import migrate
-from layerbench.datalayer.entities import IDENTITY_TABLE, TABLES
-from layerbench.datalayer.open_repository import open_repository
+from layerbench_sites.datalayer import migrate
+from layerbench_sites.datalayer.entities import IDENTITY_TABLE, TABLES
+from layerbench_sites.datalayer.open_repository import open_repository
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 
 pytestmark = pytest.mark.services

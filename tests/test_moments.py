@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from layerbench.app.api.moments import EARLIEST, LATEST, parse_moment
+from layerbench_sites.app.api.moments import EARLIEST, LATEST, parse_moment
 
 
 @pytest.mark.parametrize(

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from pymemcache.client.base import Client as MemcachedClient
 
-from layerbench.app.app_config import ServiceUrls
-from layerbench.app.ladder_data import AppData, prepare_app_data
-from layerbench.app.user_app import USER_APP_VARIABLE
-from layerbench.frameworks.applications import BARE, FLASK, PYRAMID, Application
 from layerbench.proc.ports import free_port
+from layerbench.rungs.applications import BARE, FLASK, PYRAMID, Application
 from layerbench.rungs.definitions import CACHED_PAGE, PAGE
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench_sites.app.app_config import ServiceUrls
+from layerbench_sites.app.ladder_data import AppData, prepare_app_data
+from layerbench_sites.app.user_app import USER_APP_VARIABLE
 from tests.app_server import Client
 
 pytestmark = pytest.mark.services

@@ -6,17 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.api.page_cache import CachedPage, etag_of
-from layerbench.app.app_config import AppConfig
-from layerbench.app.cache import LocalCache
-from layerbench.app.cache_select import cache_from_url, page_directory_of, pages_from_url
-from layerbench.app.page_directory import PageDirectory, file_stem
-from layerbench.datalayer.open_repository import prepare
 from layerbench.errors import ConfigError
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.nginx_front import NginxFront
+from layerbench_sites.app.api.page_cache import CachedPage, etag_of
+from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.cache import LocalCache
+from layerbench_sites.app.cache_select import cache_from_url, page_directory_of, pages_from_url
+from layerbench_sites.app.page_directory import PageDirectory, file_stem
+from layerbench_sites.datalayer.open_repository import prepare
 from tests.app_server import Client, serve
 
 JSON = "application/json"

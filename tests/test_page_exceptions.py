@@ -12,11 +12,11 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from layerbench.app.app_config import DATABASE_URL_VARIABLE, AppConfig
-from layerbench.app.ladder_data import prepare_app_data
-from layerbench.app.wsgi import create_app
 from layerbench.cost.collect_child import Caller
 from layerbench.rungs.definitions import LADDER
+from layerbench_sites.app.app_config import DATABASE_URL_VARIABLE, AppConfig
+from layerbench_sites.app.ladder_data import prepare_app_data
+from layerbench_sites.app.wsgi import create_app
 
 PAGE = next(rung for rung in LADDER if rung.name == "page")
 OURS = ("AttributeError", "InvalidIdError")

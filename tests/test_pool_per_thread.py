@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import ServiceUrls
-from layerbench.app.ladder_data import prepare_app_data
 from layerbench.lab.loadgen import LoadSpec, run_load
 from layerbench.proc.ports import free_port
 from layerbench.rungs.definitions import ORM_MARIADB
 from layerbench.servers.adapters import ServerPlan, find_adapter
+from layerbench_sites.app.app_config import ServiceUrls
+from layerbench_sites.app.ladder_data import prepare_app_data
 from tests.test_seed_000_chain import _connections, _seed_once
 
 THREADS = 8

@@ -19,21 +19,21 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import DATABASE_URL_VARIABLE
-from layerbench.app.ladder_data import AppData, prepare_app_data
 from layerbench.errors import ConfigError, MissingPackageError
-from layerbench.frameworks.applications import RAILS
-from layerbench.ids.codec import decode
 from layerbench.lab.matrix_options import Column, MatrixOptions
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.sampler import Sampler
 from layerbench.proc.ports import free_port
 from layerbench.proc.sessions import sessions_below
+from layerbench.rungs.applications import RAILS
 from layerbench.rungs.definitions import APPLICATION_RUNGS, PAGE, Rung
 from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID, WRITE_VIDEO_PRETTYID
 from layerbench.servers.adapters import ADAPTERS, ServerPlan
 from layerbench.servers.passenger import PassengerServer
 from layerbench.servers.puma import PumaServer
+from layerbench_sites.app.app_config import DATABASE_URL_VARIABLE
+from layerbench_sites.app.ladder_data import AppData, prepare_app_data
+from layerbench_sites.ids.codec import decode
 from tests.app_server import Client, Reply
 from tests.conftest import missing
 from tests.proc_scan import session_members

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import CACHE_URL_VARIABLE
 from layerbench.errors import ConfigError
 from layerbench.servers.adapters import ADAPTERS, ServerPlan
+from layerbench_sites.app.app_config import CACHE_URL_VARIABLE
 
 REFUSAL = (
     "the rails application keeps its pages in public/ (local) or in memcached "

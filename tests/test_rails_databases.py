@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import CACHE_URL_VARIABLE
 from layerbench.errors import MissingPackageError
-from layerbench.frameworks.applications import RAILS
 from layerbench.proc.ports import free_port
+from layerbench.rungs.applications import RAILS
 from layerbench.servers.adapters import ADAPTERS, ServerPlan
+from layerbench_sites.app.app_config import CACHE_URL_VARIABLE
 from tests.app_server import Client
 from tests.conftest import missing
 from tests.test_framework_sites import (

@@ -8,13 +8,13 @@ import pytest
 from django.db import IntegrityError as DjangoIntegrityError
 from sqlalchemy.exc import IntegrityError as SqlalchemyIntegrityError
 
-from layerbench.datalayer.retried import (
+from layerbench_sites.datalayer.retried import (
     MAX_ID_ATTEMPTS,
     IdCollisionError,
     run_retried,
     wrapped_driver_error,
 )
-from layerbench.datalayer.sqlite_dialect import COLLISION_MESSAGES, SqliteDialect
+from layerbench_sites.datalayer.sqlite_dialect import COLLISION_MESSAGES, SqliteDialect
 
 COLLISION = sqlite3.IntegrityError(next(iter(COLLISION_MESSAGES)))
 

@@ -9,14 +9,6 @@ from pathlib import Path
 import pytest
 from jinja2 import Environment, PackageLoader
 
-from layerbench.app.app_config import ServiceUrls
-from layerbench.app.cache import LocalCache
-from layerbench.app.database import Database
-from layerbench.app.per_thread import PerThread
-from layerbench.app.process_engine import ProcessEngine
-from layerbench.app.rung_handlers import HELLO_BYTES, LadderRungs
-from layerbench.app.rung_table import SITE_RUNGS, rung_handlers, rung_routes
-from layerbench.app.service_rung_handlers import ServiceRungs
 from layerbench.rungs.completeness import IncompleteApplicationError, check_answers_every_rung
 from layerbench.rungs.definitions import (
     APPLICATION_RUNGS,
@@ -36,6 +28,14 @@ from layerbench.rungs.service_clients import (
     redis_client,
 )
 from layerbench.services.registry import SERVICES
+from layerbench_sites.app.app_config import ServiceUrls
+from layerbench_sites.app.cache import LocalCache
+from layerbench_sites.app.database import Database
+from layerbench_sites.app.per_thread import PerThread
+from layerbench_sites.app.process_engine import ProcessEngine
+from layerbench_sites.app.rung_handlers import HELLO_BYTES, LadderRungs
+from layerbench_sites.app.rung_table import SITE_RUNGS, rung_handlers, rung_routes
+from layerbench_sites.app.service_rung_handlers import ServiceRungs
 from tests.conftest import start_service
 
 EVERY_SERVICE = ServiceUrls(
@@ -49,7 +49,7 @@ EVERY_SERVICE = ServiceUrls(
 
 
 def templates() -> Environment:
-    return Environment(loader=PackageLoader("layerbench.app", "templates"))
+    return Environment(loader=PackageLoader("layerbench_sites.app", "templates"))
 
 
 def _in_order(names: tuple[str, ...], expected: list[str]) -> bool:

@@ -11,8 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import ServiceUrls
-from layerbench.app.ladder_data import prepare_app_data
 from layerbench.lab.loadgen import LoadSpec, run_load
 from layerbench.proc.ports import free_port
 from layerbench.rungs.definitions import ORM_MARIADB
@@ -21,6 +19,8 @@ from layerbench.rungs.service_clients import mariadb_connection
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.apache import MODULES_DIR
 from layerbench.servers.mod_wsgi import APT_PACKAGE as MOD_WSGI_PACKAGE
+from layerbench_sites.app.app_config import ServiceUrls
+from layerbench_sites.app.ladder_data import prepare_app_data
 from tests.conftest import missing
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]

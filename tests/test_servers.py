@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import MissingBinaryError, PortInUseError, ServerStartError
 from layerbench.lab.verify import verify_rung
 from layerbench.proc.binaries import find_program
@@ -15,6 +14,7 @@ from layerbench.rungs.definitions import LADDER, STATIC_BODY, STATIC_FILE, Stack
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import NginxStatic
+from layerbench_sites.app.ladder_data import prepare_app_data
 from tests.proc_scan import processes_mentioning
 
 

@@ -13,7 +13,6 @@ import psycopg
 import pytest
 import redis
 
-from layerbench.app.cache_memcached import MemcachedCache
 from layerbench.errors import ConfigError, LayerbenchError, ServerStartError
 from layerbench.proc.ports import free_port
 from layerbench.services.couchdb_client import CouchdbClient
@@ -26,6 +25,7 @@ from layerbench.services.redis_cluster import RedisClusterService, cluster_clien
 from layerbench.services.registry import SERVICES
 from layerbench.services.service import ManagedService
 from layerbench.services.urls import ServiceUrl
+from layerbench_sites.app.cache_memcached import MemcachedCache
 from tests.conftest import start_service
 from tests.service_nodes import alive
 

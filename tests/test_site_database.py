@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import DATABASE_URL_VARIABLE, ServiceUrls
-from layerbench.app.ladder_data import SITE_FILE, prepare_app_data
-from layerbench.app.videos import Catalog
-from layerbench.datalayer.open_repository import open_repository
 from layerbench.errors import ConfigError
 from layerbench.lab.site_database import site_services, site_url
 from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID, PAGE_VIDEO_TITLE
 from layerbench.rungs.seeding import seed_mariadb
+from layerbench_sites.app.app_config import DATABASE_URL_VARIABLE, ServiceUrls
+from layerbench_sites.app.ladder_data import SITE_FILE, prepare_app_data
+from layerbench_sites.app.videos import Catalog
+from layerbench_sites.datalayer.open_repository import open_repository
 from tests.datalayer_backends import empty_mariadb_database
 
 MARIADB = {"site": {"database": "mariadb"}}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.import_check import check_importable
+from layerbench_sites.app.import_check import check_importable
 from tests.smoke_runs import SMOKE_APPS, shop, smoke_here
 
 

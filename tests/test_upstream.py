@@ -21,18 +21,18 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.app.app_config import ServiceUrls
-from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import ConfigError
-from layerbench.frameworks.applications import APPLICATIONS, Application
 from layerbench.lab.app_under_test import app_environment
 from layerbench.lab.options import LadderOptions
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
+from layerbench.rungs.applications import APPLICATIONS, Application
 from layerbench.rungs.definitions import HELLO, UPSTREAM
 from layerbench.servers.adapters import WSGI
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.services.upstream import UpstreamService, delay_url, upstream_stats
+from layerbench_sites.app.app_config import ServiceUrls
+from layerbench_sites.app.ladder_data import prepare_app_data
 from tests.ladder_runs import run_ladder
 from tests.proc_scan import group_members
 from tests.test_kill_during_start import KILL_WITHIN_S, kill_during_start

@@ -23,8 +23,8 @@ from relstorage.storage import RelStorage
 from layerbench.errors import MissingBinaryError
 from layerbench.lab.writes_result import percentile_us
 from layerbench.services.mariadb import MariadbService, connect_mariadb
-from layerbench.services.relstorage_mariadb import MariadbAdapter
 from layerbench.services.urls import ServiceUrl
+from layerbench_sites.relstorage_mariadb import MariadbAdapter
 from tests.conftest import missing, start_service
 
 pytestmark = pytest.mark.services
@@ -99,7 +99,7 @@ def test_relstorage_mysql_adapter_alone_still_fails_on_mariadb(
     mariadb_database: dict[str, Any], history: bool, error: str
 ) -> None:
     """The failures the workarounds are for, as RelStorage 4.3 has them: when this fails,
-    upstream has mended them, and services/relstorage_mariadb.py may go."""
+    upstream has mended them, and layerbench_sites/relstorage_mariadb.py may go."""
     with pytest.raises(MySQLdb.MySQLError, match=error):
         commit_and_read_back(MySQLAdapter, mariadb_database, history)
 

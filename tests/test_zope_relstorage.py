@@ -9,17 +9,17 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import ConfigError
-from layerbench.frameworks.applications import BARE, ZOPE
-from layerbench.frameworks.zope_site.zope_storage import (
+from layerbench.lab.server_check import check_server
+from layerbench.lab.zope_relstorage import refuse_storage_outside_ladder, storage_service
+from layerbench.rungs.applications import BARE, ZOPE
+from layerbench.services.mariadb import connect_mariadb
+from layerbench_sites.app.ladder_data import prepare_app_data
+from layerbench_sites.frameworks.zope_site.zope_storage import (
     DEFAULT_FILE_NAME,
     RELSTORAGE_URL_VARIABLE,
     STORAGE_VARIABLE,
 )
-from layerbench.lab.server_check import check_server
-from layerbench.lab.zope_relstorage import refuse_storage_outside_ladder, storage_service
-from layerbench.services.mariadb import connect_mariadb
 from tests.datalayer_backends import empty_mariadb_database, empty_postgres_database
 from tests.test_zope_app import gunicorn, verify_rungs
 

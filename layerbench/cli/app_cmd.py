@@ -23,12 +23,6 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from layerbench.app.app_config import CACHE_URL_VARIABLE, DATABASE_URL_VARIABLE, SECRET_VARIABLE
-from layerbench.app.cache_check import check_cache_usable
-from layerbench.app.cache_select import LOCAL, NONE, cache_kind, page_directory_of
-from layerbench.app.demo_data import put_demo_data
-from layerbench.datalayer import migrate
-from layerbench.datalayer.open_repository import database_location, is_sqlite, prepare
 from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK, free_port
@@ -39,6 +33,21 @@ from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import APT_PACKAGE as NGINX_PACKAGE
 from layerbench.servers.nginx_front import NginxFront
 from layerbench.servers.waitress import WaitressServer, WaitressSettings
+from layerbench.site_contract import CACHE_URL_VARIABLE, DATABASE_URL_VARIABLE, SECRET_VARIABLE
+from layerbench.site_contract import LOCAL_CACHE as LOCAL
+from layerbench.site_contract import NO_CACHE as NONE
+from layerbench.sites import (
+    cache_kind,
+    check_cache_usable,
+    database_location,
+    is_sqlite,
+    page_directory_of,
+    put_demo_data,
+    schema_revision,
+)
+from layerbench.sites import (
+    prepare_database as prepare_site_database,
+)
 
 DEFAULT_DB = "layerbench-site.sqlite3"
 DEFAULT_PORT = 8000
@@ -199,8 +208,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def prepare_database(database: str, named: str) -> bool:
     """The database brought to the newest schema; whether it was new (had no schema)."""
     try:
-        new = migrate.current_revision(database) is None
-        prepare(database)
+        new = schema_revision(database) is None
+        prepare_site_database(database)
     except Exception as error:  # a driver's own error: unreachable, refused, not a database
         raise ConfigError(f"cannot use the database {named}: {error}") from None
     return new

@@ -11,8 +11,7 @@ from typing import Any
 
 from layerbench.cli.output import print_out
 from layerbench.errors import ConfigError
-from layerbench.ids.codec import InvalidIdError, decode, encode, scheme_version
-from layerbench.ids.generate import new_id
+from layerbench.sites import decode_id, encode_id, id_scheme_version, new_id
 
 MAX_GENERATED = 10**9
 LINES_PER_WRITE = 4096
@@ -49,8 +48,8 @@ def parse_number(text: str, what: str) -> int:
 def cmd_encode(args: argparse.Namespace) -> int:
     number = parse_number(args.number, "number")
     try:
-        identifier = encode(number)
-    except InvalidIdError as error:
+        identifier = encode_id(number)
+    except ValueError as error:
         raise ConfigError(str(error)) from None  # a wrong argument: a usage error
     print_out(identifier)
     return 0
@@ -58,8 +57,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     try:
-        number = decode(args.id)
-    except InvalidIdError as error:
+        number = decode_id(args.id)
+    except ValueError as error:
         raise ConfigError(str(error)) from None  # a wrong argument: a usage error
     print_out(str(number))
     return 0
@@ -77,7 +76,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    version = scheme_version(args.id)
-    number = decode(args.id)
+    version = id_scheme_version(args.id)
+    number = decode_id(args.id)
     print_out(f"{args.id}: well-formed, scheme version {version}, number {number}")
     return 0

@@ -9,7 +9,6 @@ from layerbench.cli.ladder_progress import LadderProgress
 from layerbench.cli.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.cost.ladder_cost import ladder_cost_options, run_cost
 from layerbench.errors import ConfigError
-from layerbench.frameworks.applications import APPLICATIONS, BARE
 from layerbench.lab.ladder_run import run_ladder
 from layerbench.lab.options import DEFAULT_SERVER, LadderOptions
 from layerbench.lab.publish import ResultsFile, publish
@@ -23,6 +22,7 @@ from layerbench.report.seed_ladder_table import (
     format_ladder_seed_table,
 )
 from layerbench.report.worker_memory import format_memory_table, ladder_memory_items
+from layerbench.rungs.applications import APPLICATIONS, BARE
 from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.server_settings import add_assignments

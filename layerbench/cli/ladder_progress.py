@@ -5,11 +5,11 @@ first has ended)."""
 import time
 from typing import TextIO
 
-from layerbench.frameworks.applications import APPLICATIONS
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.options import LadderOptions
 from layerbench.results.ladder_result import RungResult
 from layerbench.results.status import Status
+from layerbench.rungs.applications import APPLICATIONS
 from layerbench.rungs.definitions import Rung
 from layerbench.words import counted
 

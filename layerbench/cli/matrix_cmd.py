@@ -8,7 +8,6 @@ from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
 from layerbench.cli.topology_option import add_topology_argument, topology_of, with_hosts
-from layerbench.frameworks.applications import APPLICATIONS, BARE
 from layerbench.lab.matrix_options import (
     MATRIX_RUNG_NAMES,
     Column,
@@ -21,6 +20,7 @@ from layerbench.report.matrix_table import format_matrix_table
 from layerbench.report.seed_figures import SEED_NAMES
 from layerbench.report.seed_table import RunColumn, RunShape, check_seed, format_seed_table
 from layerbench.report.worker_memory import format_memory_table, matrix_memory_items
+from layerbench.rungs.applications import APPLICATIONS, BARE
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments
 

@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from layerbench.app.import_check import check_importable
 from layerbench.cli.smoke_instructions import smoke_instructions
 from layerbench.cost.cost_plan import DEFAULT_REQUESTS
 from layerbench.errors import ConfigError
@@ -20,6 +19,7 @@ from layerbench.lab.smoke_run import BaselineToMeet, run_smoke
 from layerbench.report.smoke_table import saved_line, verdict_lines
 from layerbench.results.smoke_result import check_in_baseline, judge
 from layerbench.servers.server_settings import add_assignments
+from layerbench.sites import check_importable
 
 EXIT_REGRESSED = 1
 DEFAULT_TOLERANCE = 0.10

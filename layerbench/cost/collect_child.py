@@ -121,7 +121,7 @@ def main(plan_path: str) -> int:
     plan = json.loads(Path(plan_path).read_text())
     callgrind = Callgrind(plan["shim_path"])
     # The application the servers import, configured by the environment.
-    application = importlib.import_module("layerbench.app.entry").application
+    application = importlib.import_module("layerbench_sites.app.entry").application
 
     answers: dict[str, Any] = {}
     callgrind.start_instrumentation()  # the imports above ran uninstrumented, faster

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from layerbench.errors import ConfigError
-from layerbench.frameworks.applications import Application
 from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.site_database import SITE_SECTION, site_services, site_url
 from layerbench.lab.zope_relstorage import SECTION as ZOPE_SECTION
@@ -24,6 +23,7 @@ from layerbench.lab.zope_relstorage import (
     storage_service,
     zope_environment,
 )
+from layerbench.rungs.applications import Application
 from layerbench.servers.server_settings import SettingsBook
 
 # The sections a cost pass reads: the data's, and those of the services it may start.

@@ -9,8 +9,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from layerbench.app.app_config import DB_PATH_VARIABLE
-from layerbench.app.ladder_data import prepare_app_data
 from layerbench.cost.cost_conditions import cost_conditions
 from layerbench.cost.cost_plan import (
     DEFAULT_REPEATS,
@@ -23,12 +21,14 @@ from layerbench.cost.cost_run import run_cost_pass
 from layerbench.cost.cost_services import RepeatDatabases, cost_settings
 from layerbench.cost.shim_build import find_valgrind, shim_library
 from layerbench.errors import ConfigError
-from layerbench.frameworks.applications import Application, find_application
 from layerbench.lab.app_under_test import app_environment, check_installed
 from layerbench.proc.work_dirs import work_directory
 from layerbench.results.cost_result import CostResult, RequestCost
+from layerbench.rungs.applications import Application, find_application
 from layerbench.rungs.definitions import LADDER, Rung, Stack
 from layerbench.servers.server_settings import SettingsBook
+from layerbench.site_contract import DB_PATH_VARIABLE
+from layerbench.sites import prepare_app_data
 
 
 @dataclass(frozen=True)

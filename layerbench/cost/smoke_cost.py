@@ -7,14 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from layerbench.app.app_config import DB_PATH_VARIABLE
-from layerbench.app.user_app import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE
 from layerbench.cost.cost_conditions import cost_conditions
 from layerbench.cost.cost_plan import DEFAULT_REQUESTS, DEFAULT_WARMUP, CostPlan, CostRequest
 from layerbench.cost.cost_run import run_cost_pass
 from layerbench.cost.shim_build import find_valgrind
 from layerbench.proc.work_dirs import work_directory
 from layerbench.rungs.sqlite_file import create_seeded_database
+from layerbench.site_contract import DB_PATH_VARIABLE, USER_APP_PATH_VARIABLE, USER_APP_VARIABLE
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,15 @@ import os
 import subprocess
 import sys
 
-from layerbench.app.asgi_app import ASGI_APP_VARIABLE
-from layerbench.app.user_app import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE, parse_spec
 from layerbench.errors import ConfigError, MissingPackageError
-from layerbench.frameworks.applications import Application
+from layerbench.rungs.applications import Application
 from layerbench.rungs.definitions import Rung, Stack
+from layerbench.site_contract import (
+    ASGI_APP_VARIABLE,
+    USER_APP_PATH_VARIABLE,
+    USER_APP_VARIABLE,
+    parse_spec,
+)
 
 IMPORT_TIMEOUT_S = 60.0
 # The child's exit status when a module is missing (its name the last line on stderr).
@@ -24,8 +28,8 @@ EXIT_MISSING = 3
 
 def app_environment(app: Application) -> dict[str, str]:
     """What the servers' environment needs so that they serve ``app`` (nothing for the bare
-    application, which ``layerbench.app.entry`` is): an ASGI application's entry is named to
-    ``layerbench.app.asgi_entry``, a WSGI one's to ``layerbench.app.entry``."""
+    application, which ``layerbench_sites.app.entry`` is): an ASGI application's entry is named to
+    ``layerbench_sites.app.asgi_entry``, a WSGI one's to ``layerbench_sites.app.entry``."""
     if app.entry is None:
         return {}
     variable = ASGI_APP_VARIABLE if app.interface == "asgi" else USER_APP_VARIABLE

@@ -4,7 +4,7 @@ writing through nginx's front (least_conn over the app hosts, app host i on Gale
 Writer i's write j: every ``edit_every``-th an edit of the one shared video (a PUT of it with
 a description of the writer's own: the conflicts' source), else by turns a PUT of a new video
 or of a new comment on the shared video (its body the writer's own: ``writer-i #j``), each under
-a short id the writer draws (:func:`~layerbench.ids.generate.new_id`).
+a short id the writer draws (:func:`~layerbench_sites.ids.generate.new_id`).
 
 Every write is a PUT, idempotent (the same id, the same body: doing it twice is doing it once),
 so a write that failed — a 409, a 5xx, no answer (a reset connection, a timeout) — is sent again
@@ -23,13 +23,13 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from http.client import HTTPException
 
-from layerbench.app.api.http import WRITE_ATTEMPTS_HEADER
 from layerbench.errors import LayerbenchError
-from layerbench.ids.generate import new_id
 from layerbench.lab.cluster_reads import header
 from layerbench.proc.http_probe import ProbeResponse, http_request
 from layerbench.proc.threads_together import run_together
 from layerbench.servers.nginx_balancer import UPSTREAM_HEADER
+from layerbench.site_contract import WRITE_ATTEMPTS_HEADER
+from layerbench.sites import new_id
 
 MAX_CLIENT_ATTEMPTS = 5
 CLIENT_RETRY_PAUSE_S = 0.05

@@ -11,7 +11,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.datalayer import migrate
 from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.placement import Placement, placement_of
 from layerbench.lab.cluster_http_check import http_writers_row
@@ -25,6 +24,7 @@ from layerbench.results.cluster_result import ClusterResult, SiteCondition
 from layerbench.services.galera import NODES, GaleraService
 from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.memcached_pool import MemcachedPoolService
+from layerbench.sites import migrate_database
 
 SYNC_WAITS = (0, 1)
 
@@ -68,7 +68,7 @@ def run_cluster(
             progress(f"the page cache: memcached on {', '.join(h.name for h in plan.caches)}")
         client = placement_of(network, plan.client)
         with client.entered():
-            migrate.upgrade(urls[0])
+            migrate_database(urls[0])
             measure_all_writers(urls, options, result, progress)
         # Marked as this run's (a killed run's is swept by the next command); traversable by
         # nginx's unprivileged workers, which reach their configuration below it.

@@ -9,8 +9,6 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from layerbench.app.app_config import CACHE_URL_VARIABLE, DATABASE_URL_VARIABLE, SECRET_VARIABLE
-from layerbench.app.cache_select import LOCAL
 from layerbench.hosts.lab_network import LabNetwork
 from layerbench.hosts.placement import Placement, placement_of
 from layerbench.lab.cluster_plan import ClusterPlan
@@ -18,6 +16,8 @@ from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx_balancer import NginxBalancer
+from layerbench.site_contract import CACHE_URL_VARIABLE, DATABASE_URL_VARIABLE, SECRET_VARIABLE
+from layerbench.site_contract import LOCAL_CACHE as LOCAL
 
 # Every host has its own network, so every app host and the front can use the same port.
 APP_PORT = 8000

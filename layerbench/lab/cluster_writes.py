@@ -1,5 +1,5 @@
 """The cluster's writers: the site's repository writing through the Galera nodes at once
-(:func:`~layerbench.datalayer.concurrent_writers.run_writers`: writer i on node i mod N, every
+(:func:`~layerbench_sites.datalayer.concurrent_writers.run_writers`: writer i on node i mod N, every
 ``edit_every``-th write an edit of one shared video), and then, on every node, what the writes
 left: each comment's row and its audit row, each edit's audit row, exactly once.
 
@@ -9,9 +9,9 @@ the lab's bridge to the db host.
 
 from typing import Any
 
-from layerbench.datalayer.concurrent_writers import create_video, run_writers
 from layerbench.results.cluster_result import WritersRow
 from layerbench.services.mariadb import connect_mariadb
+from layerbench.sites import create_video, run_writers
 
 
 def causal_query(url: str, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

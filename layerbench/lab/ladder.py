@@ -6,11 +6,13 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from layerbench.app.ladder_data import AppData, prepare_app_data
+from layerbench.sites import prepare_app_data
+
+if TYPE_CHECKING:
+    from layerbench.sites import AppData
 from layerbench.errors import LayerbenchError, MissingPackageError
-from layerbench.frameworks.applications import Application
 from layerbench.hosts.placement import Placement
 from layerbench.lab.app_under_test import app_environment, not_applicable
 from layerbench.lab.cpu_layout import CpuLayout
@@ -29,6 +31,7 @@ from layerbench.proc.ports import free_port
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
+from layerbench.rungs.applications import Application
 from layerbench.rungs.definitions import FULL_SERVICES, Rung, Stack
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment

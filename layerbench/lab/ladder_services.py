@@ -5,7 +5,6 @@ installed is recorded with the package to install; its rungs are skipped, the ot
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 
-from layerbench.app.app_config import ServiceUrls
 from layerbench.errors import MissingPackageError
 from layerbench.lab.service_settings import service_arguments
 from layerbench.lab.topology_run import LOCAL_PLACEMENTS, Placements
@@ -14,6 +13,7 @@ from layerbench.roles import CACHE_ROLE, DATABASE_ROLE, UPSTREAM_ROLE
 from layerbench.rungs.seeding import SEEDERS
 from layerbench.servers.server_settings import SettingsBook
 from layerbench.services.registry import service_class
+from layerbench.site_contract import ServiceUrls
 
 ROLE_OF = {
     "mariadb": DATABASE_ROLE,

@@ -11,8 +11,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
-from layerbench.app.app_config import ServiceUrls
-from layerbench.app.ladder_data import prepare_app_data
 from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.hosts.placement import Placement
 from layerbench.lab.app_under_test import app_environment, not_applicable
@@ -33,6 +31,8 @@ from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE, Rung
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.server_settings import check_sections
+from layerbench.site_contract import ServiceUrls
+from layerbench.sites import prepare_app_data
 from layerbench.words import counted
 
 

@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.errors import ConfigError
-from layerbench.frameworks.applications import BARE, Application, find_application
 from layerbench.results.trials import MAX_REPEATS
+from layerbench.rungs.applications import BARE, Application, find_application
 from layerbench.rungs.definitions import Rung, Stack, selectable_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook, add_assignments

@@ -4,9 +4,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.errors import ConfigError
-from layerbench.frameworks.applications import BARE, Application, find_application
 from layerbench.lab.mix import MixOptions, mixed_rung
 from layerbench.results.trials import MAX_REPEATS
+from layerbench.rungs.applications import BARE, Application, find_application
 from layerbench.rungs.definitions import Rung, ladder_of, selectable_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from layerbench.app.user_app import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE, parse_spec
 from layerbench.errors import ConfigError, LayerbenchError, VerificationError
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
@@ -20,6 +19,7 @@ from layerbench.servers.adapters import WSGI, ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.server_settings import SettingsBook, check_sections
+from layerbench.site_contract import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE, parse_spec
 
 
 @dataclass(frozen=True)

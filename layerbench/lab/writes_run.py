@@ -37,7 +37,7 @@ from layerbench.results.usage import Usage
 from layerbench.roles import CLIENT_ROLE, DATABASE_ROLE
 from layerbench.servers.server_settings import SettingsBook, check_sections
 
-WORKER_MODULE = "layerbench.lab.writes_worker"
+WORKER_MODULE = "layerbench_sites.writes_worker"
 GROW_TIMEOUT_S = 1800.0
 TRIAL_TIMEOUT_S = 900.0
 

@@ -3,7 +3,7 @@
 relstorage-postgres  ZODB on RelStorage 4.3, PostgreSQL through psycopg2 (history-preserving)
 relstorage-mariadb   ZODB on RelStorage 4.3, MariaDB through MySQLdb (history-preserving;
                      RelStorage's MySQL adapter with the project's MariaDB workarounds,
-                     :mod:`layerbench.services.relstorage_mariadb`)
+                     :mod:`layerbench_sites.relstorage_mariadb`)
 zeo                  ZODB on a ZEO server (ZEO's own runzeo over a FileStorage) on loopback TCP
 filestorage          ZODB on a FileStorage in the writers' own process (no server)
 site-postgres        the site's own SQL write path (a comment through the data layer's

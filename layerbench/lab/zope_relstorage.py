@@ -2,7 +2,7 @@
 (its FileStorage behind ZEO, the default), ``relstorage-postgres`` or ``relstorage-mariadb``
 (RelStorage on a database of its own, ``zodb``, made on the run's throwaway PostgreSQL or
 MariaDB, which the run then starts for it). The application reads the choice and the database
-from its environment (:mod:`layerbench.frameworks.zope_site.zope_storage`)."""
+from its environment (:mod:`layerbench_sites.frameworks.zope_site.zope_storage`)."""
 
 from dataclasses import dataclass
 from typing import Literal
@@ -10,16 +10,14 @@ from typing import Literal
 import psycopg
 
 from layerbench.errors import ConfigError
-from layerbench.frameworks.applications import Application
-from layerbench.frameworks.zope_site.zope_storage import (
-    RELSTORAGE_MARIADB,
-    RELSTORAGE_POSTGRES,
-    RELSTORAGE_URL_VARIABLE,
-    STORAGE_VARIABLE,
-)
+from layerbench.rungs.applications import Application
 from layerbench.servers.server_settings import SettingsBook, read_section
 from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.urls import ServiceUrl
+from layerbench.site_contract import ZOPE_RELSTORAGE_MARIADB as RELSTORAGE_MARIADB
+from layerbench.site_contract import ZOPE_RELSTORAGE_POSTGRES as RELSTORAGE_POSTGRES
+from layerbench.site_contract import ZOPE_RELSTORAGE_URL_VARIABLE as RELSTORAGE_URL_VARIABLE
+from layerbench.site_contract import ZOPE_STORAGE_VARIABLE as STORAGE_VARIABLE
 
 SECTION = "zope"
 ZOPE_APP = "zope"

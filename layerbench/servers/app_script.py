@@ -4,7 +4,7 @@ mod_wsgi and mod_python, uWSGI's python3 plugin) rather than run ours.
 They embed Debian's ``/usr/bin/python3``, the interpreter ``.venv`` is built on, so the script
 puts ``.venv``'s site-packages (and the ``.pth`` files in it: layerbench's editable install)
 before the system's on ``sys.path``, sets the application's environment, and imports
-``layerbench.app.entry``. The same file is a WSGI script (``application``) and a module
+``layerbench_sites.app.entry``. The same file is a WSGI script (``application``) and a module
 (``layerbench_app``), so every server loads the application the same way.
 """
 
@@ -26,7 +26,7 @@ site.addsitedir({site_packages!r})
 sys.path[:] = [path for path in sys.path if path not in _before] + _before
 os.environ.update({environment!r})
 
-from layerbench.app.entry import application  # noqa: E402
+from layerbench_sites.app.entry import application  # noqa: E402
 '''
 
 

@@ -5,10 +5,9 @@ server's workers run as."""
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from layerbench.app.app_config import DB_PATH_VARIABLE
-from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.proc.run_as import RunAs
 from layerbench.servers.app_script import write_app_script
+from layerbench.site_contract import DB_PATH_VARIABLE, HEALTH_PATH
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The lab's side of :mod:`layerbench.app.loaded_announcement`: the directory a server's
+"""The lab's side of :mod:`layerbench_sites.app.loaded_announcement`: the directory a server's
 processes announce in, made empty before each start, and how many have announced."""
 
 import shutil

@@ -10,7 +10,6 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Protocol
 
-from layerbench.app.loaded_announcement import LOADED_DIR_VARIABLE
 from layerbench.errors import ServerDiedError, ServerStartError
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import LOOPBACK, ensure_port_free
@@ -19,6 +18,7 @@ from layerbench.proc.readiness import wait_until_ready
 from layerbench.proc.start_stop import StartStop
 from layerbench.roles import SERVER_ROLE
 from layerbench.servers.loaded_workers import fresh_loaded_dir, not_loaded_reason
+from layerbench.site_contract import LOADED_DIR_VARIABLE
 
 START_TIMEOUT_S = 20.0
 # A server answering 500 this long is failing (its application does not load), not starting:
@@ -106,7 +106,7 @@ class ManagedServer(StartStop):
 
     def workers_loading(self) -> int | None:
         """How many of its processes load the application as it starts: the start is ready
-        once that many have (:mod:`layerbench.app.loaded_announcement`), not at its first
+        once that many have (:mod:`layerbench_sites.app.loaded_announcement`), not at its first
         answer. None: its first answer is enough (one process, or no application of ours)."""
         return None
 

@@ -7,12 +7,12 @@ import os
 from pathlib import Path
 
 import layerbench
-from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.apache import ApacheServer, ApacheSettings
 from layerbench.servers.app_script import MODULE
 from layerbench.servers.embedded_app import EmbeddedApp
 from layerbench.servers.embedded_python import embedded_python_environment
+from layerbench.site_contract import HEALTH_PATH
 
 APT_PACKAGE = "libapache2-mod-python"
 HANDLER_MODULE = "layerbench.servers.mod_python_handler"

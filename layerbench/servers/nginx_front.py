@@ -2,7 +2,7 @@
 page-cache directory is served from its file (``try_files``) without touching Python; anything
 else goes to the application over kept-alive upstream connections.
 
-The files and their names are the application's (:mod:`layerbench.app.page_directory`);
+The files and their names are the application's (:mod:`layerbench_sites.app.page_directory`);
 responses served from them carry ``X-Cache: front``. A file swept away between nginx's check
 and its opening sends the request on to the application too, rather than answering 404.
 """
@@ -11,12 +11,13 @@ import os
 import stat
 from pathlib import Path
 
-from layerbench.app.api.security_headers import security_headers
-from layerbench.app.page_directory import FAMILIES, INDEX
-from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.errors import ConfigError
 from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.nginx import UNPRIVILEGED_USER, NginxServer
+from layerbench.site_contract import HEALTH_PATH
+from layerbench.site_contract import PAGE_FAMILIES as FAMILIES
+from layerbench.site_contract import PAGE_INDEX as INDEX
+from layerbench.sites import security_headers
 
 # A path that names no page file: what try_files looks for when the request may not be served
 # from one (page files never start with a dot).

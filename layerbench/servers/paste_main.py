@@ -3,15 +3,17 @@
 python -m layerbench.servers.paste_main HOST PORT THREADS BACKLOG
 """
 
+import importlib
 import sys
 
 from paste import httpserver  # type: ignore[import-untyped]
 
-from layerbench.app.entry import application
+from layerbench.site_contract import WSGI_ENTRY_MODULE
 
 
 def main(argv: list[str]) -> None:
     host, port, threads, backlog = argv
+    application = importlib.import_module(WSGI_ENTRY_MODULE).application
     httpserver.serve(
         application,
         host=host,

@@ -1,6 +1,6 @@
 """A server that runs the reference application in layerbench's own Python (``.venv``): it is
-configured from the environment (:mod:`layerbench.app.app_config`) and imported by its module
-path, ``layerbench.app.entry:application``."""
+configured from the environment (:mod:`layerbench_sites.app.app_config`) and imported by its module
+path, ``layerbench_sites.app.entry:application``."""
 
 import importlib.util
 import os
@@ -9,16 +9,14 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from layerbench.app.app_config import DB_PATH_VARIABLE
-from layerbench.app.server_threads import THREADS_VARIABLE
-from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.errors import MissingPackageError
 from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import ManagedServer
+from layerbench.site_contract import DB_PATH_VARIABLE, HEALTH_PATH, THREADS_VARIABLE
 
-APP_ENTRY = "layerbench.app.entry:application"
+APP_ENTRY = "layerbench_sites.app.entry:application"
 # What an ASGI server imports: the ASGI application $LAYERBENCH_ASGI_APP names.
-ASGI_ENTRY = "layerbench.app.asgi_entry:application"
+ASGI_ENTRY = "layerbench_sites.app.asgi_entry:application"
 SettingsT = TypeVar("SettingsT")
 
 

@@ -8,11 +8,10 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from layerbench.app.app_config import CACHE_URL_VARIABLE, DB_PATH_VARIABLE
-from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.run_as import RunAs
+from layerbench.site_contract import CACHE_URL_VARIABLE, DB_PATH_VARIABLE, HEALTH_PATH
 
 SOURCE = Path(__file__).resolve().parents[2] / "rails_site"
 # The Debian packages the application needs (scripts/setup.sh installs them): Rails 6.1's

@@ -3,12 +3,12 @@ workers over a unix socket in the uwsgi protocol (seed 002's uwsgi behind nginx)
 
 from pathlib import Path
 
-from layerbench.app.wsgi import HEALTH_PATH
 from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.deployment import FrontedServer
 from layerbench.servers.nginx import NginxServer
 from layerbench.servers.nginx_front import listen_address
 from layerbench.servers.uwsgi import UwsgiServer
+from layerbench.site_contract import HEALTH_PATH
 
 # What nginx tells uWSGI of each request (the WSGI environ's CGI variables); written here rather
 # than included from /etc/nginx so that nothing depends on the system's configuration.

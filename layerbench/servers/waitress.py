@@ -8,7 +8,7 @@ from layerbench.errors import ConfigError
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import APP_ENTRY, PythonAppServer
 
-ACCESS_LOGGED_ENTRY = "layerbench.app.access_logged_entry:application"
+ACCESS_LOGGED_ENTRY = "layerbench_sites.app.access_logged_entry:application"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """A throwaway memcached pool (issue 26): several memcached servers that know nothing of each
 other, each key kept on one of them by the client's hashing (the page cache's: rendezvous
-hashing, :mod:`~layerbench.app.cache_memcached`). Node N may run on a host of the lab's network
+hashing, :mod:`~layerbench_sites.app.cache_memcached`). Node N may run on a host of the lab's
+network
 (``placements``); by default all run on loopback.
 
 Its URL names every node, ``memcached://HOST1:PORT1,HOST2:PORT2,…`` (what ``--cache`` takes);

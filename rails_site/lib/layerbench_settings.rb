@@ -2,7 +2,7 @@ require "securerandom"
 require "uri"
 
 # What layerbench's environment says, as Rails reads it: the databases, the cache, the secret.
-# The variables are those of every layerbench application (layerbench/app/app_config.py).
+# The variables are those of every layerbench application (layerbench_sites/app/app_config.py).
 module LayerbenchSettings
   SQLITE_TIMEOUT_MS = 30_000
   ADAPTERS = { "postgresql" => "postgresql", "postgres" => "postgresql", "mysql" => "mysql2" }.freeze

@@ -1,5 +1,5 @@
 # A comment POSTed as JSON to /videos/REF/comments: 201 with the comment's JSON, as the
-# site's API answers (layerbench/app/api/); 415, 400, 422 and 404 as JSON problems.
+# site's API answers (layerbench_sites/app/api/); 415, 400, 422 and 404 as JSON problems.
 class CommentsController < ActionController::Base
   skip_forgery_protection
   cache_sweeper :comment_sweeper

@@ -1,4 +1,4 @@
-# A comment written as layerbench's repository writes one (layerbench/datalayer/): a fresh
+# A comment written as layerbench's repository writes one (layerbench_sites/datalayer/): a fresh
 # numid and its short id in one transaction that names its actor, so that the database's
 # triggers register the id and record the history; run again with another id when the fresh
 # one collided, or when the database gave the transaction up for another (at most ATTEMPTS).

@@ -1,7 +1,7 @@
 require "securerandom"
 
-# The project's short ids, version 0 (layerbench/ids/codec.py): a 64-bit number as 13
-# characters of base36; stored signed on SQLite and PostgreSQL (layerbench/datalayer/numids.py).
+# The project's short ids, version 0 (layerbench_sites/ids/codec.py): a 64-bit number as 13
+# characters of base36; stored signed on SQLite and PostgreSQL (layerbench_sites/datalayer/numids.py).
 module ShortId
   LENGTH = 13
   PATTERN = /\A[0-9a-z]{13}\z/.freeze

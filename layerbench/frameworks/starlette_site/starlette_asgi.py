@@ -1,8 +1,0 @@
-"""The module an ASGI server imports for the Starlette application (``$LAYERBENCH_ASGI_APP``,
-through ``layerbench.app.asgi_entry``): the application configured from the environment."""
-
-from starlette.applications import Starlette
-
-from layerbench.frameworks.starlette_site.starlette_app import create_app
-
-application: Starlette = create_app()

@@ -1,0 +1,15 @@
+"""The ASGI entry (``layerbench_sites.frameworks.django_asgi_site.django_asgi:application``): Django
+set up from the environment as the WSGI entry is, its URLconf the async views' and no
+persistent database connection (:mod:`django_asgi_settings`), served by Django's ASGI handler."""
+
+import django
+from django.conf import settings
+from django.core.handlers.asgi import ASGIHandler
+
+from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.frameworks.django_asgi_site.django_asgi_settings import django_asgi_settings
+
+if not settings.configured:
+    settings.configure(**django_asgi_settings(AppConfig.from_env()))
+django.setup(set_prefix=False)
+application = ASGIHandler()

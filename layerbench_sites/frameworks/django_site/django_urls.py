@@ -1,0 +1,27 @@
+"""The URLconf: each rung at its definition's path; the site's pages when a site is configured."""
+
+from django.conf import settings
+from django.urls import URLPattern, path
+
+from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
+from layerbench_sites.frameworks.django_site import django_views
+from layerbench_sites.frameworks.django_site.django_settings import SITE
+
+
+def rung_path(rung_path: str) -> str:
+    return rung_path.removeprefix("/")
+
+
+urlpatterns: list[URLPattern] = [
+    path(rung_path(STRING.path), django_views.string),
+    path(rung_path(ORM.path), django_views.orm),
+    path(rung_path(TEMPLATE.path), django_views.template),
+]
+if django_views.UPSTREAM is not None:
+    urlpatterns.append(path(rung_path(UPSTREAM.path), django_views.upstream))
+if settings.DATABASES[SITE]:
+    urlpatterns += [
+        path(rung_path(PAGE.path), django_views.page),
+        path("v/<str:ref>", django_views.cached_page),
+        path("videos/<str:ref>/comments", django_views.post_comment),
+    ]

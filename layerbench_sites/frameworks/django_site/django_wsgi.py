@@ -1,0 +1,15 @@
+"""The WSGI entry (``layerbench_sites.frameworks.django_site.django_wsgi:application``): Django set
+up
+from the environment (:mod:`django_settings`), no settings module."""
+
+import django
+from django.conf import settings
+from django.core.handlers.wsgi import WSGIHandler
+
+from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.frameworks.django_site.django_settings import django_settings
+
+if not settings.configured:
+    settings.configure(**django_settings(AppConfig.from_env()))
+django.setup(set_prefix=False)
+application = WSGIHandler()
