@@ -1,5 +1,5 @@
 # The README's commands. `make demo` and `make test` install what they need first.
-.PHONY: demo test test-wide setup setup-dev lint test-rust test-python clean
+.PHONY: demo test test-wide setup setup-dev lint docs test-rust test-python clean
 
 CARGO := PATH="$(HOME)/.cargo/bin:$(PATH)" cargo
 VENV := .venv/bin
@@ -7,7 +7,7 @@ VENV := .venv/bin
 demo: setup
 	$(VENV)/layerbench ladder --json ladder.json
 
-test: setup-dev lint test-rust test-python
+test: setup-dev lint docs test-rust test-python
 
 setup:
 	bash scripts/setup.sh runtime
@@ -21,6 +21,11 @@ lint:
 	$(VENV)/ruff check .
 	$(VENV)/ruff format --check .
 	$(VENV)/mypy
+
+# The documentation site (mkdocs.yml, docs/) into site/: a broken link or anchor, or a page
+# outside the navigation, fails the build. `.venv/bin/mkdocs serve` serves it while editing.
+docs:
+	NO_MKDOCS_2_WARNING=1 $(VENV)/mkdocs build --strict
 
 # The load generator's tests run in a temporary directory of their own, which must be empty
 # after them (rmdir fails otherwise): a test that leaves a file behind fails make test.
