@@ -61,9 +61,11 @@ def stop_group(process: "subprocess.Popen[str]") -> None:
 
 
 @contextmanager
-def app_serve(*args: str, cwd: Path | None = None, nginx: bool = True) -> Iterator[Serving]:
+def app_serve(
+    *args: str, cwd: Path | None = None, nginx: bool = True, env: dict[str, str] | None = None
+) -> Iterator[Serving]:
     """``app serve ARGS --port PORT`` (a free port) running until the block ends; with
-    ``nginx=False`` as on a machine without nginx."""
+    ``nginx=False`` as on a machine without nginx; ``env`` its environment (ours by default)."""
     port = free_port()
     with tempfile.TemporaryFile(mode="w+") as stderr:
         process = subprocess.Popen(
@@ -73,6 +75,7 @@ def app_serve(*args: str, cwd: Path | None = None, nginx: bool = True) -> Iterat
             text=True,
             start_new_session=True,
             cwd=cwd,
+            env=env,
         )
         try:
             assert process.stdout is not None

@@ -3,6 +3,8 @@ on Ctrl-C leaving nothing listening, and says in one line what is wrong with its
 
 import html
 import json
+import os
+import signal
 import subprocess
 import urllib.request
 from pathlib import Path
@@ -11,6 +13,7 @@ from typing import Any
 import pytest
 
 from layerbench.proc.ports import listening_socket_inodes
+from layerbench.proc.work_dirs import MARKER, sweep_abandoned
 from tests.app_serve_process import LAYERBENCH, WITHOUT_NGINX, Serving, app_serve
 
 
@@ -94,6 +97,22 @@ def test_wrong_options_are_one_line_errors(args: list[str], message: str) -> Non
     assert run.returncode == 2, run.stderr  # a usage error
     assert message in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_a_killed_serve_leaves_a_marked_directory_the_next_command_removes(
+    workdir: Path, tmp_path: Path
+) -> None:
+    # Its directory (a database copy, gunicorn's and nginx's) has the owner marker every work
+    # directory has: after a kill -9 the next command's sweep removes it, as it does a run's.
+    workdir.chmod(0o1777)  # as /tmp
+    environment = {**os.environ, "TMPDIR": str(workdir)}
+    with app_serve("--db", str(tmp_path / "site.sqlite3"), env=environment) as serving:
+        (directory,) = workdir.glob("layerbench-app-*")
+        assert (directory / MARKER).read_text().split()[0] == str(serving.process.pid)
+        serving.process.send_signal(signal.SIGKILL)
+        serving.process.wait()
+    assert sweep_abandoned(workdir) == [directory]
+    assert not directory.exists()
 
 
 def test_a_database_url_of_another_kind_is_refused_naming_the_database_kinds() -> None:

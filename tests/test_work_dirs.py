@@ -98,3 +98,25 @@ def test_the_next_command_removes_what_a_killed_one_left(workdir: Path) -> None:
         done.stderr,
     )
     assert not left.exists()
+
+
+BARE = ("TemporaryDirectory(", "mkdtemp(", "mkstemp(", "NamedTemporaryFile(")
+
+
+def bare_temporary_paths(package: Path) -> list[str]:
+    """Where ``package`` makes a temporary directory or file other than through work_dirs."""
+    found = []
+    for source in sorted(package.rglob("*.py")):
+        if source.name == "work_dirs.py":
+            continue
+        for number, line in enumerate(source.read_text().splitlines(), 1):
+            if any(call in line for call in BARE):
+                found.append(f"{source}:{number}: {line.strip()}")
+    return found
+
+
+def test_the_instrument_makes_no_temporary_directory_without_the_marker() -> None:
+    # A bare TemporaryDirectory is removed on an orderly end only: after a kill -9 it stays
+    # in /tmp for ever (app serve's database copy and servers' directories did).
+    package = Path(__file__).resolve().parent.parent / "layerbench"
+    assert bare_temporary_paths(package) == []

@@ -17,7 +17,6 @@ log, with an access log unless ``--quiet``, goes to stderr; Ctrl-C stops the ser
 import argparse
 import secrets
 import sys
-import tempfile
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any
 from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK, free_port
+from layerbench.proc.work_dirs import work_directory
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.servers.log_follower import LogFollower
@@ -140,10 +140,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if new_database and args.demo_data:
         videos = put_demo_data(database)
         print(f"the new database has {videos} demo videos", file=sys.stderr, flush=True)
-    with tempfile.TemporaryDirectory(prefix="layerbench-app-") as directory:
-        workdir = Path(directory)
-        # nginx's workers, unprivileged when we are root, reach their configuration through it.
-        workdir.chmod(0o711)
+    # Marked as ours (a kill -9 leaves it to the next command's sweep); 0711: nginx's workers,
+    # unprivileged when we are root, reach their configuration through it.
+    with work_directory("layerbench-app-") as workdir:
         app_environment = {
             DATABASE_URL_VARIABLE: database,
             CACHE_URL_VARIABLE: args.cache,

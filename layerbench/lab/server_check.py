@@ -2,12 +2,12 @@
 it was told to use. The ladder, the mix and the smoke test refuse a typo here, in one line,
 instead of after the first rungs were measured."""
 
-import tempfile
 from pathlib import Path
 
 from layerbench.errors import ConfigError, MissingPackageError, PortInUseError
 from layerbench.lab.service_settings import service_arguments, service_sections
 from layerbench.proc.ports import LOOPBACK, ensure_port_free
+from layerbench.proc.work_dirs import work_directory
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.server_settings import SettingsBook, check_sections
@@ -20,7 +20,7 @@ def check_server(server: str, settings: SettingsBook, port: int | None = None) -
     nothing); one that is not installed is left to the run, which skips it and says how to
     install it."""
     adapter = find_adapter(server)
-    with tempfile.TemporaryDirectory(prefix="layerbench-check-") as scratch:
+    with work_directory("layerbench-check-") as scratch:
         plan = ServerPlan(
             workdir=Path(scratch) / "server",
             port=port or 0,

@@ -3,11 +3,11 @@
 one is told by building the server under test in a throwaway directory (building starts
 nothing) and asking whether it is an Apache."""
 
-import tempfile
 from pathlib import Path
 
 from layerbench.errors import MissingPackageError
 from layerbench.proc.ports import LOOPBACK
+from layerbench.proc.work_dirs import work_directory
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.apache import ApacheServer
@@ -23,7 +23,7 @@ FILES = {STATIC_FILE: STATIC_BODY}
 def static_server_name(server: str, book: SettingsBook) -> str:
     """``apache-static`` when ``server`` is an Apache, else ``nginx`` (and when ``server`` is
     not installed: its rungs are skipped, the static rung is nginx's)."""
-    with tempfile.TemporaryDirectory(prefix="layerbench-check-") as scratch:
+    with work_directory("layerbench-check-") as scratch:
         plan = ServerPlan(Path(scratch) / "server", 0, Path(scratch) / "app.sqlite3", {}, book)
         try:
             deployment = find_adapter(server).build(plan)
