@@ -9,12 +9,12 @@ versions are said, not refused: a changed dependency is one of the things the ga
 History of ``version``:
   1  the URLs' instructions per request, the conditions, the requests and warm-up per URL"""
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from layerbench.cost.cost_conditions import COMPARABLE
+from layerbench.documents import mapping, scalar, text
 from layerbench.errors import ConfigError
 from layerbench.lab.baseline_file import read_document, url_values, url_values_document
 
@@ -38,8 +38,8 @@ def baseline_document(
 
 def is_instructions_baseline(path: Path) -> bool:
     try:
-        document = json.loads(path.read_text())
-    except (OSError, ValueError):
+        document = read_document(path)
+    except ConfigError:
         return False
     return isinstance(document, dict) and document.get("kind") == KIND
 
@@ -54,11 +54,20 @@ def read_instructions_baseline(path: Path) -> InstructionsBaseline:
     if document.get("version") != VERSION:
         raise ConfigError(f"{path}: a baseline of version {document.get('version')!r}, not 1")
     instructions = url_values(path, document, INSTRUCTIONS_FIELD)
-    try:
-        conditions = dict(document["conditions"])
-    except (KeyError, TypeError, ValueError, AttributeError):
-        raise ConfigError(f"{path}: its urls are not what a baseline holds") from None
-    return InstructionsBaseline(instructions, conditions)
+    return InstructionsBaseline(instructions, _conditions(path, document.get("conditions")))
+
+
+def _conditions(path: Path, value: object) -> dict[str, Any]:
+    """As :func:`~layerbench.cost.cost_conditions.cost_conditions` writes them: each a string,
+    a number or null, and ``packages`` each package's version."""
+    conditions = mapping(value, f"{path}: conditions")
+    for name, item in conditions.items():
+        if name == "packages":
+            for package, version in mapping(item, f"{path}: conditions.packages").items():
+                text(version, f"{path}: conditions.packages.{package}")
+        else:
+            scalar(item, f"{path}: conditions.{name}")
+    return conditions
 
 
 def incomparable(baseline: dict[str, Any], now: dict[str, Any]) -> list[str]:
