@@ -28,8 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
 from layerbench.errors import ServerStartError
 from layerbench.lab.service_settings import service_arguments
 from layerbench.proc.ports import LOOPBACK, free_port
@@ -87,6 +85,8 @@ class SharedServices:
             self.started[key] = service
         admin = ServiceUrl.parse(service.url)
         if kind == "postgres":
+            import psycopg  # the databases extra's, imported where used
+
             with psycopg.connect(service.url, autocommit=True) as connection:
                 connection.execute(f'CREATE DATABASE "{database}"')
         else:

@@ -7,8 +7,6 @@ from its environment (:mod:`layerbench_sites.frameworks.zope_site.zope_storage`)
 from dataclasses import dataclass
 from typing import Literal
 
-import psycopg
-
 from layerbench.errors import ConfigError
 from layerbench.rungs.applications import Application
 from layerbench.servers.server_settings import SettingsBook, read_section
@@ -60,6 +58,8 @@ def made_database(kind: str, service_url: str, database: str = DATABASE) -> str:
     if absent."""
     admin = ServiceUrl.parse(service_url)
     if kind == "postgres":
+        import psycopg  # the databases extra's, imported where used
+
         with psycopg.connect(service_url, autocommit=True) as connection:
             found = connection.execute(
                 "SELECT 1 FROM pg_database WHERE datname = %s", (database,)

@@ -1,27 +1,32 @@
 """The client libraries' connections to the full ladder's services, the ones the seed used or
 their successors: the service rungs read the rung data through them, the seeding writes it."""
 
-from typing import Any
-
-import MySQLdb
-import psycopg
-import redis
-from pymemcache.client.base import Client as MemcacheClient
+from typing import TYPE_CHECKING, Any
 
 from layerbench.services.couchdb_client import CouchdbClient
 from layerbench.services.urls import ServiceUrl
 
+if TYPE_CHECKING:  # the databases extra's clients, imported where used (the core has none)
+    import MySQLdb
+    import psycopg
+    import redis
+    from pymemcache.client.base import Client as MemcacheClient
+
 TIMEOUT_S = 5.0
 
 
-def memcached_client(url: str) -> MemcacheClient:
+def memcached_client(url: str) -> "MemcacheClient":
+    from pymemcache.client.base import Client as MemcacheClient
+
     parsed = ServiceUrl.parse(url)
     return MemcacheClient(
         (parsed.host, parsed.port), connect_timeout=TIMEOUT_S, timeout=TIMEOUT_S, no_delay=True
     )
 
 
-def redis_client(url: str) -> redis.Redis:
+def redis_client(url: str) -> "redis.Redis":
+    import redis
+
     parsed = ServiceUrl.parse(url)
     return redis.Redis(
         host=parsed.host,
@@ -45,7 +50,9 @@ def mariadb_arguments(url: str) -> dict[str, Any]:
     }
 
 
-def mariadb_connection(url: str) -> MySQLdb.Connection:
+def mariadb_connection(url: str) -> "MySQLdb.Connection":
+    import MySQLdb
+
     return MySQLdb.connect(autocommit=True, **mariadb_arguments(url))
 
 
@@ -54,5 +61,7 @@ def couchdb_client(url: str) -> CouchdbClient:
     return CouchdbClient(url, timeout_s=TIMEOUT_S)
 
 
-def postgres_connection(url: str) -> psycopg.Connection[tuple[Any, ...]]:
+def postgres_connection(url: str) -> "psycopg.Connection[tuple[Any, ...]]":
+    import psycopg
+
     return psycopg.connect(url, autocommit=True, connect_timeout=int(TIMEOUT_S))

@@ -24,8 +24,6 @@ import resource
 import signal
 from dataclasses import asdict, dataclass
 
-import uvloop
-
 HOST = "127.0.0.1"
 DELAY_PREFIX = "/delay/"
 STATS_PATH = "/stats"
@@ -152,6 +150,8 @@ def run() -> None:
     if args.max_connections < 1:
         parser.error("--max-connections is at least 1")
     raise_open_files_limit(args.max_connections)
+    import uvloop  # the asgi extra's: imported in the server's own process only
+
     uvloop.run(main(args.port, args.max_connections))
 
 

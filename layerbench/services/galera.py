@@ -27,8 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
-import pymysql
-
 from layerbench.errors import (
     ConfigError,
     LayerbenchError,
@@ -218,6 +216,8 @@ def wsrep_status(url: str) -> dict[str, str]:
 
 def node_state(url: str) -> str | None:
     """None when the node at ``url`` is Synced in a primary component; otherwise its state."""
+    import pymysql  # the databases extra's, imported where used
+
     try:
         status = wsrep_status(url)
     except pymysql.MySQLError as error:

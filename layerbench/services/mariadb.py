@@ -12,12 +12,14 @@ MySQL 5.7 and MariaDB 10.2, and the server refuses the option), and ``innodb_fil
 is MariaDB's default already (given all the same)."""
 
 from pathlib import Path
-
-import pymysql
+from typing import TYPE_CHECKING
 
 from layerbench.errors import ConfigError, LayerbenchError
 from layerbench.services.service import READY_TIMEOUT_S, ManagedService
 from layerbench.services.urls import ServiceUrl
+
+if TYPE_CHECKING:  # PyMySQL is the databases extra's, imported where used
+    import pymysql
 
 DATABASE = "layerbench"
 SOCKET = "mariadb.sock"
@@ -107,6 +109,8 @@ class MariadbService(ManagedService):
         probe_socket(self.directory / SOCKET)
 
     def after_ready(self, url: str) -> None:
+        import pymysql
+
         assert self.directory is not None
         connection = pymysql.connect(
             unix_socket=str(self.directory / SOCKET), user="root", autocommit=True
@@ -131,9 +135,11 @@ def connect_mariadb(
     connect_timeout_s: float = 2,
     client_flag: int = 0,
     init_command: str | None = None,
-) -> pymysql.connections.Connection:
+) -> "pymysql.connections.Connection":
     """A PyMySQL connection to ``mysql://…`` (autocommit, utf8mb4); ``client_flag`` and
     ``init_command`` as PyMySQL takes them."""
+    import pymysql
+
     parsed = ServiceUrl.parse(url)
     return pymysql.connect(
         host=parsed.host,
@@ -150,6 +156,8 @@ def connect_mariadb(
 
 
 def probe_mariadb(url: str) -> None:
+    import pymysql
+
     try:
         connection = connect_mariadb(url)
         with connection, connection.cursor() as cursor:
@@ -161,6 +169,8 @@ def probe_mariadb(url: str) -> None:
 def probe_socket(path: Path) -> None:
     if not path.is_socket():
         raise LayerbenchError(f"MariaDB has not made its socket {path} yet")
+    import pymysql
+
     try:
         connection = pymysql.connect(unix_socket=str(path), user="root", connect_timeout=2)
         connection.close()

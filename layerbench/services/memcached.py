@@ -3,14 +3,15 @@ one server (``memcached://HOST:PORT``) or a pool of them
 (``memcached://HOST1:PORT1,HOST2:PORT2,…``, :mod:`~layerbench.services.memcached_pool`)."""
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-from pymemcache.client.base import Client
-from pymemcache.exceptions import MemcacheError
 
 from layerbench.errors import ConfigError, LayerbenchError
 from layerbench.services.service import ManagedService
 from layerbench.services.urls import ServiceUrl
+
+if TYPE_CHECKING:  # pymemcache is the databases extra's, imported where used
+    from pymemcache.client.base import Client
 
 MEMORY_MIB = 64
 SCHEME = "memcached"
@@ -80,7 +81,9 @@ def node_url(host: str, port: int) -> str:
     return f"{SCHEME}://{host}:{port}"
 
 
-def memcached_client(url: str, timeout_s: float = 2.0) -> Client:
+def memcached_client(url: str, timeout_s: float = 2.0) -> "Client":
+    from pymemcache.client.base import Client
+
     parsed = ServiceUrl.parse(url)
     return Client((parsed.host, parsed.port), connect_timeout=timeout_s, timeout=timeout_s)
 
@@ -88,6 +91,8 @@ def memcached_client(url: str, timeout_s: float = 2.0) -> Client:
 def probe_memcached(url: str) -> None:
     """Raise when the server ``url`` names, or any server of the pool it names, does not
     answer."""
+    from pymemcache.exceptions import MemcacheError
+
     for host, port in memcached_nodes(url):
         client = memcached_client(node_url(host, port))
         try:

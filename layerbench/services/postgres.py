@@ -5,8 +5,6 @@ named ``layerbench``."""
 import signal
 from pathlib import Path
 
-import psycopg
-
 from layerbench.errors import LayerbenchError
 from layerbench.services.service import ManagedService
 
@@ -80,12 +78,16 @@ class PostgresService(ManagedService):
         probe_postgres(self.maintenance_url())
 
     def after_ready(self, url: str) -> None:
+        import psycopg  # the databases extra's, imported where used
+
         admin = self.maintenance_url()
         with psycopg.connect(admin, autocommit=True, connect_timeout=5) as connection:
             connection.execute(f'CREATE DATABASE "{DATABASE}"')
 
 
 def probe_postgres(url: str) -> None:
+    import psycopg
+
     try:
         with psycopg.connect(url, connect_timeout=2) as connection:
             connection.execute("SELECT 1").fetchone()

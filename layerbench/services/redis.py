@@ -2,15 +2,15 @@
 directory the private one."""
 
 from pathlib import Path
-
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
+from typing import TYPE_CHECKING
 
 from layerbench.errors import LayerbenchError
 from layerbench.proc.ports import LOOPBACK
 from layerbench.services.service import ManagedService
 from layerbench.services.urls import ServiceUrl
+
+if TYPE_CHECKING:  # redis-py is the databases extra's, imported where used
+    import redis
 
 
 class RedisService(ManagedService):
@@ -56,6 +56,10 @@ def redis_client(url: str, timeout_s: float = 2.0) -> "redis.Redis":
     """A client that fails fast: one immediate retry (a pooled connection the server closed),
     not redis-py's default of three with a backoff from 1 s, which held every request of a
     site whose cache had gone for up to 10 s before its error."""
+    import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
     parsed = ServiceUrl.parse(url)
     return redis.Redis(
         host=parsed.host,
@@ -69,6 +73,8 @@ def redis_client(url: str, timeout_s: float = 2.0) -> "redis.Redis":
 
 
 def probe_redis(url: str) -> None:
+    import redis
+
     client = redis_client(url)
     try:
         client.ping()

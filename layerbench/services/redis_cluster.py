@@ -9,8 +9,7 @@ Its URLs are the six nodes' ``redis://`` URLs (``urls``); a cluster client start
 the site takes one as ``redis-cluster://HOST:PORT`` (``--cache``)."""
 
 from pathlib import Path
-
-import redis
+from typing import TYPE_CHECKING
 
 from layerbench.errors import LayerbenchError
 from layerbench.proc.ports import free_low_ports
@@ -18,6 +17,9 @@ from layerbench.proc.readiness import wait_until_ready
 from layerbench.services.redis import RedisService, redis_client
 from layerbench.services.service import PROBE_INTERVAL_S
 from layerbench.services.urls import ServiceUrl
+
+if TYPE_CHECKING:  # redis-py is the databases extra's, imported where used
+    import redis
 
 NODES = 6
 BUS_PORT_OFFSET = 10000
@@ -115,6 +117,8 @@ def cluster_state(url: str, nodes: int = NODES) -> str | None:
     for 0) with half of them replicas, and every slot is assigned; otherwise why not. (Right
     after ``--cluster create`` a node may still see a replica as a master: a fresh-clone CI run
     found 6 masters.)"""
+    import redis
+
     try:
         info = cluster_info(url)
         replicas = replicas_seen(url) if nodes else 0
@@ -133,6 +137,8 @@ def cluster_state(url: str, nodes: int = NODES) -> str | None:
 
 def cluster_client(url: str, timeout_s: float = 2.0) -> "redis.RedisCluster":
     """A cluster client starting from the node at ``url`` (it learns the others)."""
+    import redis
+
     parsed = ServiceUrl.parse(url)
     return redis.RedisCluster(
         host=parsed.host,

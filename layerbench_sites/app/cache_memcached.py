@@ -13,9 +13,6 @@ else to go: its failure is the request's error, as before."""
 import hashlib
 import math
 
-from pymemcache.client.base import PooledClient
-from pymemcache.client.hash import HashClient
-
 from layerbench.services.memcached import memcached_nodes
 
 MAX_KEY_BYTES = 250
@@ -33,6 +30,10 @@ def memcached_key(key: str) -> str:
 
 class MemcachedCache:
     def __init__(self, url: str, timeout_s: float = 2.0) -> None:
+        # pymemcache is the databases extra's, imported where used.
+        from pymemcache.client.base import PooledClient
+        from pymemcache.client.hash import HashClient
+
         self.nodes = memcached_nodes(url)
         options = {
             "connect_timeout": timeout_s,

@@ -1,10 +1,12 @@
 """The cache backend on Redis (redis-py, whose connection pool is shared by threads)."""
 
 import math
-
-import redis
+from typing import TYPE_CHECKING
 
 from layerbench.services.redis import redis_client
+
+if TYPE_CHECKING:  # redis-py is the databases extra's, imported where used
+    import redis
 
 
 class RedisCache:

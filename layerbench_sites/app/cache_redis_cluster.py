@@ -3,11 +3,14 @@ the one named and sends each key to the master of its slot): the Redis backend, 
 keys are read with one request per node that holds some of them (MGET alone refuses keys of
 different slots)."""
 
-import redis
+from typing import TYPE_CHECKING, cast
 
 from layerbench.services.redis_cluster import cluster_client
 from layerbench.services.urls import ServiceUrl
 from layerbench_sites.app.cache_redis import RedisCache
+
+if TYPE_CHECKING:  # redis-py is the databases extra's, imported where used
+    import redis
 
 
 class RedisClusterCache(RedisCache):
@@ -17,5 +20,5 @@ class RedisClusterCache(RedisCache):
         return cluster_client(f"redis://{parsed.host}:{parsed.port}/0", timeout_s)
 
     def read_many(self, keys: list[str]) -> object:
-        assert isinstance(self._client, redis.RedisCluster)
-        return self._client.mget_nonatomic(keys)
+        client = cast("redis.RedisCluster", self._client)  # connect()'s
+        return client.mget_nonatomic(keys)

@@ -13,7 +13,6 @@ A rung exists only when its service's URL is configured; the rung data is the la
 (a missing row or key is an error, never a fast empty answer).
 """
 
-from MySQLdb import _mysql
 from sqlalchemy import URL
 
 from layerbench.rungs.definitions import (
@@ -80,6 +79,8 @@ class ServiceRungs:
             self._redis = PerThread(lambda: redis_client(redis_url))
             self._handlers[REDIS.name] = self.redis
         if mariadb_url := urls.mariadb:
+            from MySQLdb import _mysql  # the databases extra's, imported where used
+
             arguments = mariadb_arguments(mariadb_url)
             self._mysql_raw = PerThread(lambda: _mysql.connect(**arguments))  # type: ignore[no-untyped-call]
             self._mysql = PerThread(lambda: mariadb_connection(mariadb_url))

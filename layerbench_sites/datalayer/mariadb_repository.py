@@ -2,9 +2,7 @@
 repository needs them, and the repository on the MariaDB dialect."""
 
 from collections.abc import Callable
-
-import pymysql
-from pymysql.constants import CLIENT
+from typing import TYPE_CHECKING
 
 from layerbench.services.mariadb import connect_mariadb
 from layerbench_sites.datalayer import migrate
@@ -12,14 +10,19 @@ from layerbench_sites.datalayer.mariadb_dialect import MariadbDialect
 from layerbench_sites.datalayer.repository import Repository
 from layerbench_sites.ids.generate import new_number
 
+if TYPE_CHECKING:  # PyMySQL is the databases extra's, imported where used
+    import pymysql
+
 # PyMySQL's default: the repository waits longer than a probe of the service does.
 CONNECT_TIMEOUT_S = 10
 
 
-def connect(url: str) -> pymysql.connections.Connection:
+def connect(url: str) -> "pymysql.connections.Connection":
     """A connection as the repository needs it: autocommit (the repository begins its transactions),
     strict SQL mode, UTC for the session, and an UPDATE's row count counting the rows it
     matched (MySQL's default counts only those it changed)."""
+    from pymysql.constants import CLIENT
+
     return connect_mariadb(
         url,
         connect_timeout_s=CONNECT_TIMEOUT_S,
@@ -37,7 +40,7 @@ def create_schema(url: str, audit: bool = True) -> None:
 class MariadbRepository(Repository):
     def __init__(
         self,
-        connection: pymysql.connections.Connection,
+        connection: "pymysql.connections.Connection",
         new_numid: Callable[[], int] = new_number,
     ) -> None:
         super().__init__(connection, MariadbDialect(), new_numid)
