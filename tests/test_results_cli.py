@@ -179,6 +179,36 @@ def test_list_shows_the_server_its_settings_and_the_label(
     ]  # fmt: skip
 
 
+def with_probe(document: dict[str, Any], speeds: list[float]) -> dict[str, Any]:
+    """Each rung's trials given the CPU speed probe's ``speeds``, in order."""
+    for rung in document["rungs"]:
+        for trial, speed in zip(rung["repeats"], speeds, strict=False):
+            trial["cpu_speed"] = speed
+    return document
+
+
+def test_two_runs_of_one_configuration_are_never_slower(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Issue 35: one configuration a minute apart, the second run's machine 30 % slower; each
+    # run's trials agree, and the CPU probe saw the machine slow down.
+    stored(with_probe(ladder_v3({"string": [1000.0, 1010.0, 990.0]}), [100.0, 101.0, 99.0]))
+    stored(with_probe(ladder_v3({"string": [680.0, 690.0, 670.0]}), [70.0, 71.0, 69.0]))
+    # A loaded machine, no probe: the trials spread within each run as between them.
+    stored(ladder_v3({"string": [1000.0, 1400.0, 800.0, 1200.0, 900.0]}))
+    stored(ladder_v3({"string": [700.0, 1000.0, 640.0, 900.0, 650.0]}))
+    for first, second in (("1", "2"), ("3", "4")):
+        code, compared, _ = results(capsys, "compare", first, second, "--fail-if-slower", "5")
+        assert code == 0
+        string = compared.splitlines()[2]
+        assert "slower" not in string
+        assert "inconclusive" in string
+        assert "measure both side by side in one run" in compared
+        document = json.loads(results(capsys, "compare", first, second, "--json")[1])
+        assert document["rungs"][0]["outcome"] == "inconclusive"
+    assert "the CPU speed probe between the runs and within them" in results(capsys, "compare", "1", "2")[1]
+
+
 def test_compare_names_different_conditions_and_fails_a_slowdown_on_request(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -192,8 +222,8 @@ def test_compare_names_different_conditions_and_fails_a_slowdown_on_request(
         "PostgreSQL); server: gunicorn vs uwsgi (A vs B)\n"
     )
     string, orm = compared.splitlines()[2:4]
-    assert string.split()[-1] == "slower"
-    assert orm.split()[3:] == ["1.385", "not", "significant", "(1", "trial)"]
+    assert string.split()[4:7] == ["slower", "by", "20"]
+    assert orm.split()[3:8] == ["1.385", "inconclusive:", "1", "trial,", "fewer"]
     _, as_json, _ = results(capsys, "compare", "1", "2", "--json")
     document = json.loads(as_json)
     assert document["different_conditions"] == [
@@ -201,9 +231,9 @@ def test_compare_names_different_conditions_and_fails_a_slowdown_on_request(
         "MariaDB, PostgreSQL)",
         "server: gunicorn vs uwsgi",
     ]
-    assert [(r["rung"], r["verdict"]) for r in document["rungs"]] == [
+    assert [(r["rung"], r["outcome"]) for r in document["rungs"]] == [
         ("string", "slower"),
-        ("orm", "not significant (1 trial)"),
+        ("orm", "inconclusive"),
     ]
     # 20 % slower: beyond 10 %, within 25 %.
     code, _, error = results(capsys, "compare", "1", "2", "--fail-if-slower", "10")
