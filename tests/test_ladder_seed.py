@@ -1,7 +1,8 @@
-"""Seed vs here for a ladder (``layerbench ladder --seed 000``, report/seed_ladder_table.py):
-seed 000's figures placed on the ladder's rungs, each against the figure above it in the seed's
-chain (not the row above), our change with its bootstrap interval, whether each conclusion
-holds; a ladder that holds none of the seed's rungs refused in one line before it starts.
+"""Published vs here for a ladder (``layerbench ladder --published NAME``,
+report/seed_ladder_table.py): a post's figures placed on the ladder's rungs, each against the
+figure above it in the post's chain (not the row above), our change with its bootstrap
+interval, whether each conclusion holds; a ladder that holds none of the experiments' rungs
+refused in one line before it starts.
 Results are built with the project's own structures for the table; one short ladder under
 mod_wsgi on a real memcached through the CLI."""
 
@@ -27,6 +28,10 @@ from tests.report_documents import CONDITIONS, load, usage
 
 COMMAND = (sys.executable, "-m", "layerbench.cli")
 MOD_WSGI = "mod_wsgi-embedded"
+WSGI_MYSQL = "mod_wsgi-mysql-ladder"
+RAILS = "rails-passenger,rails-passenger-mysql"
+# The post's ladders: what --seed 000 names.
+ALL = f"{WSGI_MYSQL},{RAILS}"
 CHAINS = {rung.name: rung.chain for rung in FULL_LADDER}
 # The seed's chain here: the ORM's hit far larger, memcached slower than the raw driver.
 RATES = {
@@ -80,7 +85,7 @@ def verdict_after(text: str, words: str) -> str:
 
 
 def test_each_figure_is_against_the_seeds_reference_with_our_interval() -> None:
-    text = format_ladder_seed_table(ladder(RATES), "000")
+    text = format_ladder_seed_table(ladder(RATES), WSGI_MYSQL)
     # memcached is against the string (the seed's chain), not the static file or the row above.
     expected = compare_rates("memcached", RATES["string"], RATES["memcached"])
     assert expected.ci_low is not None and expected.ci_high is not None
@@ -103,7 +108,7 @@ def test_each_figure_is_against_the_seeds_reference_with_our_interval() -> None:
 
 
 def test_each_conclusion_holds_or_not_with_the_ratio_and_its_interval() -> None:
-    text = format_ladder_seed_table(ladder(RATES), "000")
+    text = format_ladder_seed_table(ladder(RATES), WSGI_MYSQL)
     verdicts = [line for line in text.splitlines() if line.startswith("    here:")]
     assert [v.rsplit(": ", 1)[-1] for v in verdicts] == [
         "holds (faster)",  # the string against _mysql
@@ -119,8 +124,8 @@ def test_each_conclusion_holds_or_not_with_the_ratio_and_its_interval() -> None:
 
 def test_a_ladder_of_some_rungs_and_one_trial_says_what_it_lacks() -> None:
     rates = {"static": [5000.0], "string": [3000.0]}
-    text = format_ladder_seed_table(ladder(rates, full=False, concurrency=10), "000")
-    assert "  here: c=10 under mod_wsgi-embedded; the seed's c=100" in text, text
+    text = format_ladder_seed_table(ladder(rates, full=False, concurrency=10), WSGI_MYSQL)
+    assert "  here: c=10 under mod_wsgi-embedded; the post's c=100" in text, text
     assert row_of(text, "python string").split()[2:9] == [
         "string", "static", "7,500", "-23%", "3,000", "-40%", "httpd"
     ]  # fmt: skip
@@ -133,16 +138,16 @@ def test_rails_on_sqlite_or_on_mariadb_is_the_experiment_of_its_settings() -> No
     rails = {"string": [500.0, 510.0, 490.0], "page": [250.0, 240.0, 260.0]}
     rails["cached-page"] = [4000.0, 4100.0, 3900.0]
     sqlite = format_ladder_seed_table(
-        ladder(rails, server="passenger", app="rails", full=False), "000"
+        ladder(rails, server="passenger", app="rails", full=False), RAILS
     )
-    assert "vs here: rails-sqlite" in sqlite and "rails-mysql" not in sqlite, sqlite
+    assert "vs here: rails-passenger " in sqlite and "rails-passenger-mysql" not in sqlite, sqlite
     assert row_of(sqlite, "caches_page :show").split()[3:6] == ["page", "4,399", "+1612%"]
     assert verdict_after(sqlite, "rails page caching").endswith("holds (faster)")
     mariadb = {"site": {"database": "mariadb"}}
     mysql = format_ladder_seed_table(
-        ladder(rails, server="passenger", app="rails", settings=mariadb), "000"
+        ladder(rails, server="passenger", app="rails", settings=mariadb), RAILS
     )
-    assert "vs here: rails-mysql" in mysql and "rails-sqlite" not in mysql, mysql
+    assert "vs here: rails-passenger-mysql" in mysql and "rails-passenger " not in mysql, mysql
     assert row_of(mysql, "MySQL page (here MariaDB)").split()[4:8] == [
         "page",
         "string",
@@ -150,7 +155,7 @@ def test_rails_on_sqlite_or_on_mariadb_is_the_experiment_of_its_settings() -> No
         "-51%",
     ]
     # The full ladder's site on PostgreSQL: not the seed's MySQL page.
-    postgres = format_ladder_seed_table(ladder(rails, server="passenger", app="rails"), "000")
+    postgres = format_ladder_seed_table(ladder(rails, server="passenger", app="rails"), RAILS)
     assert row_of(postgres, "MySQL page (here MariaDB)").split()[4:8] == [
         "not", "in", "this", "run"
     ]  # fmt: skip
@@ -158,25 +163,27 @@ def test_rails_on_sqlite_or_on_mariadb_is_the_experiment_of_its_settings() -> No
 
 def test_a_ladder_without_the_seeds_rungs_is_refused_naming_what_each_needs() -> None:
     gunicorn = LadderShape("gunicorn", ("bare",), False, {}, ("static", "string"), 10)
-    with pytest.raises(ConfigError, match="holds none of seed 000's rungs: wsgi-mysql needs "):
-        check_ladder_seed("000", gunicorn)
+    with pytest.raises(ConfigError, match=f"holds none of {ALL}'s rungs: mod_wsgi-mysql-ladder "):
+        check_ladder_seed(ALL, gunicorn)
     on_mariadb = {"site": {"database": "mariadb"}}
     rails = LadderShape("passenger", ("rails",), False, on_mariadb, ("page", "cached-page"), 10)
     with pytest.raises(ConfigError) as refused:
-        check_ladder_seed("000", rails)
-    assert "rails-sqlite needs the string rung and --set site.database=default (run:" in str(
+        check_ladder_seed(ALL, rails)
+    assert "rails-passenger needs the string rung and --set site.database=default (run:" in str(
         refused.value
     )
-    assert "rails-mysql needs the string rung and --full (run:" in str(refused.value)
-    with pytest.raises(ConfigError, match="no ladder figures of a seed '002'; the seeds with "):
-        check_ladder_seed("002", gunicorn)
+    assert "rails-passenger-mysql needs the string rung and --full (run: layerbench replicate" in (
+        str(refused.value)
+    )
+    with pytest.raises(ConfigError, match="zope-paste is a matrix experiment, not a ladder's"):
+        check_ladder_seed("zope-paste", gunicorn)
 
 
-def test_the_ladder_command_refuses_a_seed_it_cannot_hold_before_anything_starts(
+def test_the_ladder_command_refuses_an_experiment_it_cannot_hold_before_anything_starts(
     tmp_path: Path,
 ) -> None:
     done = subprocess.run(
-        [*COMMAND, "ladder", "--rungs", "string", "--seed", "000", "--json", "l.json"],
+        [*COMMAND, "ladder", "--rungs", "string", "--published", ALL, "--json", "l.json"],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -185,12 +192,15 @@ def test_the_ladder_command_refuses_a_seed_it_cannot_hold_before_anything_starts
     )
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "holds none of seed 000's rungs" in lines[0], done.stderr
+    assert len(lines) == 1 and f"holds none of {ALL}'s rungs" in lines[0], done.stderr
     assert not (tmp_path / "l.json").exists()
 
 
-def test_a_short_ladder_under_mod_wsgi_on_memcached_prints_seed_vs_here(tmp_path: Path) -> None:
+def test_a_short_ladder_under_mod_wsgi_on_memcached_prints_published_vs_here(
+    tmp_path: Path,
+) -> None:
     args = ["--full", "--server", MOD_WSGI, "--rungs", "static,string,memcached", "-c", "10"]
+    # --seed 000, the hidden name --published replaced: still the post's three ladders.
     args += ["--repeats", "2", "-d", "0.5", "--warmup", "0.2", "--seed", "000"]
     done = subprocess.run(
         [*COMMAND, "ladder", *args, "--json", "l.json"],
@@ -203,7 +213,8 @@ def test_a_short_ladder_under_mod_wsgi_on_memcached_prints_seed_vs_here(tmp_path
     if "not installed" in done.stdout + done.stderr:
         missing(done.stdout + done.stderr)
     assert done.returncode == 0, done.stderr
-    text = done.stdout[done.stdout.index("seed 000 vs here: wsgi-mysql") :]
+    assert f"layerbench: --seed 000 is now --published {ALL}" in done.stderr, done.stderr
+    text = done.stdout[done.stdout.index("published vs here: mod_wsgi-mysql-ladder") :]
     assert "rails" not in text, text
     row = row_of(text, "memcached lookup")
     assert row.split()[2:6] == ["memcached", "string", "2,100", "-72%"], row

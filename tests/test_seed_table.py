@@ -1,7 +1,8 @@
-"""Seed vs here (report/seed_table.py): the seeds' figures placed in a matrix run's cells, our
-ratios with their bootstrap intervals, and whether each of the seeds' conclusions holds; a run
-that holds none of a seed's experiments is refused in one line. Results are built with the
-project's own structures (the table is under test, not the servers)."""
+"""Published vs here (report/seed_table.py): a published experiment's figures placed in a
+matrix run's cells, our ratios with their bootstrap intervals, and whether each of the post's
+conclusions holds; a run that holds none of the experiments named is refused in one line.
+Results are built with the project's own structures (the table is under test, not the
+servers)."""
 
 import subprocess
 import sys
@@ -46,6 +47,9 @@ def matrix(
     return result
 
 
+TEMPLATE = "mod_python-django-template"
+
+
 def seed_003(c8_daemon: list[float]) -> MatrixResult:
     return matrix(
         "page",
@@ -62,7 +66,7 @@ def seed_003(c8_daemon: list[float]) -> MatrixResult:
 
 def test_seed_003_holds_with_the_ratio_and_its_interval() -> None:
     daemon = [1400.0, 1450.0, 1480.0]
-    text = format_seed_table(seed_003(daemon), "003")
+    text = format_seed_table(seed_003(daemon), "zope-paste")
     expected = compare_rates("c8", [280.0, 275.0, 290.0], daemon)
     assert expected.ci_low is not None and expected.ci_high is not None
     lines = text.splitlines()
@@ -87,7 +91,7 @@ def test_seed_003_holds_with_the_ratio_and_its_interval() -> None:
 
 
 def test_a_conclusion_the_run_contradicts_does_not_hold() -> None:
-    text = format_seed_table(seed_003([200.0, 210.0, 190.0]), "003")
+    text = format_seed_table(seed_003([200.0, 210.0, 190.0]), "zope-paste")
     verdict = next(line for line in text.splitlines() if "c=8 / paste (threads) c=8" in line)
     assert verdict.endswith("does not hold (slower here)"), verdict
 
@@ -99,7 +103,7 @@ def test_one_trial_has_no_interval_and_says_so() -> None:
         [(PASTE, "zope", {}), (DAEMON, "zope", DAEMON_USED)],
         {(PASTE, 0): [400.0], (DAEMON, 0): [404.0], (PASTE, 1): [276.0], (DAEMON, 1): [1476.0]},
     )
-    text = format_seed_table(result, "003")
+    text = format_seed_table(result, "zope-paste")
     assert "= 5.35 (+435%), 1 trial, no interval: holds (faster)" in text, text
 
 
@@ -117,7 +121,7 @@ def test_preload_places_the_first_and_the_second_measurement() -> None:
             (PRELOADED, 1): [881.0, 872.0, 879.0],
         },
     )
-    text = format_seed_table(result, "004")
+    text = format_seed_table(result, "django-pylons,django-preload")
     lines = text.splitlines()
     second = next(line for line in lines if line.startswith("preloaded, second run"))
     assert f"{PRELOADED} c=100 (second)" in second and " 879 " in second, second
@@ -128,12 +132,15 @@ def test_preload_places_the_first_and_the_second_measurement() -> None:
     assert verdicts[0].endswith("holds (faster)") and verdicts[1].endswith("holds (within ±10%)")
 
 
-def test_a_run_without_the_seeds_configurations_is_refused() -> None:
+def test_a_run_without_the_posts_configurations_is_refused() -> None:
     result = seed_003([1400.0, 1450.0, 1480.0])
-    with pytest.raises(ConfigError, match="holds none of seed 002's experiments: django-template"):
-        format_seed_table(result, "002")
-    with pytest.raises(ConfigError, match="no figures of a seed '1'; the seeds with experiments"):
-        format_seed_table(result, "1")
+    django = "mod_python-django-template,mod_python-django-orm"
+    with pytest.raises(ConfigError, match=f"holds none of {django}: mod_python-django-template "):
+        format_seed_table(result, django)
+    with pytest.raises(ConfigError, match="no published experiment 'zope-pasta'; did you mean "):
+        format_seed_table(result, "zope-pasta")
+    with pytest.raises(ConfigError, match="rails-passenger is a ladder experiment, not a matrix"):
+        format_seed_table(result, "rails-passenger")
 
 
 def test_before_the_run_a_default_may_be_the_seeds_setting_and_a_given_one_decides() -> None:
@@ -145,14 +152,28 @@ def test_before_the_run_a_default_may_be_the_seeds_setting_and_a_given_one_decid
         return RunShape(columns, (1, 8))
 
     given = {"mod_wsgi-daemon": {"processes": "4", "threads": "1"}}
-    assert [e.name for e in check_seed("003", daemon(given))] == ["zope-threads-processes"]
+    assert [e.name for e in check_seed("zope-paste", daemon(given))] == ["zope-paste"]
     # Not given: its default is not known before the run, and may be the seed's.
-    assert [e.name for e in check_seed("003", daemon({}))] == ["zope-threads-processes"]
+    assert [e.name for e in check_seed("zope-paste", daemon({}))] == ["zope-paste"]
     with pytest.raises(ConfigError, match="lacks mod_wsgi-daemon:app=zope:mod_wsgi-daemon"):
-        check_seed("003", daemon({"mod_wsgi-daemon": {"processes": "2", "threads": "1"}}))
+        check_seed("zope-paste", daemon({"mod_wsgi-daemon": {"processes": "2", "threads": "1"}}))
 
 
-def test_the_matrix_command_refuses_a_seed_it_cannot_hold_before_anything_starts() -> None:
+def test_the_matrix_command_refuses_an_experiment_it_cannot_hold_before_anything_starts() -> None:
+    done = subprocess.run(
+        [*COMMAND, "matrix", "--servers", "gunicorn", "-c", "1", "--published", TEMPLATE],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"holds none of {TEMPLATE}" in lines[0], lines
+    assert "Traceback" not in done.stderr
+
+
+def test_the_hidden_seed_option_says_in_one_line_what_replaced_it() -> None:
     done = subprocess.run(
         [*COMMAND, "matrix", "--servers", "gunicorn", "-c", "1", "--seed", "002"],
         capture_output=True,
@@ -161,9 +182,14 @@ def test_the_matrix_command_refuses_a_seed_it_cannot_hold_before_anything_starts
         check=False,
     )
     assert done.returncode == 2, done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and "holds none of seed 002's experiments" in lines[0], done.stderr
-    assert "Traceback" not in done.stderr
+    replaced, refused = done.stderr.strip().splitlines()
+    names = "mod_python-django-orm,mod_python-django-template"
+    assert replaced == f"layerbench: --seed 002 is now --published {names}", replaced
+    assert f"holds none of {names}" in refused, refused
+    helped = subprocess.run(
+        [*COMMAND, "matrix", "--help"], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "--seed" not in helped.stdout and "--published" in helped.stdout
 
 
 def seed_000(c500_embedded: list[float]) -> MatrixResult:
@@ -187,7 +213,7 @@ def seed_000(c500_embedded: list[float]) -> MatrixResult:
 
 
 def test_seed_000_in_process_against_daemon_mode_at_each_level() -> None:
-    text = format_seed_table(seed_000([2000.0, 2100.0, 1900.0]), "000")
+    text = format_seed_table(seed_000([2000.0, 2100.0, 1900.0]), "mod_wsgi-daemon-modes")
     lines = text.splitlines()
     # Each daemon configuration in its own column, against in-process at the same level.
     row = next(line for line in lines if line.startswith("p=2,t=100 c=200"))
@@ -211,6 +237,8 @@ def test_seed_000_needs_every_daemon_configuration_before_the_run() -> None:
         return RunShape(tuple(columns), (100, 200, 500))
 
     every = ["d:processes=2:threads=10", "d:processes=2:threads=100", "d:processes=20:threads=10"]
-    assert [e.name for e in check_seed("000", planned(every))] == ["mod_wsgi-in-process-daemon"]
+    assert [e.name for e in check_seed("mod_wsgi-daemon-modes", planned(every))] == [
+        "mod_wsgi-daemon-modes"
+    ]
     with pytest.raises(ConfigError, match="lacks mod_wsgi-daemon:app=bare:mod_wsgi-daemon"):
-        check_seed("000", planned(every[:2]))
+        check_seed("mod_wsgi-daemon-modes", planned(every[:2]))

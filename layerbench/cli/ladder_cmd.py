@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.ladder_progress import LadderProgress
+from layerbench.cli.published_option import add_published_argument, published_names
 from layerbench.cli.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.cost.ladder_cost import ladder_cost_options, run_cost
 from layerbench.errors import ConfigError
@@ -15,7 +16,7 @@ from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.app_costs import format_app_costs
 from layerbench.report.ladder_instructions import ladder_instructions_lines
 from layerbench.report.ladder_table import format_ladder_table
-from layerbench.report.seed_ladder_figures import LADDER_SEED_NAMES
+from layerbench.report.published import LADDER
 from layerbench.report.seed_ladder_table import (
     LadderShape,
     check_ladder_seed,
@@ -58,12 +59,7 @@ def add_parser(commands: Any) -> None:
         help="then count each rung's instructions per request under valgrind (layerbench "
         "cost's pass) and show them beside req/s",
     )
-    parser.add_argument(
-        "--seed",
-        metavar="NNN",
-        help="after the table, the seed's ladder beside this run's (seed vs here): "
-        + ", ".join(LADDER_SEED_NAMES),
-    )
+    add_published_argument(parser, LADDER)
     parser.set_defaults(handler=cmd_ladder)
 
 
@@ -144,8 +140,9 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             raise ConfigError("--app or --apps, not both")
         chosen["apps"] = tuple(name.strip() for name in args.apps.split(",") if name.strip())
     options = ladder_options(args, **chosen)
-    if args.seed is not None:
-        check_ladder_seed(args.seed, _shape(options))  # a ladder that cannot hold it: refused
+    published = published_names(args, LADDER)
+    if published is not None:
+        check_ladder_seed(published, _shape(options))  # a ladder that cannot hold it: refused
     topology = topology_of(args)
     results = ResultsFile(args.json, args.label)
     counting = None
@@ -163,8 +160,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     memory = format_memory_table(ladder_memory_items(result))
     instructions = "\n".join(ladder_instructions_lines(result))
     document = result.to_dict()
-    seed = format_ladder_seed_table(result, args.seed) if args.seed is not None else ""
-    tables = [table, costs, memory, instructions, seed]
+    beside = format_ladder_seed_table(result, published) if published is not None else ""
+    tables = [table, costs, memory, instructions, beside]
     with_hosts(results, document, tables, ladder_memory_items(result))
     publish(results, document, "\n\n".join(part for part in tables if part))
     return EXIT_RUNG_FAILED if result.failed else 0

@@ -31,6 +31,7 @@ from layerbench.cli import (
     ladder_cmd,
     matrix_cmd,
     mix_cmd,
+    replicate_cmd,
     report_cmd,
     results_cmd,
     services_cmd,
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder_cmd.add_parser(commands)
     matrix_cmd.add_parser(commands)
     mix_cmd.add_parser(commands)
+    replicate_cmd.add_parser(commands, build_parser)
     results_cmd.add_parser(commands)
     report_cmd.add_parser(commands)
     smoke_cmd.add_parser(commands)

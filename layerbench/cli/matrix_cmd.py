@@ -1,4 +1,4 @@
-"""``layerbench matrix``: server configurations x concurrency levels, the seed's deployment
+"""``layerbench matrix``: server configurations x concurrency levels, the deployment
 table, and what every process cost."""
 
 import argparse
@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
+from layerbench.cli.published_option import add_published_argument, published_names
 from layerbench.cli.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.lab.matrix_options import (
     MATRIX_RUNG_NAMES,
@@ -17,7 +18,7 @@ from layerbench.lab.matrix_options import (
 from layerbench.lab.matrix_run import run_matrix
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.report.matrix_table import format_matrix_table
-from layerbench.report.seed_figures import SEED_NAMES
+from layerbench.report.published import MATRIX
 from layerbench.report.seed_table import RunColumn, RunShape, check_seed, format_seed_table
 from layerbench.report.worker_memory import format_memory_table, matrix_memory_items
 from layerbench.rungs.applications import APPLICATIONS, BARE
@@ -83,12 +84,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--label", help="a name for the run in the results database")
     parser.add_argument("--wide", action="store_true", help="the table with every column")
-    parser.add_argument(
-        "--seed",
-        metavar="NNN",
-        help="after the table, the seed's figures beside this run's (seed vs here): "
-        + ", ".join(SEED_NAMES),
-    )
+    add_published_argument(parser, MATRIX)
     parser.set_defaults(handler=cmd_matrix)
 
 
@@ -107,15 +103,16 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         pin=not args.no_pin,
         settings=common,
     )
-    if args.seed is not None:
-        check_seed(args.seed, _shape(options))  # a run that cannot hold the seed's: refused
+    published = published_names(args, MATRIX)
+    if published is not None:
+        check_seed(published, _shape(options))  # a run that cannot hold the post's: refused
     results = ResultsFile(args.json, args.label)
     topology = topology_of(args)
     result = run_matrix(options, results, MatrixProgress(options, sys.stderr), topology)
     tables = [
         format_matrix_table(result, wide=args.wide),
         format_memory_table(matrix_memory_items(result)),
-        format_seed_table(result, args.seed) if args.seed is not None else "",
+        format_seed_table(result, published) if published is not None else "",
     ]
     document = result.to_dict()
     with_hosts(results, document, tables, matrix_memory_items(result))

@@ -1,14 +1,15 @@
-"""Seed vs here for a ladder (``layerbench ladder --seed 000``): per figure of the seed's ladder
-(:mod:`layerbench.report.seed_ladder_figures`), the seed's req/s and its change against the
-figure above it in its chain, ours (the rung's median over the repeats, with its bootstrap 95 %
-interval) and our change against the same rung with its bootstrap interval, the CPU the seed
-saw beside our server's CPU per request; then each of the seed's conclusions and whether it
-holds here (:mod:`layerbench.report.seed_compare`, the matrix's seed tables' verdicts). The
-absolute figures come from other hardware; the changes are what can be compared."""
+"""Published vs here for a ladder (``layerbench replicate mod_wsgi-mysql-ladder``): per figure
+of the post's ladder (:mod:`layerbench.report.published`), the post's req/s and its change
+against the figure above it in its chain, ours (the rung's median over the repeats, with its
+bootstrap 95 % interval) and our change against the same rung with its bootstrap interval, the
+CPU the post saw beside our server's CPU per request; then each of the post's conclusions and
+whether it holds here (:mod:`layerbench.report.seed_compare`, the matrix's tables' verdicts).
+The absolute figures come from other hardware; the changes are what can be compared."""
 
 from dataclasses import dataclass
 
 from layerbench.errors import ConfigError
+from layerbench.report.published import LADDER, named_of_kind
 from layerbench.report.seed_compare import (
     Book,
     compare_items,
@@ -18,14 +19,8 @@ from layerbench.report.seed_compare import (
     rate_text,
     runs_with,
 )
-from layerbench.report.seed_ladder_figures import (
-    LADDER_SEED_NAMES,
-    LadderExperiment,
-    LadderFigure,
-    RungPlace,
-    ladder_experiments_of,
-)
-from layerbench.report.text_table import format_table
+from layerbench.report.seed_ladder_figures import LadderExperiment, LadderFigure, RungPlace
+from layerbench.report.text_table import format_table, setup_lines
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.roles import SERVER_ROLE
 from layerbench.stats.comparison import RungComparison
@@ -36,7 +31,7 @@ DEFAULT_VALUE = "default"
 
 @dataclass(frozen=True)
 class LadderShape:
-    """A ladder as the seed's figures are looked for in it: before the run (its options) or
+    """A ladder as a post's figures are looked for in it: before the run (its options) or
     after (its result)."""
 
     server: str
@@ -60,15 +55,15 @@ def shape_of(result: LadderResult) -> LadderShape:
     )
 
 
-def check_ladder_seed(seed: str, shape: LadderShape) -> list[LadderExperiment]:
-    """The seed's ladder experiments the ladder holds rungs of (those it holds most of); a
-    ConfigError naming what each needs when it holds none (or the seed has no ladder)."""
-    experiments = ladder_experiments_of(seed)
-    if not experiments:
-        raise ConfigError(
-            f"no ladder figures of a seed {seed!r}; the seeds with ladders: "
-            + ", ".join(LADDER_SEED_NAMES)
-        )
+def check_ladder_seed(names: str, shape: LadderShape) -> list[LadderExperiment]:
+    """Of the published experiments ``names`` names (comma-separated), those the ladder holds
+    rungs of (those it holds most of); a ConfigError naming what each needs when it holds none
+    (or a name is not one of them, or is a matrix's)."""
+    experiments = [
+        p.experiment
+        for p in named_of_kind(names, LADDER)
+        if isinstance(p.experiment, LadderExperiment)
+    ]
     places = {e.name: {f.place for f in e.figures if _held(f.place, shape)} for e in experiments}
     # An experiment whose rungs here another's hold too, and fewer (the Rails string of the
     # SQLite ladder on the MariaDB one), is that other's.
@@ -80,16 +75,19 @@ def check_ladder_seed(seed: str, shape: LadderShape) -> list[LadderExperiment]:
     if held:
         return held
     needs = "; ".join(
-        f"{e.name} needs {_needs(e, shape)} (run: layerbench {e.command})" for e in experiments
+        f"{e.name} needs {_needs(e, shape)} (run: layerbench replicate {e.name})"
+        for e in experiments
     )
-    raise ConfigError(f"this ladder holds none of seed {seed}'s rungs: {needs}")
+    raise ConfigError(f"this ladder holds none of {names}'s rungs: {needs}")
 
 
-def format_ladder_seed_table(result: LadderResult, seed: str, *, colour: bool | None = None) -> str:
+def format_ladder_seed_table(
+    result: LadderResult, names: str, *, colour: bool | None = None
+) -> str:
     shape = shape_of(result)
     return "\n\n".join(
         _experiment_table(experiment, result, shape, colour)
-        for experiment in check_ladder_seed(seed, shape)
+        for experiment in check_ladder_seed(names, shape)
     )
 
 
@@ -161,8 +159,8 @@ def _comparison(
 def _experiment_table(
     experiment: LadderExperiment, result: LadderResult, shape: LadderShape, colour: bool | None
 ) -> str:
-    header = ["seed's measurement", "here", "above", "seed req/s", "seed vs above", "req/s"]
-    header += ["95 %", "vs above", "95 %", "seed CPU", "server CPU ms/req"]
+    header = ["post's measurement", "here", "above", "post req/s", "post vs above", "req/s"]
+    header += ["95 %", "vs above", "95 %", "post CPU", "server CPU ms/req"]
     rows = [header]
     for figure in experiment.figures:
         rung = _rung(figure, result, shape)
@@ -191,11 +189,11 @@ def _experiment_table(
         )
     here = f"c={shape.concurrency} under {shape.server}" + (" (--full)" if shape.full else "")
     if shape.concurrency != experiment.concurrency:
-        here += f"; the seed's c={experiment.concurrency}"
+        here += f"; the post's c={experiment.concurrency}"
     lines = [
-        f"seed {experiment.seed} vs here: {experiment.name} (each against the figure above it in "
-        "the seed's chain)",
-        f"  seed: {experiment.conditions}",
+        f"published vs here: {experiment.name} (each against the figure above it in the post's "
+        "chain)",
+        *setup_lines(experiment.conditions),
         f"  here: {here}",
         *format_table(rows, 2, colour=colour),
         "",

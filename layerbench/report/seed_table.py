@@ -1,8 +1,9 @@
-"""Seed vs here: a matrix run beside the seed's figures (:mod:`layerbench.report.seed_figures`).
-Per configuration the seed measured, the seed's req/s and its ratio to the experiment's
+"""Published vs here: a matrix run beside a published experiment's figures
+(:mod:`layerbench.report.published`).
+Per configuration the post measured, its req/s and its ratio to the experiment's
 reference, ours (the median of the cell's trials, with its bootstrap 95 % interval) and our
 ratio with its bootstrap interval (each cell's trials resampled on their own,
-:func:`layerbench.stats.comparison.compare_rates`); then each of the seed's conclusions, and
+:func:`layerbench.stats.comparison.compare_rates`); then each of the post's conclusions, and
 whether it holds here: the absolute figures come from other hardware, the ratios are what can
 be compared."""
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.report.published import MATRIX, named_of_kind
 from layerbench.report.seed_compare import (
     compare_items,
     conclusion_lines,
@@ -19,14 +21,8 @@ from layerbench.report.seed_compare import (
     rate_text,
     runs_with,
 )
-from layerbench.report.seed_figures import (
-    SEED_NAMES,
-    Place,
-    SeedExperiment,
-    SeedFigure,
-    experiments_of,
-)
-from layerbench.report.text_table import format_table
+from layerbench.report.seed_figures import Place, SeedExperiment, SeedFigure
+from layerbench.report.text_table import format_table, setup_lines
 from layerbench.report.worker_memory import MIB, server_memory
 from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.stats.comparison import RungComparison
@@ -38,7 +34,7 @@ LABEL_WIDTH = 44
 
 @dataclass(frozen=True)
 class RunColumn:
-    """A matrix column as the seed's figures are looked for in it: ``book`` the settings it
+    """A matrix column as a post's figures are looked for in it: ``book`` the settings it
     was given (SECTION → KEY → VALUE), ``used`` those its server ran with, defaults included
     (empty before the run, and for a column whose server never started)."""
 
@@ -72,33 +68,33 @@ def shape_of(result: MatrixResult) -> RunShape:
     )
 
 
-def check_seed(seed: str, shape: RunShape) -> list[SeedExperiment]:
-    """The seed's experiments the run holds; a ConfigError naming what a run of each needs
-    when it holds none (or the seed is not one of those with figures)."""
-    experiments = experiments_of(seed)
-    if not experiments:
-        raise ConfigError(
-            f"no figures of a seed {seed!r}; the seeds with experiments: {', '.join(SEED_NAMES)}"
-        )
-    held = [e for e in experiments if not _missing(e, shape)]
+def check_seed(names: str, shape: RunShape) -> list[SeedExperiment]:
+    """Of the published experiments ``names`` names (comma-separated), those the run holds; a
+    ConfigError naming what a run of each needs when it holds none (or a name is not one of
+    them, or is a ladder's)."""
+    experiments = [p.experiment for p in named_of_kind(names, MATRIX)]
+    held = [e for e in experiments if isinstance(e, SeedExperiment) and not _missing(e, shape)]
     if held:
         return held
     needs = "; ".join(
-        f"{e.name} lacks {_missing(e, shape)} (run: layerbench {e.command})" for e in experiments
+        f"{e.name} lacks {_missing(e, shape)} (run: layerbench replicate {e.name})"
+        for e in experiments
+        if isinstance(e, SeedExperiment)
     )
-    raise ConfigError(f"this matrix holds none of seed {seed}'s experiments: {needs}")
+    raise ConfigError(f"this matrix holds none of {names}: {needs}")
 
 
-def format_seed_table(result: MatrixResult, seed: str, *, colour: bool | None = None) -> str:
+def format_seed_table(result: MatrixResult, names: str, *, colour: bool | None = None) -> str:
+    """The run beside each published experiment of ``names`` it holds."""
     shape = shape_of(result)
     parts = []
-    for experiment in check_seed(seed, shape):
+    for experiment in check_seed(names, shape):
         parts.append(_experiment_table(experiment, result, shape, colour))
     return "\n\n".join(parts)
 
 
 def _missing(experiment: SeedExperiment, shape: RunShape) -> str:
-    """The first figure of the seed's that the run has no place for; empty when none."""
+    """The first figure of the post's that the run has no place for; empty when none."""
     for figure in experiment.figures:
         if figure.requests_per_s is None:
             continue
@@ -153,8 +149,8 @@ def _comparison(
 def _experiment_table(
     experiment: SeedExperiment, result: MatrixResult, shape: RunShape, colour: bool | None
 ) -> str:
-    header = ["seed's configuration", "here", "seed req/s", "seed ratio", "req/s", "95 %"]
-    header += ["ratio", "95 %", "seed RES MiB", "RSS MiB/worker"]
+    header = ["post's configuration", "here", "post req/s", "post ratio", "req/s", "95 %"]
+    header += ["ratio", "95 %", "post RES MiB", "RSS MiB/worker"]
     rows = [header]
     for figure in experiment.figures:
         column = _column(experiment, figure.place, shape)
@@ -187,9 +183,9 @@ def _experiment_table(
         ]
         rows.append(row)
     lines = [
-        f"seed {experiment.seed} vs here: {experiment.name} ({experiment.rung} rung; ratios "
-        "against the configuration each figure is compared with)",
-        f"  seed: {experiment.conditions}",
+        f"published vs here: {experiment.name} ({experiment.rung} rung; ratios against the "
+        "configuration each figure is compared with)",
+        *setup_lines(experiment.conditions),
         *format_table(rows, 2, colour=colour),
         "",
     ]

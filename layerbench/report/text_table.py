@@ -3,6 +3,7 @@ right-aligned; optional headers spanning several columns (``Group``), one column
 ``…`` so that the table fits a width, and colour (header bold, failures red) added after the
 alignment, so that it never moves a column."""
 
+import textwrap
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
@@ -55,6 +56,18 @@ def format_table(
             cells.append(paint(text, code) + pad if aligned_left else pad + paint(text, code))
         lines.append(GAP.join(cells).rstrip())
     return lines
+
+
+def wrapped(text: str, label: str, width: int = TERMINAL_WIDTH) -> list[str]:
+    """``  LABEL: TEXT`` wrapped to ``width``, its following lines indented under it."""
+    return textwrap.wrap(
+        text, width, initial_indent=f"  {label}: ", subsequent_indent="    ", break_on_hyphens=False
+    )
+
+
+def setup_lines(setup: str) -> list[str]:
+    """A published experiment's setup, ``  post: …``, within the terminal's width."""
+    return wrapped(setup, "post")
 
 
 def _shrink(widths: list[int], least: list[int], columns: Collection[int], limit: int) -> None:
