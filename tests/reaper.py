@@ -1,11 +1,12 @@
 """Run a command as a child subreaper, interrupt it, and list what it left behind.
 
-    python -m tests.reaper WAIT_FOR_TEXT TIMEOUT_S -- COMMAND...
+    python -m tests.reaper WAIT_FOR_TEXT TIMEOUT_S [SIGNAL] -- COMMAND...
 
 Starts COMMAND with stderr piped, waits until its stderr shows WAIT_FOR_TEXT, sends it SIGINT
-(as a terminal's Ctrl-C would), waits for it to exit, and prints one JSON line: its exit code,
-its stderr, and the pids of any descendants still alive. Being a subreaper, this process adopts
-every orphan of COMMAND, so a leftover cannot hide by being re-parented to init.
+(as a terminal's Ctrl-C would; or SIGNAL, a name such as SIGHUP), waits for it to exit, and
+prints one JSON line: its exit code, its stderr, and the pids of any descendants still alive.
+Being a subreaper, this process adopts every orphan of COMMAND, so a leftover cannot hide by
+being re-parented to init.
 """
 
 import ctypes
@@ -35,7 +36,9 @@ def children_of(pid: int) -> list[int]:
 
 def main() -> None:
     wait_for, timeout_s = sys.argv[1], float(sys.argv[2])
-    command = sys.argv[sys.argv.index("--") + 1 :]
+    separator = sys.argv.index("--")
+    sent = signal.Signals[sys.argv[3]] if separator > 3 else signal.SIGINT
+    command = sys.argv[separator + 1 :]
     ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     child = subprocess.Popen(command, stderr=subprocess.PIPE)
     assert child.stderr is not None
@@ -53,7 +56,7 @@ def main() -> None:
         received += chunk or b""
         time.sleep(0.05)
     seen = wait_for.encode() in received
-    child.send_signal(signal.SIGINT)
+    child.send_signal(sent)
     try:
         child.wait(30)
     except subprocess.TimeoutExpired:

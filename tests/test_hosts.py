@@ -3,6 +3,7 @@ namespaces on a bridge of their own, a server in one answering another over it, 
 left afterwards: not after the run, nor after the runner's SIGKILL and the next run's sweep."""
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -224,6 +225,52 @@ def test_hosts_up_prints_the_hosts_and_ctrl_c_removes_them(
     assert "Traceback" not in errors
     token = prefix[3].split("-")[1]
     assert ours(token) == []
+
+
+# A command in a session of its own whose standard input is made its controlling terminal.
+ON_ITS_TERMINAL = [
+    sys.executable,
+    "-c",
+    "import fcntl, os, sys, termios\n"
+    "fcntl.ioctl(0, termios.TIOCSCTTY, 0)\n"
+    "os.execv(sys.argv[1], sys.argv[1:])\n",
+]
+
+
+def test_hosts_up_on_a_terminal_that_closes_removes_them(
+    can_make_namespaces: None, tmp_path: Path
+) -> None:
+    # The terminal closes (or the SSH session drops): the kernel hangs it up and sends SIGHUP,
+    # which takes Ctrl-C's way out; that way's last line, to a terminal that is gone, must not
+    # stop it.
+    path = tmp_path / "topology.toml"
+    path.write_text(TOPOLOGY)
+    terminal, its_end = os.openpty()
+    process = subprocess.Popen(
+        [*ON_ITS_TERMINAL, *LAYERBENCH, "hosts", "up", str(path)],
+        stdin=its_end,
+        stdout=its_end,
+        stderr=its_end,
+        start_new_session=True,
+    )
+    os.close(its_end)
+    try:
+        shown = b""
+        deadline = time.monotonic() + 20
+        while b"Ctrl-C removes them" not in shown and time.monotonic() < deadline:
+            if select.select([terminal], [], [], 0.5)[0]:
+                shown += os.read(terminal, 4096)
+        assert b"Ctrl-C removes them" in shown, shown
+        token = shown.split(b" lbh-", 1)[1].split(b"-", 1)[0].decode()
+        assert len(ours(token)) == 3
+        os.close(terminal)  # the terminal closes
+        assert process.wait(20) == 130
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert ours(token) == [], "removed by hosts up itself, no sweep needed"
+    assert not (STATE_DIR / token).exists()
 
 
 def test_hosts_up_refuses_a_wrong_topology_in_one_line(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.proc.interruptions_deferred import interruptions_deferred
+from layerbench.proc.interruptions_deferred import INTERRUPTIONS, interruptions_deferred
 from tests.service_nodes import alive
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,14 +60,29 @@ def test_an_interruption_at_the_fork_of_a_server_is_raised_and_the_server_ended(
     assert not alive(int(pid))
 
 
-def test_one_deferred_is_raised_on_the_way_out_with_the_handlers_put_back() -> None:
-    handlers = [signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)]
-    went_on = False
-    with pytest.raises(KeyboardInterrupt), interruptions_deferred():
-        os.kill(os.getpid(), signal.SIGINT)
-        went_on = True
-    assert went_on
-    assert [signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)] == handlers
+def raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_one_deferred_is_raised_on_the_way_out_with_the_handlers_put_back(
+    sent: signal.Signals,
+) -> None:
+    # SIGTERM and SIGHUP as the CLI handles them: as Ctrl-C.
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    for signum in previous:
+        signal.signal(signum, raise_interrupt)
+    try:
+        handlers = [signal.getsignal(signum) for signum in INTERRUPTIONS]
+        went_on = False
+        with pytest.raises(KeyboardInterrupt), interruptions_deferred():
+            os.kill(os.getpid(), sent)
+            went_on = True
+        assert went_on
+        assert [signal.getsignal(signum) for signum in INTERRUPTIONS] == handlers
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def test_an_ignored_signal_stays_ignored() -> None:

@@ -83,12 +83,14 @@ def test_wrong_options_are_one_line_errors(tmp_path: Path, args: list[str], mess
     assert len(completed.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize("sent", ["SIGINT", "SIGHUP"])
 def test_ctrl_c_mid_run_keeps_finished_rungs_and_leaves_no_process(
-    tmp_path: Path, load_binary: Path
+    tmp_path: Path, load_binary: Path, sent: str
 ) -> None:
+    # SIGHUP (a closed terminal, a dropped SSH session) takes the same way out as Ctrl-C.
     command = [*LAYERBENCH, "ladder", "-d", "3", "--warmup", "0.2", "--rungs", "string,cache,orm"]
     reaper = subprocess.run(
-        [sys.executable, "-m", "tests.reaper", "cache ", "60", "--", *command],
+        [sys.executable, "-m", "tests.reaper", "cache ", "60", sent, "--", *command],
         capture_output=True,
         text=True,
         cwd=tmp_path,

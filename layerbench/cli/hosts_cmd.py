@@ -2,7 +2,8 @@
 
 layerbench hosts up TOPOLOGY   makes the hosts (root needed), prints a line a host: its name,
                                address, roles and the command prefix that runs a command on
-                               it; Ctrl-C (or SIGTERM) removes them and what runs in them.
+                               it; Ctrl-C (or SIGTERM, or SIGHUP: the terminal
+                               closed) removes them and what runs in them.
                                A host reached over SSH is not made: its line has its ssh
                                destination for an address and the ssh command line as prefix
 """

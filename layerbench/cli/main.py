@@ -10,11 +10,12 @@ errors.py's typed errors, never printing it:
     2    a usage error, in every command: argparse's, or a ConfigError (a wrong option,
          setting, name or file); a NothingMeasuredError (smoke measured nothing: not a
          regression)
-    130  interrupted (Ctrl-C or SIGTERM)
+    130  interrupted (Ctrl-C, SIGTERM, or SIGHUP: a closed terminal, a dropped SSH session)
     141  stdout closed by its reader (`| head -1`): quietly, by cli/output.py's print_out
 """
 
 import argparse
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -50,6 +51,7 @@ from layerbench.proc.work_dirs import sweep_abandoned
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+STANDARD_STREAMS = (0, 1, 2)
 USAGE_ERRORS = (ConfigError, NothingMeasuredError)
 
 
@@ -91,6 +93,10 @@ def main(argv: Sequence[str] | None = None) -> None:
 def run(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)
+    if signal.getsignal(signal.SIGHUP) != signal.SIG_IGN:  # nohup's choice stays
+        # Which streams are the terminal is asked now: once it is hung up, isatty says no.
+        terminal = [fd for fd in STANDARD_STREAMS if os.isatty(fd)]
+        signal.signal(signal.SIGHUP, lambda signum, frame: _hang_up(terminal))
     sweep_abandoned()  # work directories of runs that were killed
     sweep_abandoned_networks()  # and their hosts' network namespaces
     try:
@@ -112,4 +118,18 @@ def _message(error: LayerbenchError) -> str:
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     """SIGTERM takes the same orderly way out as Ctrl-C: children stopped, results kept."""
+    raise KeyboardInterrupt
+
+
+def _hang_up(terminal: list[int]) -> None:
+    """SIGHUP (the terminal closed, the SSH session dropped) takes SIGTERM's way out. The
+    terminal is gone: a write to it would fail (EIO) on that way, which writes progress lines
+    and the last one, so the standard streams that were the terminal go to /dev/null first (a
+    file or a pipe stays)."""
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for fd in terminal:
+            os.dup2(null, fd)
+    finally:
+        os.close(null)
     raise KeyboardInterrupt

@@ -1,5 +1,5 @@
-"""Ctrl-C and SIGTERM deferred for a moment in which a KeyboardInterrupt would be lost or would
-leave a half-done state, and raised on the way out.
+"""Ctrl-C, SIGTERM and SIGHUP deferred for a moment in which a KeyboardInterrupt would be lost
+or would leave a half-done state, and raised on the way out.
 
 Two such moments in layerbench:
 
@@ -12,10 +12,10 @@ Two such moments in layerbench:
 
 Holding the signals back with the thread's mask is not enough: a signal sent to the process is
 then taken by another thread, and CPython still raises it in the main thread at its next check,
-inside the hook. So while deferred, the main thread's handlers of SIGINT and SIGTERM only note
-the signal; on the way out the handlers are put back and a noted signal is raised again, to
-the handler that was there. Only the main thread runs Python signal handlers: in any other
-thread there is nothing to defer.
+inside the hook. So while deferred, the main thread's handlers of SIGINT, SIGTERM and SIGHUP (a
+closed terminal, which the CLI takes as SIGTERM) only note the signal; on the way out the
+handlers are put back and a noted signal is raised again, to the handler that was there. Only
+the main thread runs Python signal handlers: in any other thread there is nothing to defer.
 """
 
 import signal
@@ -25,13 +25,13 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-INTERRUPTIONS = (signal.SIGINT, signal.SIGTERM)
+INTERRUPTIONS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 Handler = Callable[[int, FrameType | None], Any] | int | None  # what signal.signal takes
 
 
 @contextmanager
 def interruptions_deferred() -> Iterator[None]:
-    """SIGINT and SIGTERM noted while inside and raised again on the way out (in the main
+    """SIGINT, SIGTERM and SIGHUP noted while inside and raised again on the way out (in the main
     thread; elsewhere nothing changes). A signal ignored stays ignored."""
     if threading.current_thread() is not threading.main_thread():
         yield

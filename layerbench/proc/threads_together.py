@@ -12,7 +12,7 @@ Why not ``Thread.join`` alone: in CPython 3.11 (Debian 12's) a KeyboardInterrupt
 (``_wait_for_tstate_lock``'s ``except`` path), so a second ``join`` returns at once with the
 thread still running. Each thread here sets an event of its own as its last act, and the caller
 waits on those (an interrupted ``Event.wait`` leaves nothing behind) before joining. The threads
-are launched with SIGINT and SIGTERM deferred in the caller (a signal then is raised once all
+are launched with SIGINT, SIGTERM and SIGHUP deferred in the caller (one is raised once all
 are running): a thread whose launch was interrupted halfway could not be told from one never
 launched (see :mod:`~layerbench.proc.interruptions_deferred`).
 """
