@@ -54,17 +54,18 @@ def read_text(path: Path, what: str, limit: int = MAX_DOCUMENT_BYTES, *, missing
         raise ConfigError(f"{what} is not UTF-8 text (byte {error.start})") from None
 
 
-def parse_json(text: str | bytes, what: str) -> Any:
+def parse_json(text: str | bytes, what: str, hint: str = "") -> Any:
     """``text``'s JSON: NaN, Infinity, a number too large for a float or an integer of more
-    than 20 digits, or nesting too deep, is a ConfigError naming ``what``."""
+    than 20 digits, or nesting too deep, is a ConfigError naming ``what`` (and ``hint``, a
+    likely cause: " (edited by hand?)")."""
     try:
         return json.loads(
             text, parse_constant=_no_constant, parse_int=_bounded_int, parse_float=_finite_float
         )
     except RecursionError:
-        raise ConfigError(f"{what} is nested too deeply to be read") from None
+        raise ConfigError(f"{what} is nested too deeply to be read{hint}") from None
     except ValueError as error:
-        raise ConfigError(f"{what} is not JSON: {error}") from None
+        raise ConfigError(f"{what} is not JSON{hint}: {error}") from None
 
 
 def read_json(path: Path, what: str, limit: int = MAX_DOCUMENT_BYTES, *, missing: str = "") -> Any:

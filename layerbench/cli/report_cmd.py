@@ -3,12 +3,12 @@ as Markdown, CSV or JSON (by OUT's suffix). FILE is a ladder or matrix JSON file
 the results database."""
 
 import argparse
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from layerbench.cli.output import print_out
+from layerbench.documents import read_json
 from layerbench.errors import ConfigError, ResultsDatabaseError
 from layerbench.report.exports import to_csv, to_json, to_markdown
 from layerbench.report.html_report import html_report
@@ -69,12 +69,7 @@ def _load(source: str) -> dict[str, Any]:
     if _stored(source):
         with ResultsDatabase(default_path()) as database:
             return database.document(int(source))
-    try:
-        document = json.loads(path.read_text())
-    except OSError as error:
-        raise ConfigError(f"cannot read {source}: {error.strerror}") from None
-    except ValueError as error:
-        raise ConfigError(f"{source} is not JSON: {error}") from None
+    document = read_json(path, source)
     if not isinstance(document, dict) or not ("rungs" in document or "cells" in document):
         raise ConfigError(f"{source} is not a layerbench ladder or matrix result")
     return document

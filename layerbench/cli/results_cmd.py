@@ -6,7 +6,6 @@ Rows of the database edited by hand into something unreadable are one-line warni
 can be read is shown."""
 
 import argparse
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,8 @@ from typing import Any
 from layerbench.cli import results_compare
 from layerbench.cli.output import print_out
 from layerbench.cli.results_compare import warn
-from layerbench.errors import ConfigError, LayerbenchError
+from layerbench.documents import read_json
+from layerbench.errors import LayerbenchError
 from layerbench.report.mix_lines import mix_rows
 from layerbench.report.text_table import TERMINAL_WIDTH, format_table
 from layerbench.results.ladder_result import LadderResult
@@ -167,12 +167,7 @@ def _mix(database: ResultsDatabase, run: StoredRun) -> list[list[str]] | None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    try:
-        document = json.loads(args.file.read_text())
-    except OSError as error:
-        raise ConfigError(f"cannot read {args.file}: {error.strerror}") from None
-    except ValueError as error:
-        raise ConfigError(f"{args.file} is not JSON: {error}") from None
+    document = read_json(args.file, str(args.file))
     with _database(args) as database:
         run_id = database.add_run(document, args.label)
     print_out(f"stored {args.file} as run {run_id}")

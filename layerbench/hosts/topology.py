@@ -21,18 +21,19 @@ file.
 
 import ipaddress
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from layerbench.documents import MIB, parse_toml, read_text
 from layerbench.errors import ConfigError
 from layerbench.hosts.ssh_host import SshHost, ssh_host_from
 
 ROLES = ("client", "front", "app", "db", "cache")
 DEFAULT_SUBNET = "10.77.0.0/24"
 NAME = re.compile(r"[a-z][a-z0-9-]{0,19}")
+MAX_TOPOLOGY_BYTES = MIB
 
 
 @dataclass(frozen=True)
@@ -61,12 +62,8 @@ class Topology:
 
 def read_topology(path: Path) -> Topology:
     """The topology in the TOML file ``path``."""
-    try:
-        document = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise ConfigError(f"cannot read the topology {path}: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"the topology {path} is not TOML: {error}") from None
+    what = f"the topology {path}"
+    document = parse_toml(read_text(path, what, MAX_TOPOLOGY_BYTES), what)
     return topology_from(document, str(path), directory=path.parent)
 
 

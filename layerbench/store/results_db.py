@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from layerbench.documents import parse_json
 from layerbench.errors import ConfigError, LayerbenchError, ResultsDatabaseError
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.matrix_result import MatrixResult
@@ -143,6 +144,12 @@ class ResultsDatabase:
 
     def _migrate(self) -> None:
         (version,) = self._connection.execute("PRAGMA user_version").fetchone()
+        if version < 0:
+            self.close()
+            raise ResultsDatabaseError(
+                f"the results database {self.path} has schema version {version}, which no "
+                "layerbench writes: it is not a results database (or was edited by hand)"
+            )
         if version > SCHEMA_VERSION:
             self.close()
             raise ResultsDatabaseError(
@@ -265,12 +272,14 @@ class ResultsDatabase:
         """The run's JSON document as it was stored; one edited by hand into something that is
         not a JSON object is an error naming the run."""
         (text,) = self._row(run_id, "document")
-        try:
-            document = json.loads(text)
-        except (TypeError, ValueError) as error:
+        if not isinstance(text, str | bytes):
             raise ResultsDatabaseError(
-                f"run {run_id}'s stored document is not JSON (edited by hand?): {error}"
-            ) from None
+                f"run {run_id}'s stored document is not JSON text (edited by hand?)"
+            )
+        try:
+            document = parse_json(text, f"run {run_id}'s stored document", " (edited by hand?)")
+        except ConfigError as error:
+            raise ResultsDatabaseError(str(error)) from None
         if not isinstance(document, dict):
             raise ResultsDatabaseError(
                 f"run {run_id}'s stored document is not a JSON object (edited by hand?)"
