@@ -2,6 +2,7 @@
 namespaces on a bridge of their own, a server in one answering another over it, and nothing
 left afterwards: not after the run, nor after the runner's SIGKILL and the next run's sweep."""
 
+import fcntl
 import os
 import select
 import signal
@@ -171,6 +172,58 @@ def test_a_killed_runs_namespaces_are_swept_by_the_next(can_make_namespaces: Non
     while alive(int(sleeper)) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(int(sleeper)), "the process inside the namespace is gone"
+
+
+def killed_run() -> tuple[str, list[str]]:
+    """A run's token and the namespaces its marker names, the run killed with SIGKILL."""
+    runner = subprocess.Popen(
+        [sys.executable, "-c", RUNNER], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert runner.stdout is not None
+        token, _ = runner.stdout.readline().split()
+    finally:
+        runner.send_signal(signal.SIGKILL)
+        runner.wait()
+        if runner.stdout is not None:
+            runner.stdout.close()
+    return token, (STATE_DIR / token).read_text().splitlines()[1:]
+
+
+def test_a_sweep_passes_by_what_another_sweep_is_removing(can_make_namespaces: None) -> None:
+    # Two commands started together after a killed run: the one that holds the marker's lock
+    # removes its namespaces, the other leaves them to it.
+    token, named = killed_run()
+    try:
+        with open(STATE_DIR / token) as held:
+            fcntl.flock(held, fcntl.LOCK_EX)
+            sweep_abandoned_networks()
+            assert sorted(ours(token)) == sorted(named), "left to the sweep that holds it"
+    finally:
+        sweep_abandoned_networks()
+    assert ours(token) == []
+    assert not (STATE_DIR / token).exists()
+
+
+def test_a_namespace_another_sweep_deleted_meanwhile_is_not_an_error(
+    can_make_namespaces: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token, _ = killed_run()
+    listed = netns.pids_in
+
+    def deleted_by_another_sweep_once_listed(name: str) -> list[int]:
+        pids = listed(name)
+        netns.ip("netns", "del", name)
+        return pids
+
+    monkeypatch.setattr(netns, "pids_in", deleted_by_another_sweep_once_listed)
+    try:
+        assert sweep_abandoned_networks() == []  # none was ours to remove
+    finally:
+        monkeypatch.undo()
+        sweep_abandoned_networks()
+    assert ours(token) == []
+    assert not (STATE_DIR / token).exists()
 
 
 def test_ctrl_c_removes_the_namespaces_and_what_runs_in_them(can_make_namespaces: None) -> None:

@@ -1,6 +1,7 @@
 """Work directories name their owner, and the next command removes those whose owner died
 (``kill -9`` leaves them behind), in one line; anything else stays."""
 
+import fcntl
 import os
 import re
 import signal
@@ -72,6 +73,21 @@ def test_a_directory_without_the_marker_is_kept(tmp_path: Path) -> None:
     named_otherwise = made_by_a_process_now_dead(tmp_path).rename(tmp_path / "other-name")
     assert sweep_abandoned(tmp_path) == []
     assert unmarked.is_dir() and named_otherwise.is_dir()
+
+
+def test_a_sweep_passes_by_what_another_sweep_is_removing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two commands started together after a kill: the one that holds the marker's lock removes
+    # the directory and says so; the other neither removes nor counts it.
+    path = made_by_a_process_now_dead(tmp_path)
+    with open(path / MARKER) as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert sweep_abandoned(tmp_path) == []
+        assert (path / "data").is_file()
+    assert capsys.readouterr().err == ""
+    assert sweep_abandoned(tmp_path) == [path]
+    assert not path.exists()
 
 
 def test_the_next_command_removes_what_a_killed_one_left(workdir: Path) -> None:

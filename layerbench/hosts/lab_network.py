@@ -13,12 +13,16 @@ end, an exception or Ctrl-C, the context manager does it; after a SIGKILL, the n
 ``/run/layerbench-hosts/TOKEN`` names its owner (pid, start time and boot, as
 :mod:`layerbench.proc.work_dirs` marks its directories) and the namespaces, so a sweep removes
 only namespaces it can prove a dead run of ours made: the marker a regular file of our account,
-its owner gone, each name the token's.
+its owner gone, each name the token's. Two commands may sweep at once (both started after the
+killed run): each holds a marker's lock (``flock``) while it removes what the marker names, and
+the other passes it by; a namespace already gone when it is deleted is not an error.
 """
 
+import fcntl
 import os
 import secrets
 import signal
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -108,7 +112,12 @@ def remove_namespaces(names: Sequence[str]) -> list[str]:
         for pid in netns.pids_in(name):
             with suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        netns.ip("netns", "del", name)
+        try:
+            netns.ip("netns", "del", name)
+        except netns.NamespaceError:
+            if name in netns.namespaces():
+                raise
+            continue  # deleted meanwhile, by another command's sweep
         removed.append(name)
     return removed
 
@@ -128,14 +137,19 @@ def lab_network(topology: Topology) -> Iterator[LabNetwork]:
         network.marker.unlink(missing_ok=True)
 
 
-def _abandoned_names(marker: Path) -> list[str] | None:
+def _abandoned_names(marker: Path, opened: int) -> list[str] | None:
     """The namespaces a dead run's marker names (its token's only); None if the marker is not
-    provably a dead run of ours."""
+    provably a dead run of ours. ``opened``: the marker, open."""
     try:
-        status = marker.lstat()
-        if not marker.is_file() or marker.is_symlink() or status.st_uid != os.geteuid():
+        status = os.fstat(opened)
+        if (
+            not stat.S_ISREG(status.st_mode)
+            or status.st_uid != os.geteuid()
+            or os.lstat(marker).st_ino != status.st_ino  # removed by another sweep meanwhile
+        ):
             return None
-        record, *names = marker.read_text().splitlines()
+        with os.fdopen(os.dup(opened)) as text:
+            record, *names = text.read().splitlines()
     except (OSError, ValueError):
         return None
     if len(record.split()) != 3 or owner_alive(record):
@@ -144,21 +158,43 @@ def _abandoned_names(marker: Path) -> list[str] | None:
     return [name for name in names if name == own or name.startswith(own + "-")]
 
 
+@contextmanager
+def _locked(marker: Path) -> Iterator[int | None]:
+    """``marker`` open and locked by us; None if another command's sweep holds it (or it has
+    gone, or is not a regular file)."""
+    try:
+        opened = os.open(marker, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        yield None
+        return
+    try:
+        try:
+            fcntl.flock(opened, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield None
+        else:
+            yield opened
+    finally:
+        os.close(opened)  # and the lock with it
+
+
 def sweep_abandoned_networks() -> list[str]:
     """Removes the namespaces of runs that were killed (their markers say so); says so on
-    stderr in one line. Returns the namespaces removed."""
+    stderr in one line. Returns the namespaces removed (not those another command's sweep
+    removes at the same time)."""
     try:
         markers = sorted(STATE_DIR.iterdir())
     except OSError:
         return []
     removed: list[str] = []
     for marker in markers:
-        names = _abandoned_names(marker)
-        if names is None:
-            continue
-        if marker.suffix != ".new":  # a half-written marker: killed before any namespace
-            removed += remove_namespaces(names)
-        marker.unlink(missing_ok=True)
+        with _locked(marker) as opened:
+            names = None if opened is None else _abandoned_names(marker, opened)
+            if names is None:
+                continue
+            if marker.suffix != ".new":  # a half-written marker: killed before any namespace
+                removed += remove_namespaces(names)
+            marker.unlink(missing_ok=True)
     if removed:
         print(
             f"layerbench: removed {len(removed)} network namespaces left by runs that were "

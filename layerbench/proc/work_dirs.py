@@ -10,15 +10,18 @@ and says so in one line.
 The sweep is careful with /tmp, which everyone writes to: it looks only at ``layerbench-*``
 entries that are real directories (not symbolic links) holding a marker that is a regular file
 of ours (another account cannot make one); a directory without a marker, or with one it cannot
-read, is kept.
+read, is kept. Two commands may sweep at once (both started after a kill): each holds a
+directory's marker locked (``flock``) while it removes the directory, and the other passes it
+by; the marker goes last, so a sweep killed halfway leaves what is left still marked.
 """
 
+import fcntl
 import os
 import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 PREFIX = "layerbench-"
@@ -102,6 +105,45 @@ def size_bytes(path: Path) -> int:
     return total
 
 
+@contextmanager
+def _locked_marker(path: Path) -> Iterator[bool]:
+    """Whether ``path``'s marker is there and locked by us (not by another command's sweep,
+    and not removed by one meanwhile), held until the block ends."""
+    try:
+        opened = os.open(path / MARKER, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        yield False
+        return
+    try:
+        try:
+            fcntl.flock(opened, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            same = os.lstat(path / MARKER).st_ino == os.fstat(opened).st_ino
+        except OSError:
+            same = False
+        yield same
+    finally:
+        os.close(opened)  # and the lock with it
+
+
+def _remove_marker_last(path: Path) -> None:
+    """``path`` removed, its marker after everything else in it."""
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name == MARKER:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            with suppress(OSError):
+                os.unlink(entry.path)
+    with suppress(OSError):
+        os.unlink(path / MARKER)
+    shutil.rmtree(path, ignore_errors=True)  # what came meanwhile (a server still writing)
+
+
 def sweep_abandoned(parent: Path | None = None) -> list[Path]:
     """Remove the work directories in ``parent`` (the temporary directory by default) whose
     owner is dead; say so on stderr in one line. Returns what it removed."""
@@ -113,11 +155,12 @@ def sweep_abandoned(parent: Path | None = None) -> list[Path]:
     removed: list[Path] = []
     freed = 0
     for path in candidates:
-        if abandoned(path):
-            freed += size_bytes(path)
-            shutil.rmtree(path, ignore_errors=True)
-            if not path.exists():
-                removed.append(path)
+        with _locked_marker(path) as locked:
+            if locked and abandoned(path):
+                freed += size_bytes(path)
+                _remove_marker_last(path)
+                if not path.exists():
+                    removed.append(path)
     if removed:
         count = "1 work directory" if len(removed) == 1 else f"{len(removed)} work directories"
         print(
