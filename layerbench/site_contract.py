@@ -58,6 +58,12 @@ NO_CACHE = "none"
 # A page directory's own names: the families file, a family's index page.
 PAGE_FAMILIES = ".families"
 PAGE_INDEX = "index"
+# The largest request body every site reads (64 KiB), and what a front server lets through:
+# a larger one is answered 413 (by the front server, so that no upstream connection is left
+# with a body half sent).
+MAX_BODY_BYTES = 64 * 1024
+# The 413's document, in the API's words (the bare site's, and nginx's in front of it).
+BODY_TOO_LARGE_TITLE = f"the body is over {MAX_BODY_BYTES} bytes"
 
 
 @dataclass(frozen=True)

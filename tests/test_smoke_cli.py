@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_lines import said
 from tests.smoke_runs import smoke, smoke_here
 
 SHORT = ["-d", "1", "--warmup", "0.3", "--repeats", "4"]
@@ -70,4 +71,4 @@ def test_usage_errors_exit_2(
     monkeypatch.chdir(project)
     completed = smoke_here(*args)
     assert completed.returncode == 2
-    assert completed.stderr.startswith("layerbench: error: ") and message in completed.stderr
+    assert said(completed.stderr).startswith("layerbench: error: ") and message in completed.stderr

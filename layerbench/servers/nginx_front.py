@@ -5,8 +5,16 @@ else goes to the application over kept-alive upstream connections.
 The files and their names are the application's (:mod:`layerbench_sites.app.page_directory`);
 responses served from them carry ``X-Cache: front``. A file swept away between nginx's check
 and its opening sends the request on to the application too, rather than answering 404.
+
+What nginx answers itself, it answers as the application would: a body over the sites' limit
+(``MAX_BODY_BYTES``) is refused here, 413 in the API's words, and never sent upstream (an
+application that refuses it unread leaves its server to close the kept-alive connection while
+nginx still sends the body: nginx then read a reset instead of the 413, and answered 502); a
+TRACE, which nginx refuses before choosing a location, goes to the application, whose 405
+names the path's methods in ``Allow`` as RFC 9110 requires.
 """
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -14,7 +22,7 @@ from pathlib import Path
 from layerbench.errors import ConfigError
 from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.nginx import UNPRIVILEGED_USER, NginxServer
-from layerbench.site_contract import HEALTH_PATH
+from layerbench.site_contract import BODY_TOO_LARGE_TITLE, HEALTH_PATH, MAX_BODY_BYTES
 from layerbench.site_contract import PAGE_FAMILIES as FAMILIES
 from layerbench.site_contract import PAGE_INDEX as INDEX
 from layerbench.sites import security_headers
@@ -78,14 +86,18 @@ class NginxFront(NginxServer):
         if self.pages is None:
             locations = f"""
         location / {{{proxy}
+        }}
+        location @application {{{proxy}
         }}"""
         else:
             locations = f"""
         root {self.pages};
         location / {{
             try_files $page_uri.json $page_uri.html $page_uri/{INDEX}.html @application;
-            # A sweep can delete the file between try_files' check and its opening.
+            # A sweep can delete the file between try_files' check and its opening. (An
+            # error_page here replaces the server's: the 413's is repeated.)
             error_page 404 = @application;
+            error_page 413 @body_too_large;
             add_header X-Cache front;{file_headers()}
         }}
         location ^~ /{FAMILIES}/ {{
@@ -107,7 +119,14 @@ class NginxFront(NginxServer):
     log_format front {ACCESS_LOG_FORMAT};
     server {{
         listen {listen_address(self.host)}:{self.port};{access}
-        client_max_body_size 1m;{self.server_directives()}{locations}
+        client_max_body_size {MAX_BODY_BYTES};
+        error_page 413 @body_too_large;
+        # nginx refuses TRACE itself, before any location, without the Allow header.
+        error_page 405 = @application;{self.server_directives()}{locations}
+        location @body_too_large {{
+            default_type application/json;{file_headers(always=True)}
+            return 413 '{json.dumps({"title": BODY_TOO_LARGE_TITLE, "errors": []})}';
+        }}
     }}"""
 
 
@@ -123,10 +142,12 @@ def check_reachable_by_all(pages: Path) -> None:
             )
 
 
-def file_headers() -> str:
-    """The application's security headers, for the page files nginx serves itself."""
+def file_headers(*, always: bool = False) -> str:
+    """The application's security headers, for the page files nginx serves itself (and, with
+    ``always``, its own error answers)."""
+    flag = " always" if always else ""
     return "".join(
-        f'\n            add_header {name} "{value}";' for name, value in security_headers()
+        f'\n            add_header {name} "{value}"{flag};' for name, value in security_headers()
     )
 
 

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import falcon
 
-from layerbench.site_contract import WRITE_ATTEMPTS_HEADER
+from layerbench.site_contract import BODY_TOO_LARGE_TITLE, MAX_BODY_BYTES, WRITE_ATTEMPTS_HEADER
 from layerbench_sites.app.api.page_cache import CachedPage, PageCache, etag_of
 from layerbench_sites.app.api.page_sweeper import PageSweeper
 from layerbench_sites.app.api.schemas import Schema, problems
@@ -18,7 +18,6 @@ from layerbench_sites.app.videos import Catalog
 from layerbench_sites.datalayer.open_repository import open_repository
 
 JSON = "application/json"
-MAX_BODY_BYTES = 64 * 1024
 MAX_LIMIT = 100
 ACTOR_HEADER = "X-Layerbench-User"
 # On the answer to a request that wrote: how many times its write transactions were begun (more
@@ -103,7 +102,7 @@ def read_json(req: falcon.Request, schema: Schema) -> dict[str, Any]:
     require_json(req)
     raw = read_body(req)
     if raw is None:
-        raise ApiError(falcon.HTTP_413, f"the body is over {MAX_BODY_BYTES} bytes")
+        raise ApiError(falcon.HTTP_413, BODY_TOO_LARGE_TITLE)
     try:
         body = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as error:
