@@ -45,6 +45,7 @@ from layerbench.errors import (
     LayerbenchError,
     NothingMeasuredError,
 )
+from layerbench.extras import check_command as check_extras
 from layerbench.hosts.lab_network import sweep_abandoned_networks
 from layerbench.proc.work_dirs import sweep_abandoned
 
@@ -100,6 +101,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     sweep_abandoned()  # work directories of runs that were killed
     sweep_abandoned_networks()  # and their hosts' network namespaces
     try:
+        check_extras(args)  # a part whose extra is not installed: refused before anything starts
         exit_code: int = args.handler(args)
     except KeyboardInterrupt:
         print("layerbench: interrupted", file=sys.stderr)

@@ -18,20 +18,32 @@ from layerbench.results.load_result import BINARY, LoadResult
 from layerbench.results.no_response import no_response_reason
 
 BINARY_VARIABLE = "LAYERBENCH_LOAD"
+# Where it is not anywhere: the three ways to have it, in one line.
+NOT_FOUND = (
+    f"{BINARY} (the load generator) is not installed: it comes with `pip install layerbench`; "
+    f"from a clone, `cargo install --path load`; or name the binary with ${BINARY_VARIABLE}"
+)
 EXIT_NO_RESPONSE = 1
 # Beyond the planned duration: start-up, connection set-up, the report, a slow last request.
 OVERRUN_ALLOWANCE_S = 30.0
 
 
 def find_load_generator() -> Path:
-    """$LAYERBENCH_LOAD, else the binary installed beside this Python (.venv/bin), else PATH."""
-    candidates = [os.environ.get(BINARY_VARIABLE), str(Path(sys.executable).parent / BINARY)]
+    """The load generator installed beside this layerbench first — in this Python's bin/
+    (a venv's, pipx's or uv's, where the wheel puts both programs), or beside the
+    ``layerbench`` script that is running — so that the two are of the same release; else
+    $LAYERBENCH_LOAD; else the first on PATH."""
+    beside = [Path(sys.executable).parent / BINARY]
+    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if script is not None and script.name == "layerbench":
+        beside.append(script.resolve().parent / BINARY)
+    candidates = [*map(str, beside), os.environ.get(BINARY_VARIABLE)]
     for candidate in candidates:
-        if candidate and os.access(candidate, os.X_OK):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return Path(candidate)
     found = shutil.which(BINARY)
     if found is None:
-        raise LoadGeneratorError(f"{BINARY} is not built; build it with: make demo")
+        raise LoadGeneratorError(NOT_FOUND)
     return Path(found)
 
 

@@ -47,7 +47,8 @@ def merge_documents(documents: Sequence[Document]) -> dict[str, Any]:
             raise LoadGeneratorError(
                 f"client {number}'s result is JSON version {document.get('version')!r}, without "
                 f"every histogram of version {SCHEMA_VERSION}: its percentiles cannot be merged "
-                "exactly; rebuild the load generator with: make demo"
+                "exactly; install layerbench and its layerbench-load of one release (pip install "
+                "--force-reinstall layerbench, or cargo install --path load from its clone)"
             )
         _check(number, document)
     try:

@@ -67,7 +67,8 @@ class LoadResult:
         if document.get("version") not in READ_VERSIONS:
             raise LoadGeneratorError(
                 f"{BINARY} wrote JSON version {document.get('version')!r}, this layerbench reads "
-                f"versions {', '.join(map(str, READ_VERSIONS))}; rebuild both with: make demo"
+                f"versions {', '.join(map(str, READ_VERSIONS))}; install both of one release: "
+                "pip install --force-reinstall layerbench (from a clone: make demo)"
             )
         try:
             cpu = document["client_cpu_s"]
