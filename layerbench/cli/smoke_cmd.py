@@ -1,8 +1,15 @@
-"""``layerbench smoke package.module:application --baseline perf.json [--save]``: a performance
-smoke test for CI. Exit 0 when no URL is slower beyond the tolerance, 1 when one regressed (the
-run says which and by how much), 2 when nothing could be measured or compared: a usage error,
-an application that does not load, a server that does not start, a URL that does not answer
-2xx, a baseline measured under other conditions. A typo never fails a build as a regression."""
+"""``layerbench smoke package.module:application --baseline perf.json [--save]`` or ``--against
+REF``: a performance smoke test for CI. Exit 0 when no URL regressed (an undecided URL is a
+warning: too few trials, or an interval that spans both; exit 3 for it with
+``--fail-inconclusive``), 1 when one regressed (the run says which and by how much), 2 when
+nothing could be measured or compared: a usage error, an application that does not load, a
+server that does not start, a URL that does not answer 2xx, a baseline measured under other
+conditions. A typo never fails a build as a regression, and neither does noise.
+
+``--against REF`` measures the reference's application (a git ref checked out into a temporary
+worktree, or a directory) and the candidate side by side in one run, their passes paired, as
+asv's ``continuous`` does: the machine's drift between passes cancels, which a baseline stored
+from another run cannot do."""
 
 import argparse
 import json
@@ -10,18 +17,33 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from layerbench.cli.numbers import (
+    MAX_CONCURRENCY,
+    MAX_COUNTED_REQUESTS,
+    MAX_REPEATS,
+    real,
+    seconds,
+    whole,
+)
 from layerbench.cli.smoke_instructions import smoke_instructions
 from layerbench.cost.cost_plan import DEFAULT_REQUESTS
 from layerbench.errors import ConfigError
 from layerbench.lab.smoke import SmokeOptions
 from layerbench.lab.smoke_baseline import baseline_document, read_baseline
-from layerbench.lab.smoke_run import BaselineToMeet, run_smoke
+from layerbench.lab.smoke_run import BaselineToMeet, run_smoke, run_smoke_against
 from layerbench.report.smoke_table import saved_line, verdict_lines
-from layerbench.results.smoke_result import check_in_baseline, judge
+from layerbench.results.smoke_result import (
+    EXIT_STATUSES,
+    MIN_TRIALS,
+    Verdict,
+    check_in_baseline,
+    exit_status,
+    judge,
+    judge_paired,
+)
 from layerbench.servers.server_settings import add_assignments
 from layerbench.sites import check_importable
 
-EXIT_REGRESSED = 1
 DEFAULT_TOLERANCE = 0.10
 
 
@@ -30,22 +52,43 @@ def add_parser(commands: Any) -> None:
         "smoke",
         help="a performance smoke test of your WSGI application against a baseline",
         description="Run package.module:application under a server adapter, measure each URL "
-        "with interleaved repeats, and compare with the baseline: exit 0 when no URL is "
-        "significantly slower beyond the tolerance, 1 when one is, 2 on a usage error.",
+        "with interleaved repeats, and compare with the baseline (--baseline FILE), or with "
+        "the reference's application measured side by side in the same run (--against REF). "
+        f"A verdict needs at least {MIN_TRIALS} repeats; with fewer it is inconclusive.",
+        epilog=EXIT_STATUSES,
     )
     parser.add_argument("app", help="the WSGI application, package.module:callable")
     parser.add_argument("--url", action="append", help="a path to measure (repeatable; /)")
-    parser.add_argument("--baseline", type=Path, required=True, help="the baseline JSON file")
+    parser.add_argument("--baseline", type=Path, help="the baseline JSON file")
+    parser.add_argument(
+        "--against",
+        metavar="REF",
+        help="compare with the application at a git ref (checked out into a temporary "
+        "worktree, removed after) or in a directory, measured side by side in this run",
+    )
+    parser.add_argument(
+        "--fail-inconclusive",
+        action="store_true",
+        help="exit 3 when no URL regressed but one could not be decided (else a warning, exit 0)",
+    )
     parser.add_argument("--save", action="store_true", help="measure and save the baseline")
     parser.add_argument("--server", default="gunicorn", help="the server adapter (gunicorn)")
     parser.add_argument("--set", action="append", default=[], metavar="SERVER.KEY=VALUE")
-    parser.add_argument("--repeats", type=int, default=5, help="trials per URL (5)")
-    parser.add_argument("-d", "--duration", type=float, default=2.0, help="seconds per trial (2)")
-    parser.add_argument("--warmup", type=float, default=0.5, help="seconds of warm-up (0.5)")
-    parser.add_argument("-c", "--concurrency", type=int, default=10, help="connections (10)")
+    parser.add_argument(
+        "--repeats", type=whole(1, MAX_REPEATS), default=5, help="trials per URL (5)"
+    )
+    parser.add_argument(
+        "-d", "--duration", type=seconds(), default=2.0, help="seconds per trial (2)"
+    )
+    parser.add_argument(
+        "--warmup", type=seconds(zero=True), default=0.5, help="seconds of warm-up (0.5)"
+    )
+    parser.add_argument(
+        "-c", "--concurrency", type=whole(1, MAX_CONCURRENCY), default=10, help="connections (10)"
+    )
     parser.add_argument(
         "--tolerance",
-        type=float,
+        type=real(0, 1),
         default=None,
         help="slowdown tolerated, a fraction (0.10; with --measure instructions 0.01)",
     )
@@ -58,7 +101,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--requests",
-        type=int,
+        type=whole(1, MAX_COUNTED_REQUESTS),
         default=DEFAULT_REQUESTS,
         help=f"--measure instructions: requests counted per URL and repeat ({DEFAULT_REQUESTS})",
     )
@@ -93,6 +136,21 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         app_path=tuple(args.app_path or ["."]),
     )
     check_importable(options.app, [str(Path(p).resolve()) for p in options.app_path])
+    if args.against is not None:
+        if args.save or args.baseline is not None:
+            raise ConfigError("--against measures its own baseline: no --baseline or --save")
+        _warn_few(options.repeats)
+        side_by_side = run_smoke_against(options, args.against)
+        verdicts = judge_paired(side_by_side.before, side_by_side.now, options.tolerance)
+        print(f"now against {side_by_side.reference}, measured side by side (paired passes):")
+        print("\n".join(verdict_lines(verdicts, options.tolerance, side_by_side.reference)))
+        return _exit(verdicts, args.fail_inconclusive)
+    if args.baseline is None:
+        raise ConfigError(
+            "smoke needs --baseline FILE (with --save to measure it) or --against REF"
+        )
+    if not args.save:
+        _warn_few(options.repeats)
     against = None
     if not args.save:
         against = BaselineToMeet(
@@ -110,7 +168,27 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         return 0
     verdicts = judge(against.baseline.rates, measured.rates, options.tolerance)
     print("\n".join(verdict_lines(verdicts, options.tolerance)))
-    return EXIT_REGRESSED if any(v.regressed for v in verdicts) else 0
+    return _exit(verdicts, args.fail_inconclusive)
+
+
+def _warn_few(repeats: int) -> None:
+    if repeats < MIN_TRIALS:
+        print(
+            f"layerbench: warning: {repeats} repeats, fewer than the {MIN_TRIALS} a verdict "
+            "needs: every URL will be inconclusive",
+            file=sys.stderr,
+        )
+
+
+def _exit(verdicts: list[Verdict], fail_inconclusive: bool) -> int:
+    undecided = [verdict.url for verdict in verdicts if not verdict.decided]
+    if undecided and not any(verdict.regressed for verdict in verdicts):
+        print(
+            f"layerbench: warning: inconclusive: {', '.join(undecided)}"
+            + ("" if fail_inconclusive else " (not a failure; --fail-inconclusive makes it one)"),
+            file=sys.stderr,
+        )
+    return exit_status(verdicts, fail_inconclusive)
 
 
 def _note(text: str) -> None:

@@ -1,6 +1,6 @@
 """Performance smoke test of a user's WSGI application: run it under a server adapter, measure
-each URL with interleaved repeats; the judgement against a stored baseline is
-:mod:`layerbench.results.smoke_result`'s."""
+each URL with interleaved repeats, or, against a reference's application, both side by side in
+the same passes; the judgement is :mod:`layerbench.results.smoke_result`'s."""
 
 import os
 from dataclasses import dataclass, field
@@ -106,21 +106,45 @@ def verify(setup: SmokeSetup) -> None:
 
 def measure(setup: SmokeSetup) -> dict[str, list[float]]:
     """req/s of each URL, one per repeat (the URLs interleaved), on the started deployment."""
-    options, deployment = setup.options, setup.deployment
-    spec = LoadSpec(options.concurrency, options.duration_s, options.warmup_s)
+    options = setup.options
     rates: dict[str, list[float]] = {url: [] for url in options.urls}
     for repeat in range(options.repeats):
         for number, url in enumerate(options.urls):
-            label = f"smoke-url{number}-{repeat}"
-            load, _ = setup.trials.run(deployment, deployment.base_url + url, spec, label)
-            deployment.check_alive()
-            if load.errors:
-                raise LayerbenchError(
-                    f"{url}: {load.errors:,} of {load.requests_completed:,} requests failed "
-                    "or were not 2xx"
-                )
-            rates[url].append(load.requests_per_s)
+            rates[url].append(_trial(setup, url, f"smoke-url{number}-{repeat}"))
     return rates
+
+
+def measure_side_by_side(
+    before: SmokeSetup, now: SmokeSetup
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """req/s of each URL under ``before`` (the reference's application) and ``now`` (the
+    candidate), both started: in each pass every URL is measured under both one after the
+    other, so that pass i of each is a pair; which goes first alternates from pass to pass,
+    so that neither always follows the other."""
+    options = now.options
+    rates: tuple[dict[str, list[float]], dict[str, list[float]]] = (
+        {url: [] for url in options.urls},
+        {url: [] for url in options.urls},
+    )
+    sides: list[tuple[int, SmokeSetup]] = [(0, before), (1, now)]
+    for repeat in range(options.repeats):
+        for number, url in enumerate(options.urls):
+            for side, setup in sides if repeat % 2 == 0 else sides[::-1]:
+                label = f"smoke-{'before' if side == 0 else 'now'}-url{number}-{repeat}"
+                rates[side][url].append(_trial(setup, url, label))
+    return rates
+
+
+def _trial(setup: SmokeSetup, url: str, label: str) -> float:
+    options, deployment = setup.options, setup.deployment
+    spec = LoadSpec(options.concurrency, options.duration_s, options.warmup_s)
+    load, _ = setup.trials.run(deployment, deployment.base_url + url, spec, label)
+    deployment.check_alive()
+    if load.errors:
+        raise LayerbenchError(
+            f"{url}: {load.errors:,} of {load.requests_completed:,} requests failed or were not 2xx"
+        )
+    return load.requests_per_s
 
 
 def server_log_tail(deployment: Deployment) -> str:

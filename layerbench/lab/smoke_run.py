@@ -1,13 +1,14 @@
 """A smoke test's measurement as one job: the application served under its adapter in a
 temporary directory, the conditions compared with the baseline's, every URL verified, then
-measured with interleaved repeats.
+measured with interleaved repeats; or, with ``--against``, the reference's application beside
+it, both measured in the same passes (:func:`run_smoke_against`).
 
 What stops it before the first trial (no load generator, a server not installed or not
 starting, a URL not answering 2xx) is a :class:`NothingMeasuredError`: nothing was measured, so
 nothing regressed, and a build is not failed as if it had."""
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,8 @@ from layerbench.errors import (
 )
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
-from layerbench.lab.smoke import SmokeOptions, measure, prepare, verify
+from layerbench.lab.reference_checkout import reference_checkout
+from layerbench.lab.smoke import SmokeOptions, measure, measure_side_by_side, prepare, verify
 from layerbench.lab.smoke_baseline import Baseline
 from layerbench.lab.smoke_conditions import differences
 from layerbench.proc.work_dirs import work_directory
@@ -68,6 +70,44 @@ def run_smoke(
         except NOT_MEASURED as error:
             raise NothingMeasuredError(error) from error
     return SmokeMeasurement(setup.conditions, rates)
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """``smoke --against``: every URL's req/s under the reference's application (``before``)
+    and the candidate (``now``), pass i of each measured in the same pass."""
+
+    conditions: dict[str, Any]
+    before: dict[str, list[float]]
+    now: dict[str, list[float]]
+    # What the reference is: "main (3f2a9c1d0b7e)".
+    reference: str
+
+
+def run_smoke_against(options: SmokeOptions, against: str) -> SideBySide:
+    """Measures ``options``' application and the reference's (a git ref checked out into a
+    temporary worktree, or a directory) side by side: both served at once under the same
+    server and settings, on the same CPUs, their trials interleaved pass by pass."""
+    try:
+        load_binary = find_load_generator()
+    except LoadGeneratorError as error:
+        raise NothingMeasuredError(error) from error
+    with (
+        work_directory("layerbench-smoke-") as workdir,
+        reference_checkout(against, options.app_path, workdir) as reference,
+    ):
+        try:
+            layout = plan_cpu_layout()
+            old = replace(options, app_path=reference.app_path)
+            before = prepare(old, layout, load_binary, workdir / "before")
+            now = prepare(options, layout, load_binary, workdir / "now")
+            with before.deployment, now.deployment:
+                verify(before)
+                verify(now)
+                rates_before, rates_now = measure_side_by_side(before, now)
+        except NOT_MEASURED as error:
+            raise NothingMeasuredError(error) from error
+    return SideBySide(now.conditions, rates_before, rates_now, reference.description)
 
 
 def _check_conditions(

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from layerbench.report.text_table import format_table
-from layerbench.results.smoke_result import Verdict
+from layerbench.results.smoke_result import MIN_TRIALS, Verdict
 from layerbench.stats.spread import Spread
+from layerbench.stats.verdict import percent
 
 
 def saved_line(path: Path, rates: dict[str, list[float]]) -> str:
@@ -16,29 +17,37 @@ def saved_line(path: Path, rates: dict[str, list[float]]) -> str:
     )
 
 
-def verdict_lines(verdicts: Sequence[Verdict], tolerance: float) -> list[str]:
-    """A table of every URL, then one line for each that regressed."""
-    rows = [["url", "baseline req/s", "now req/s", "now/baseline", "95 % interval", ""]]
+def verdict_lines(
+    verdicts: Sequence[Verdict], tolerance: float, against: str = "the baseline"
+) -> list[str]:
+    """A table of every URL, then one line for each that regressed, and one for those that
+    could not be decided. ``against`` names what "before" is."""
+    rows = [["url", "before req/s", "now req/s", "now/before", "verdict", ""]]
     for verdict in verdicts:
         c = verdict.comparison
-        interval = f"{c.ci_low:.3f} to {c.ci_high:.3f}" if c.ci_low and c.ci_high else ""
-        word = "REGRESSED" if verdict.regressed else "ok"
         rows.append(
             [
                 verdict.url,
                 f"{c.median_a:,.0f}",
                 f"{c.median_b:,.0f}",
                 f"{c.ratio:.3f}",
-                interval,
-                word,
+                c.verdict,
+                verdict.word,
             ]
         )
-    lines = format_table(rows, right_from=1)
+    lines = format_table(rows, right_from=1, left=(4,))
     for verdict in verdicts:
         if verdict.regressed:
-            slower = 1 - verdict.comparison.ratio
+            slower = percent(1 - verdict.comparison.ratio, sign=False)
             lines.append(
-                f"{verdict.url} regressed: {slower:.0%} slower than the baseline "
-                f"(beyond the {tolerance:.0%} tolerated, and significant)"
+                f"{verdict.url} regressed: {slower} slower than {against} (beyond the "
+                f"{percent(tolerance, sign=False)} tolerated, and decided)"
             )
+    undecided = [verdict.url for verdict in verdicts if not verdict.decided]
+    if undecided:
+        lines.append(
+            f"inconclusive, not failed: {', '.join(undecided)}; measure with more --repeats "
+            f"(at least {MIN_TRIALS}), or against the baseline's code in the same run "
+            "(--against REF), where the machine's drift cancels"
+        )
     return lines

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from layerbench.errors import ConfigError
+from layerbench.words import did_you_mean
 
 # section → key → value, as given (strings).
 SettingsBook = dict[str, dict[str, str]]
@@ -58,8 +59,12 @@ def read_section(
     unknown = sorted(set(given) - set(fields))
     if unknown:
         raise ConfigError(
-            f"{section} has no setting {', '.join(unknown)}; its settings are: "
-            + ", ".join(sorted(fields))
+            did_you_mean(
+                f"{section} has no setting {', '.join(unknown)}",
+                unknown[0],
+                sorted(fields),
+                "its settings are: " + ", ".join(sorted(fields)),
+            )
         )
     hints = typing.get_type_hints(settings_type)
     values = {key: _convert(section, key, text, hints[key]) for key, text in given.items()}
@@ -77,8 +82,13 @@ def check_sections(book: SettingsBook, known: Iterable[str]) -> None:
     unknown = sorted(set(book) - known_sections)
     if unknown:
         raise ConfigError(
-            f"no server reads settings for {', '.join(unknown)}; the settings of this run are "
-            f"for: {', '.join(sorted(known_sections)) or 'nothing'}"
+            did_you_mean(
+                f"no server reads settings for {', '.join(unknown)}",
+                unknown[0],
+                sorted(known_sections),
+                "the settings of this run are for: "
+                + (", ".join(sorted(known_sections)) or "nothing"),
+            )
         )
 
 
@@ -108,8 +118,11 @@ def _convert(section: str, key: str, text: str, kind: Any) -> object:
     choices = typing.get_args(kind) if typing.get_origin(kind) is typing.Literal else ()
     if choices:
         if text not in choices:
+            known = ", ".join(map(str, choices))
             raise ConfigError(
-                f"{section}.{key} is one of {', '.join(map(str, choices))}, not {text!r}"
+                did_you_mean(
+                    f"{section}.{key} is one of {known}, not {text!r}", text, map(str, choices), ""
+                )
             )
         return text
     return text

@@ -73,10 +73,13 @@ def compare_apart(
     b: list[float],
     drift: Drift,
     threshold: float = SAME_WITHIN,
+    *,
+    min_trials: int = 2,
 ) -> RungComparison:
     """B against A of two runs made apart, the interval widened by ``drift``; when that is what
-    leaves it undecided, its verdict says so."""
-    widened = compare_rates(rung, a, b, threshold, drift=drift.fraction)
+    leaves it undecided, its verdict says so. Fewer than ``min_trials`` trials on either side
+    is inconclusive."""
+    widened = compare_rates(rung, a, b, threshold, drift=drift.fraction, min_trials=min_trials)
     if widened.judged.outcome is not Outcome.INCONCLUSIVE or widened.judged.reason:
         return widened
     narrow = compare_rates(rung, a, b, threshold)
@@ -86,4 +89,6 @@ def compare_apart(
         f"runs made apart: within their drift, ±{percent(drift.fraction, sign=False)} "
         f"({drift.source})"
     )
-    return compare_rates(rung, a, b, threshold, drift=drift.fraction, reason=reason)
+    return compare_rates(
+        rung, a, b, threshold, drift=drift.fraction, min_trials=min_trials, reason=reason
+    )
