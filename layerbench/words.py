@@ -11,19 +11,34 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     return f"{number:,} {word}"
 
 
-def nearest_hint(given: str, choices: Iterable[str]) -> str:
-    """``did you mean gunicorn?`` for ``gunicorm`` among the choices, or, with none near it,
-    ``one of: a, b, c``: what a mistyped choice's one-line message ends with."""
+def nearest(given: str, choices: Iterable[str]) -> str | None:
+    """The choice nearest a mistyped ``given`` (``gunicorn`` for ``gunicorm``): one it begins
+    (``mod_wsgi-daemon`` for ``mod-wsgi``), else the closest by difflib's ratio, ``-`` and ``_``
+    alike; None when none is near it."""
+    known = {_plain(choice): choice for choice in dict.fromkeys(choices)}
+    plain = _plain(given)
+    if not plain:
+        return None
+    starting = [choice for key, choice in known.items() if key.startswith(plain)]
+    if starting:
+        return starting[0]
+    close = difflib.get_close_matches(plain, list(known), n=1, cutoff=0.6)
+    return known[close[0]] if close else None
+
+
+def _plain(name: str) -> str:
+    return name.lower().replace("-", "_")
+
+
+def did_you_mean(
+    head: str, given: str, choices: Iterable[str], otherwise: str | None = None
+) -> str:
+    """A mistyped choice's one line: ``HEAD; did you mean NEAREST?`` when a choice is near
+    ``given``, else ``HEAD; OTHERWISE`` (by default ``one of: a, b, c``; "": ``HEAD``)."""
     known = list(dict.fromkeys(choices))
-    close = difflib.get_close_matches(given, known, n=1, cutoff=0.6)
-    if not close:
-        # A choice the given one starts (gunicorn- for gunicorn-gthread) or that starts it.
-        close = [name for name in known if name.startswith(given) or given.startswith(name)][:1]
-    if close:
-        return f"did you mean {close[0]}?"
-    return f"one of: {', '.join(known)}"
-
-
-def did_you_mean(what: str, given: str, choices: Iterable[str]) -> str:
-    """``unknown server 'gunicorm'; did you mean gunicorn?``: one line."""
-    return f"{what} {given!r}; {nearest_hint(given, choices)}"
+    near = nearest(given, known)
+    if near is not None:
+        return f"{head}; did you mean {near}?"
+    if otherwise is None:
+        otherwise = "one of: " + ", ".join(known)
+    return f"{head}; {otherwise}" if otherwise else head

@@ -47,7 +47,8 @@ def test_settings_are_typed_and_defaults_kept() -> None:
 @pytest.mark.parametrize(
     ("values", "message"),
     [
-        ({"procs": "2"}, r"has no setting procs; its settings are: .*processes"),
+        ({"procs": "2"}, r"has no setting procs; did you mean processes\?"),
+        ({"zzz": "2"}, r"has no setting zzz; its settings are: .*processes"),
         ({"processes": "two"}, r"processes is a whole number, not 'two'"),
         ({"preload": "maybe"}, r"preload is on or off, not 'maybe'"),
         ({"processes": "0"}, r"at least one process"),
@@ -94,9 +95,11 @@ def test_a_section_nothing_reads_is_refused() -> None:
         check_sections({"apahce": {"mpm": "worker"}}, ["apache", "mod_wsgi-daemon"])
 
 
-def test_unknown_server_lists_the_servers() -> None:
-    with pytest.raises(ConfigError, match=r"unknown server 'mod-wsgi'; the servers are: .*uwsgi"):
+def test_unknown_server_says_the_nearest_or_lists_the_servers() -> None:
+    with pytest.raises(ConfigError, match=r"unknown server 'mod-wsgi'; did you mean mod_wsgi-"):
         find_adapter("mod-wsgi")
+    with pytest.raises(ConfigError, match=r"unknown server 'nope'; the servers are: .*uwsgi"):
+        find_adapter("nope")
 
 
 def test_every_adapter_records_the_sections_it_read(tmp_path: Path) -> None:

@@ -15,7 +15,9 @@ errors.py's typed errors, never printing it:
 """
 
 import argparse
+import ast
 import os
+import re
 import signal
 import sys
 from collections.abc import Sequence
@@ -48,6 +50,7 @@ from layerbench.errors import (
 from layerbench.extras import check_command as check_extras
 from layerbench.hosts.lab_network import sweep_abandoned_networks
 from layerbench.proc.work_dirs import sweep_abandoned
+from layerbench.words import nearest
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -60,7 +63,34 @@ class Parser(argparse.ArgumentParser):
     """argparse's parser, its usage errors one line like every other error (and exit 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"layerbench: error: {message} (see {self.prog} --help)\n")
+        self.exit(
+            EXIT_USAGE, f"layerbench: error: {nearest_choice(message)} (see {self.prog} --help)\n"
+        )
+
+
+# argparse's message for a value not among an option's choices (a subcommand's name too).
+_INVALID_CHOICE = re.compile(
+    r"argument (?P<option>.+?): invalid choice: (?P<given>'.*'|\".*\") "
+    r"\(choose from (?P<choices>.*)\)$"
+)
+
+
+def nearest_choice(message: str) -> str:
+    """argparse's "invalid choice: 'gunicorm' (choose from 'gunicorn', …)" with the nearest
+    choice instead, "invalid choice: 'gunicorm'; did you mean gunicorn?"; a choice near none,
+    and any other message, as it is."""
+    match = _INVALID_CHOICE.match(message)
+    if match is None:
+        return message
+    given = ast.literal_eval(match["given"])
+    choices = [ast.literal_eval(choice) for choice in _QUOTED.findall(match["choices"])]
+    near = nearest(given, choices)
+    if near is None:
+        return message
+    return f"argument {match['option']}: invalid choice: {given!r}; did you mean {near}?"
+
+
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -29,6 +29,7 @@ from layerbench.rungs.definitions import LADDER, Rung, Stack
 from layerbench.servers.server_settings import SettingsBook
 from layerbench.site_contract import DB_PATH_VARIABLE
 from layerbench.sites import prepare_app_data
+from layerbench.words import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,12 @@ class CostOptions:
         unknown = [name for name in self.rungs or () if name not in names]
         if unknown:
             raise ConfigError(
-                f"unknown rung {', '.join(unknown)}; the rungs cost measures are: "
-                + ", ".join(names)
+                did_you_mean(
+                    f"unknown rung {', '.join(unknown)}",
+                    unknown[0],
+                    names,
+                    "the rungs cost measures are: " + ", ".join(names),
+                )
             )
         if self.rungs is not None and not self.rungs:
             raise ConfigError("no rungs to measure")

@@ -18,6 +18,7 @@ from layerbench.rungs.applications import BARE, Application, find_application
 from layerbench.rungs.definitions import Rung, Stack, selectable_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook, add_assignments
+from layerbench.words import did_you_mean
 
 MAX_CONCURRENCY = 20_000
 # The rungs a matrix may measure: the default ladder's, and those run only when asked for.
@@ -77,7 +78,14 @@ class MatrixOptions:
                 raise ConfigError(f"concurrency must be 1 to {MAX_CONCURRENCY:,}, not {level}")
         if self.rung not in MATRIX_RUNG_NAMES:
             known = ", ".join(MATRIX_RUNG_NAMES)
-            raise ConfigError(f"unknown rung {self.rung}; the rungs are: {known}")
+            raise ConfigError(
+                did_you_mean(
+                    f"unknown rung {self.rung}",
+                    self.rung,
+                    MATRIX_RUNG_NAMES,
+                    f"the rungs are: {known}",
+                )
+            )
         if self.duration_s <= 0 or self.warmup_s < 0:
             raise ConfigError("the duration must be positive and the warm-up not negative")
         if not 1 <= self.repeats <= MAX_REPEATS:

@@ -10,6 +10,7 @@ from layerbench.rungs.applications import BARE, Application, find_application
 from layerbench.rungs.definitions import Rung, ladder_of, selectable_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook
+from layerbench.words import did_you_mean
 
 DEFAULT_SERVER = "gunicorn"
 
@@ -75,10 +76,16 @@ class LadderOptions:
         unknown = [name for name in chosen if name not in names]
         if unknown:
             which, more = ("full ladder", "") if self.full else ("ladder", " (--full has more)")
+            # A rung of the full ladder is no typo: the list says --full has it.
+            full = [rung.name for rung in selectable_of(True)]
+            choices = () if unknown[0] in full else names
             raise ConfigError(
-                f"unknown rung {', '.join(unknown)}; the {which}'s rungs are: "
-                + ", ".join(names)
-                + more
+                did_you_mean(
+                    f"unknown rung {', '.join(unknown)}",
+                    unknown[0],
+                    choices,
+                    f"the {which}'s rungs are: " + ", ".join(names) + more,
+                )
             )
 
     @property

@@ -36,6 +36,7 @@ from layerbench.proc.work_dirs import make_work_directory
 from layerbench.results.usage import Usage
 from layerbench.roles import CLIENT_ROLE, DATABASE_ROLE
 from layerbench.servers.server_settings import SettingsBook, check_sections
+from layerbench.words import did_you_mean
 
 WORKER_MODULE = "layerbench_sites.writes_worker"
 GROW_TIMEOUT_S = 1800.0
@@ -55,7 +56,12 @@ class WritesOptions:
         unknown = [store for store in self.stores if split_store(store)[0] not in STORES]
         if unknown:
             raise ConfigError(
-                f"no store named {', '.join(unknown)}; the stores are {', '.join(STORES)}"
+                did_you_mean(
+                    f"no store named {', '.join(unknown)}",
+                    unknown[0],
+                    STORES,
+                    f"the stores are {', '.join(STORES)}",
+                )
             )
         for store in self.stores:
             base, profile = split_store(store)

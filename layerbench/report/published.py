@@ -251,7 +251,8 @@ def published_named(name: str) -> Published:
     for experiment in published():
         if experiment.name == name:
             return experiment
-    raise ConfigError(did_you_mean("no published experiment", name, names()))
+    listing = f"one of: {', '.join(names())} (see layerbench replicate --list)"
+    raise ConfigError(did_you_mean(f"no published experiment {name!r}", name, names(), listing))
 
 
 def named_of_kind(text: str, kind: str) -> list[Published]:

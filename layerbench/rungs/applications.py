@@ -18,6 +18,7 @@ from layerbench.rungs.app_layers import (
     ZOPE_LAYERS,
     Layers,
 )
+from layerbench.words import did_you_mean
 
 # The rungs a framework's application answers: the seed's framework rungs.
 FRAMEWORK_RUNGS = frozenset({"string", "template", "orm", "page", "cached-page", "write"})
@@ -123,5 +124,11 @@ def find_application(name: str) -> Application:
     try:
         return APPLICATIONS[name]
     except KeyError:
-        known = ", ".join(APPLICATIONS)
-        raise ConfigError(f"no application named {name!r}; the applications are {known}") from None
+        raise ConfigError(
+            did_you_mean(
+                f"no application named {name!r}",
+                name,
+                APPLICATIONS,
+                f"the applications are {', '.join(APPLICATIONS)}",
+            )
+        ) from None

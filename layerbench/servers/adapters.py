@@ -38,6 +38,7 @@ from layerbench.servers.uvicorn import UvicornServer, UvicornSettings
 from layerbench.servers.uwsgi import UwsgiServer, UwsgiSettings
 from layerbench.servers.uwsgi_nginx import NginxUwsgiFront, uwsgi_behind_nginx
 from layerbench.servers.waitress import WaitressServer, WaitressSettings
+from layerbench.words import did_you_mean
 
 T = TypeVar("T")
 CORES_DEFAULT = 2  # processes for the servers that fork workers: this project's machines
@@ -341,5 +342,12 @@ ADAPTERS: dict[str, Adapter] = {
 def find_adapter(name: str) -> Adapter:
     adapter = ADAPTERS.get(name)
     if adapter is None:
-        raise ConfigError(f"unknown server {name!r}; the servers are: {', '.join(ADAPTERS)}")
+        raise ConfigError(
+            did_you_mean(
+                f"unknown server {name!r}",
+                name,
+                ADAPTERS,
+                f"the servers are: {', '.join(ADAPTERS)}",
+            )
+        )
     return adapter

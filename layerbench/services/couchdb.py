@@ -16,6 +16,7 @@ from pathlib import Path
 from layerbench.errors import ConfigError, LayerbenchError, MissingBinaryError, MissingPackageError
 from layerbench.services.couchdb_client import CLOSED_CONNECTION, CouchdbClient
 from layerbench.services.service import READY_TIMEOUT_S, ManagedService
+from layerbench.words import did_you_mean
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 NODE_DIRECTORY = PROJECT_ROOT / "node"
@@ -51,7 +52,8 @@ class CouchdbService(ManagedService):
         ready_timeout_s: float = READY_TIMEOUT_S,
     ) -> None:
         if server not in SERVERS:
-            raise ConfigError(f"couchdb.server={server}: one of {', '.join(SERVERS)}")
+            head = f"couchdb.server={server}: one of {', '.join(SERVERS)}"
+            raise ConfigError(did_you_mean(head, server, SERVERS, ""))
         if server == "apache" and not APACHE_COUCHDB.is_file():
             raise ConfigError(
                 f"couchdb.server=apache: Apache CouchDB is not installed here (no "

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from layerbench.errors import ConfigError, LayerbenchError
 from layerbench.services.service import READY_TIMEOUT_S, ManagedService
 from layerbench.services.urls import ServiceUrl
+from layerbench.words import did_you_mean
 
 if TYPE_CHECKING:  # PyMySQL is the databases extra's, imported where used
     import pymysql
@@ -50,7 +51,8 @@ class MariadbService(ManagedService):
         ready_timeout_s: float = READY_TIMEOUT_S,
     ) -> None:
         if profile not in PROFILES:
-            raise ConfigError(f"mariadb.profile={profile}: one of {', '.join(PROFILES)}")
+            head = f"mariadb.profile={profile}: one of {', '.join(PROFILES)}"
+            raise ConfigError(did_you_mean(head, profile, PROFILES, ""))
         super().__init__(cpus=cpus, ready_timeout_s=ready_timeout_s)
         self.profile = profile
 

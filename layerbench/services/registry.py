@@ -13,6 +13,7 @@ from layerbench.services.redis import RedisService, probe_redis
 from layerbench.services.redis_cluster import RedisClusterService, probe_redis_cluster
 from layerbench.services.service import ManagedService
 from layerbench.services.upstream import UpstreamService
+from layerbench.words import did_you_mean
 
 SERVICES: dict[str, type[ManagedService]] = {
     service.name: service
@@ -46,5 +47,11 @@ def service_class(name: str) -> type[ManagedService]:
     try:
         return SERVICES[name] if name in SERVICES else RUNG_HELPERS[name]
     except KeyError:
-        known = ", ".join(SERVICES)
-        raise ConfigError(f"no service named {name!r}; the services are {known}") from None
+        raise ConfigError(
+            did_you_mean(
+                f"no service named {name!r}",
+                name,
+                SERVICES,
+                f"the services are {', '.join(SERVICES)}",
+            )
+        ) from None
