@@ -9,6 +9,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
+
+from layerbench.hosts.lab_network import lab_network
+from layerbench.hosts.topology import topology_from
+from layerbench.lab.host_sampler import host_namespaces
 from layerbench.lab.sampler import Sampler, read_memory, read_stat
 
 MIB = 1024 * 1024
@@ -136,3 +141,25 @@ def test_a_busy_process_of_no_role_shows_as_the_rest_of_the_machine() -> None:
     assert usage.roles["idle"].cpu_s < 0.05
     # The spinner is nobody's: it is the rest of the machine's, most of one core.
     assert 50 < usage.other_cpu_percent < 100 * (os.cpu_count() or 1)
+
+
+def test_a_process_that_execs_into_a_host_is_named_and_placed_as_it_ends() -> None:
+    # `ip netns exec HOST layerbench-load …`: seen first as `ip` (or the shell before it) on
+    # this machine's own network, then the load generator inside the host; it is the latter.
+    if os.geteuid() != 0:
+        pytest.skip("network namespaces need root")
+    topology = topology_from({"hosts": {"client1": {"roles": ["client"]}}}, "t")
+    with lab_network(topology) as network:
+        later = f"sleep 0.5; exec {' '.join(network.command('client1', ['sleep', '30']))}"
+        with child(f"import os; os.execvp('sh', ['sh', '-c', {later!r}])") as process:
+            sampler = Sampler(
+                {"client": {process.pid}}, interval_s=0.1, hosts=host_namespaces(network)
+            ).start()
+            deadline = time.monotonic() + 20
+            while (stat := read_stat(process.pid)) is None or stat.name != "sleep":
+                assert time.monotonic() < deadline, stat
+                time.sleep(0.02)
+            time.sleep(0.3)  # a few samples of it as it ends
+            usage = sampler.stop()
+    [seen] = [p for p in usage.roles["client"].processes if p.pid == process.pid]
+    assert (seen.host, seen.name) == ("client1", "sleep")

@@ -8,6 +8,10 @@ followed is followed in the same role (PostgreSQL's backends start sessions of t
 Each sample lists ``/proc`` and reads ``/proc/PID/stat`` of the roles' processes and of those
 it has not seen yet (a process of no role is read once).
 
+A process's name and host are those of the last sample it was seen in: one that enters a
+host's network namespace and execs (``ip netns exec HOST PROGRAM``) is that program on that
+host, not the ``ip`` first seen on this machine's own network.
+
 CPU: a process's user + system time at the last sample it was seen in, less its time at the
 start (0 for a process born after the start). A process that exits between two samples loses
 what it used since its last one, at most one interval's worth. Memory: the peak of each
@@ -234,9 +238,12 @@ class Sampler:
             self._seen[stat.pid] = seen
             self._update(seen, stat, memory)
 
-    @staticmethod
-    def _update(seen: _Seen, stat: ProcessStat, memory: bool) -> None:
+    def _update(self, seen: _Seen, stat: ProcessStat, memory: bool) -> None:
         seen.last_cpu_s = stat.cpu_s
+        # A process is what it is at its last sample: `ip netns exec HOST layerbench-load` is
+        # first seen as `ip` on this machine's network, then it enters the host and execs.
+        seen.name = stat.name
+        seen.host = host_of(stat.pid, self.hosts) or seen.host
         if memory:
             current = read_memory(stat.pid)
             if current is not None:
