@@ -14,7 +14,7 @@ from layerbench.report.seed_table import RunColumn, RunShape, check_seed, format
 from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
-from layerbench.stats.comparison import compare_rates
+from layerbench.stats.comparison import compare_paired
 from tests.report_documents import CONDITIONS, load, usage
 
 PASTE = "paste:app=zope"
@@ -67,8 +67,8 @@ def seed_003(c8_daemon: list[float]) -> MatrixResult:
 def test_seed_003_holds_with_the_ratio_and_its_interval() -> None:
     daemon = [1400.0, 1450.0, 1480.0]
     text = format_seed_table(seed_003(daemon), "zope-paste")
-    expected = compare_rates("c8", [280.0, 275.0, 290.0], daemon)
-    assert expected.ci_low is not None and expected.ci_high is not None
+    expected = compare_paired("c8", [280.0, 275.0, 290.0], daemon)
+    assert expected is not None and expected.ci_low is not None and expected.ci_high is not None
     lines = text.splitlines()
     row = next(line for line in lines if line.startswith("mod_wsgi 4 x 1 c=8"))
     # The seed's 1476 and its ratio to paste's 276; ours, its interval, our ratio and its own.
@@ -85,9 +85,9 @@ def test_seed_003_holds_with_the_ratio_and_its_interval() -> None:
     ]
     claim = "  at c=8, 4 processes 1476 against one process's threads 276: 5.3x (the GIL)"
     c8 = lines[lines.index(claim) + 1]
-    assert c8.endswith(": holds (faster)"), c8
+    assert c8.endswith(": holds"), c8
     c1 = next(line for line in lines if "c=1 = " in line)
-    assert c1.endswith("holds (within ±10%)"), c1
+    assert c1.endswith("holds (within ±10 %)"), c1
 
 
 def test_a_conclusion_the_run_contradicts_does_not_hold() -> None:
@@ -104,7 +104,7 @@ def test_one_trial_has_no_interval_and_says_so() -> None:
         {(PASTE, 0): [400.0], (DAEMON, 0): [404.0], (PASTE, 1): [276.0], (DAEMON, 1): [1476.0]},
     )
     text = format_seed_table(result, "zope-paste")
-    assert "= 5.35 (+435%), 1 trial, no interval: holds (faster)" in text, text
+    assert "= 5.35, claimed +435 %, here +435 %: inconclusive (no interval)" in text, text
 
 
 def test_preload_places_the_first_and_the_second_measurement() -> None:
@@ -129,7 +129,7 @@ def test_preload_places_the_first_and_the_second_measurement() -> None:
     assert " 710 " in first, first
     assert first.rstrip().endswith("50.0"), first
     verdicts = [line for line in lines if line.startswith("    here:")]
-    assert verdicts[0].endswith("holds (faster)") and verdicts[1].endswith("holds (within ±10%)")
+    assert verdicts[0].endswith(": holds") and verdicts[1].endswith("holds (within ±10 %)")
 
 
 def test_a_run_without_the_posts_configurations_is_refused() -> None:
@@ -223,7 +223,7 @@ def test_seed_000_in_process_against_daemon_mode_at_each_level() -> None:
     assert [v.split(" = ")[0] for v in verdicts] == [
         f"    here: in-process c={c} / p=2,t=100 c={c}" for c in (100, 200, 500)
     ]
-    assert verdicts[0].endswith("holds (faster)") and verdicts[1].endswith("holds (faster)")
+    assert verdicts[0].endswith(": holds") and verdicts[1].endswith(": holds"), verdicts
     assert verdicts[2].endswith("does not hold (slower here)"), verdicts[2]
 
 

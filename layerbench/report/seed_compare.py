@@ -1,15 +1,16 @@
 """What every "seed vs here" table does alike, a matrix's (:mod:`layerbench.report.seed_table`)
 and a ladder's (:mod:`layerbench.report.seed_ladder_table`): whether a run ran with a setting
 the seed's configuration needs, our figures of a thing measured in repeats (its req/s, its
-ratio to another's with the bootstrap interval), and whether each of the seed's conclusions
-holds here."""
+ratio to another's of the same run, paired pass by pass), and whether each of the seed's
+conclusions holds here, judged on its direction and its size."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from layerbench.report.seed_figures import SAME_TOLERANCE, Claim, Direction
 from layerbench.results.trials import Repeated
-from layerbench.stats.comparison import RungComparison, compare_rates
+from layerbench.stats.claim_verdict import ClaimOutcome, judge_claim
+from layerbench.stats.comparison import RungComparison, compare_paired
 
 # How an on/off setting may be written (as servers/server_settings.py reads it).
 ON_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -42,20 +43,19 @@ def _normal(value: object) -> str:
 
 
 def trial_rates(item: Repeated | None) -> list[float]:
-    """Each trial's req/s (those that answered)."""
+    """Each trial's req/s, in the order of the passes (0 for one that did not answer)."""
     if item is None:
         return []
-    return [trial.load.requests_per_s for trial in item.trials if trial.load.requests_per_s > 0]
+    return [trial.load.requests_per_s for trial in item.trials]
 
 
 def compare_items(
     name: str, reference: Repeated | None, item: Repeated | None
 ) -> RungComparison | None:
-    """``item``'s req/s against ``reference``'s, the bootstrap interval over both's trials."""
-    ours, theirs = trial_rates(item), trial_rates(reference)
-    if not ours or not theirs:
-        return None
-    return compare_rates(name, theirs, ours)
+    """``item``'s req/s against ``reference``'s, both of one run whose passes interleave them:
+    paired pass by pass (:func:`~layerbench.stats.comparison.compare_paired`, the machine's
+    drift between passes cancels). None when no pass measured both."""
+    return compare_paired(name, trial_rates(reference), trial_rates(item))
 
 
 def rate_text(item: Repeated | None) -> str:
@@ -81,39 +81,45 @@ def interval_text(low: float | None, high: float | None, spec: str) -> str:
     return f"[{format(low, spec)}, {format(high, spec)}]"
 
 
-def conclusion_lines(claims: list[tuple[Claim, RungComparison | None]]) -> list[str]:
-    """Each conclusion in the seed's words, then whether it holds here."""
+def conclusion_lines(
+    claims: list[tuple[Claim, RungComparison | None]],
+    published_rate: Callable[[str], float | None] | None = None,
+) -> list[str]:
+    """Each conclusion in the seed's words, then whether it holds here, its size (the ratio of
+    the post's figures, ``published_rate`` of a figure's name) beside ours."""
     lines = ["the seed's conclusions:"]
     for claim, compared in claims:
+        claimed = None
+        if published_rate is not None:
+            claimed = claimed_ratio(published_rate(claim.figure), published_rate(claim.reference))
         lines.append(f"  {claim.words}")
-        lines.append(f"    here: {verdict(claim, compared)}")
+        lines.append(f"    here: {verdict(claim, compared, claimed)}")
     return lines
 
 
-def verdict(claim: Claim, compared: RungComparison | None) -> str:
-    """Whether the seed's conclusion holds here, with our ratio and its interval."""
+def claimed_ratio(figure_rate: float | None, reference_rate: float | None) -> float | None:
+    """The size a claim's figures give it (figure over reference), None without both."""
+    if not figure_rate or not reference_rate:
+        return None
+    return figure_rate / reference_rate
+
+
+def verdict(claim: Claim, compared: RungComparison | None, claimed: float | None = None) -> str:
+    """Whether the seed's conclusion holds here, judged on its direction and its size
+    (:func:`~layerbench.stats.claim_verdict.judge_claim`), with the claimed size beside our
+    ratio and its interval (of the pairs, :mod:`layerbench.stats.paired`)."""
     if compared is None:
         return "not measured in this run"
-    said = f"{claim.figure} / {claim.reference} = {compared.ratio:.2f} ({compared.ratio - 1:+.0%})"
-    interval = interval_text(compared.ci_low, compared.ci_high, ".2f")
-    if compared.ci_low is None or compared.ci_high is None:
-        said += f", {compared.trials} trial, no interval"
-        low = high = compared.ratio
-    else:
-        said += f", 95 % {interval}"
-        low, high = compared.ci_low, compared.ci_high
-    return f"{said}: {holds(claim.direction, low, high)}"
-
-
-def holds(direction: Direction, low: float, high: float) -> str:
-    if direction is Direction.FASTER:
-        if low > 1:
-            return "holds (faster)"
-        if high < 1:
-            return "does not hold (slower here)"
-        return "not shown (the interval holds 1)"
-    if low >= 1 - SAME_TOLERANCE and high <= 1 + SAME_TOLERANCE:
-        return f"holds (within ±{SAME_TOLERANCE:.0%})"
-    if high < 1 - SAME_TOLERANCE or low > 1 + SAME_TOLERANCE:
-        return f"does not hold ({'faster' if low > 1 else 'slower'} beyond ±{SAME_TOLERANCE:.0%})"
-    return f"not shown (the interval reaches beyond ±{SAME_TOLERANCE:.0%})"
+    judged = judge_claim(
+        claimed,
+        claim.direction is Direction.SAME,
+        compared.ratio,
+        compared.ci_low,
+        compared.ci_high,
+        same_within=SAME_TOLERANCE,
+    )
+    said = f"{claim.figure} / {claim.reference} = {compared.ratio:.2f}, {judged.text()}"
+    more = compared.judged.more_passes
+    if judged.outcome is ClaimOutcome.INCONCLUSIVE and more:
+        said += f"; about {more} more {'pass' if more == 1 else 'passes'} would likely decide"
+    return said

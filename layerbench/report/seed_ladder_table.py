@@ -1,7 +1,7 @@
 """Published vs here for a ladder (``layerbench replicate mod_wsgi-mysql-ladder``): per figure
 of the post's ladder (:mod:`layerbench.report.published`), the post's req/s and its change
 against the figure above it in its chain, ours (the rung's median over the repeats, with its
-bootstrap 95 % interval) and our change against the same rung with its bootstrap interval, the
+bootstrap 95 % interval) and our change against the same rung with its paired interval, the
 CPU the post saw beside our server's CPU per request; then each of the post's conclusions and
 whether it holds here (:mod:`layerbench.report.seed_compare`, the matrix's tables' verdicts).
 The absolute figures come from other hardware; the changes are what can be compared."""
@@ -202,7 +202,7 @@ def _experiment_table(
         (claim, _comparison(experiment, claim.figure, claim.reference, result, shape))
         for claim in experiment.claims
     ]
-    lines += conclusion_lines(claims)
+    lines += conclusion_lines(claims, lambda name: experiment.figure(name).requests_per_s)
     for unshown in experiment.unshown:
         lines += [f"  {unshown.words}", f"    here: not shown ({unshown.why})"]
     return "\n".join(lines)

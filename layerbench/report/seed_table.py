@@ -2,10 +2,10 @@
 (:mod:`layerbench.report.published`).
 Per configuration the post measured, its req/s and its ratio to the experiment's
 reference, ours (the median of the cell's trials, with its bootstrap 95 % interval) and our
-ratio with its bootstrap interval (each cell's trials resampled on their own,
-:func:`layerbench.stats.comparison.compare_rates`); then each of the post's conclusions, and
-whether it holds here: the absolute figures come from other hardware, the ratios are what can
-be compared."""
+ratio with its interval from the pairs of trials measured in the same pass
+(:func:`layerbench.stats.comparison.compare_paired`); then each of the post's conclusions, and
+whether it holds here, in direction and size: the absolute figures come from other hardware,
+the ratios are what can be compared."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -193,7 +193,9 @@ def _experiment_table(
         (claim, _comparison(experiment, claim.figure, claim.reference, result, shape))
         for claim in experiment.claims
     ]
-    return "\n".join(lines + conclusion_lines(claims))
+    return "\n".join(
+        lines + conclusion_lines(claims, lambda name: experiment.figure(name).requests_per_s)
+    )
 
 
 def _ordinal(occurrence: int) -> str:
