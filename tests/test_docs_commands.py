@@ -1,18 +1,24 @@
-"""Every command in README.md runs as pasted from the repository root after `make demo`.
+"""Every command in README.md and docs/ runs as pasted from the repository root after `make demo`.
 
-The commands are read from the README's ```sh blocks (tests/readme_commands.py) and run in
-their order, in a directory that stands for the repository root after `make demo`: `.venv`
-linked to the real one, and the demo's `ladder.json` and first stored run made by a short
-ladder. Only what no paste can carry is changed, and said here:
+The commands are read from the ```sh blocks of the README and of every page in docs/
+(tests/doc_commands.py) and run in their order, in a directory that stands for the repository
+root after `make demo`: `.venv` linked to the real one, `layerbench` and `layerbench-load` the
+ones in it (as on a user's PATH after `pip install layerbench`), and the demo's `ladder.json`
+and first stored run made by a short ladder. Only what no paste can carry is changed, and said
+here:
 - the lab's commands are made short (`-d`, `--warmup`, `--repeats` appended: argparse keeps the
-  last value), since the README's durations are for measuring, not for testing;
-- the URLs of services the README's examples assume are running (PostgreSQL, Redis) are those of
+  last value), since the documentation's durations are for measuring, not for testing;
+- the URLs of services the examples assume are running (PostgreSQL, Redis) are those of
   throwaway instances that this test starts, and `/srv/pages` is a temporary directory;
-- `layerbench-load` finds nginx serving `hello.txt` on the README's port;
+- `layerbench-load` finds nginx serving `hello.txt` on the example's port;
 - the commands that serve until Ctrl-C (`app serve`, `services up`) are read until they say they
-  serve, asked for a page, then sent SIGINT.
-A README command that this test does not know how to run fails it: a new command gets a case
-here, so the README never shows a command that was not run.
+  serve, asked for a page, then sent SIGINT;
+- `pip install layerbench[EXTRA]` is checked, not run: every extra it names is one the
+  installed distribution declares;
+- the commands in PARSED_ONLY (long experiments, or ones that need root and network namespaces)
+  are parsed by layerbench's own argument parser, each with the reason it is not run.
+A command that this test does not know how to run fails it: a new command gets a case here, so
+the documentation never shows a command that was not run.
 """
 
 import os
@@ -25,23 +31,27 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
+from importlib.metadata import metadata
 from pathlib import Path
 
 import pytest
 
+from layerbench.cli.main import build_parser
 from layerbench.rungs.definitions import STATIC_FILE
 from layerbench.servers.nginx import NginxStatic
 from layerbench.services.service import ManagedService
 from tests.conftest import start_service
-from tests.readme_commands import ReadmeCommand, readme_commands
+from tests.doc_commands import DocCommand, doc_commands, documents, shell_block_languages
 from tests.session_process import in_own_session, interrupt
 
 pytestmark = pytest.mark.services
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-COMMANDS = readme_commands()
+COMMANDS = doc_commands()
 LAYERBENCH = ".venv/bin/layerbench"
 LOAD = ".venv/bin/layerbench-load"
+# What a user types, after `pip install layerbench` or with the clone's .venv/bin on PATH.
+PROGRAMS = {"layerbench": LAYERBENCH, "layerbench-load": LOAD, LAYERBENCH: LAYERBENCH, LOAD: LOAD}
 # Appended to the lab's commands; each of these is its command's own option.
 SHORT = {
     "ladder": ("-d", "0.5", "--warmup", "0", "--repeats", "1"),
@@ -49,9 +59,18 @@ SHORT = {
     "matrix": ("-d", "0.5", "--warmup", "0", "--repeats", "1"),
     "smoke": ("-d", "0.5", "--warmup", "0", "--repeats", "2"),
     "cost": ("--requests", "10", "--warmup", "2", "--repeats", "1"),
+    "writes": ("--objects", "100", "--commits", "20", "--repeats", "1"),
 }
+# Commands checked by the argument parser only, not run: a pattern of the command as written,
+# and why.
+PARSED_ONLY = (
+    (r"--topology|^layerbench (cluster|hosts) ", "needs root and makes network namespaces"),
+    (r"--concurrency [0-9,]*[0-9]{4}", "thousands of connections: minutes, not a test"),
+    (r"^layerbench replicate (?!--list)", "a published experiment's own durations: minutes"),
+    (r"--full .*--server mod_wsgi|--server mod_wsgi.*--full", "Apache and four services"),
+)
 # The set-up commands themselves: CI runs `make test`; the fixture stands in for `make demo`.
-SETUP = {("make", "demo"), ("make", "test")}
+SETUP = {("make", "demo"), ("make", "test"), ("make", "test-wide"), ("make", "docs")}
 COMMAND_TIMEOUT_S = 240
 SERVE_TIMEOUT_S = 60
 SMOKE_APP = '''"""The README's example application for `layerbench smoke`."""
@@ -72,8 +91,9 @@ class Root:
     environment: dict[str, str]
     urls: dict[str, str]  # the README's example URL of a kind -> the running instance's
 
-    def argv(self, command: ReadmeCommand) -> list[str]:
+    def argv(self, command: DocCommand) -> list[str]:
         argv = [self.substitute(word) for word in command.argv]
+        argv[0] = PROGRAMS.get(argv[0], argv[0])
         if argv[0] == LAYERBENCH and len(argv) > 1 and argv[1] in SHORT:
             argv += SHORT[argv[1]]
         return argv
@@ -134,7 +154,7 @@ def root(services: dict[str, ManagedService]) -> Iterator[Root]:
 
 
 @contextmanager
-def nginx_where_sent(command: ReadmeCommand, directory: Path) -> Iterator[None]:
+def nginx_where_sent(command: DocCommand, directory: Path) -> Iterator[None]:
     """nginx serving hello.txt (and /) on the port a load generator example sends to."""
     ports = sorted({int(port) for port in re.findall(r"127\.0\.0\.1:(\d+)", command.text)})
     servers = [
@@ -191,15 +211,26 @@ def expected_statuses(argv: list[str]) -> tuple[int, ...]:
     return (0,)
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=[f"line{c.line}" for c in COMMANDS])
-def test_readme_command_runs_as_pasted(command: ReadmeCommand, root: Root, workdir: Path) -> None:
+@pytest.mark.parametrize("command", COMMANDS, ids=[f"{c.path}:{c.line}" for c in COMMANDS])
+def test_documented_command_runs_as_pasted(command: DocCommand, root: Root, workdir: Path) -> None:
     if command.argv[:2] in SETUP:
         pytest.skip("the set-up command itself: CI runs make test, the fixture a short demo")
+    if command.argv[:2] == ("pip", "install"):
+        check_pip_install(command)
+        return
+    if reason := parsed_only(command):
+        check_parses(command)
+        pytest.skip(f"parsed, not run: {reason}")
+    if (first := RAN.get(command.argv)) is not None:
+        assert first.passed, f"{command}: failed as {first.where}"
+        pytest.skip(f"the same command as {first.where}, run there")
+    RAN[command.argv] = Ran(str(command), passed=False)
     argv = root.argv(command)
     known = argv[0] in (LAYERBENCH, LOAD)
     assert known, f"{command}: this test does not know how to run it; give it a case"
     if argv[1:3] in (["app", "serve"], ["services", "up"]):
         serve_until_interrupted(root, argv)
+        RAN[command.argv].passed = True
         return
     with nginx_where_sent(command, workdir) if argv[0] == LOAD else nullcontext():
         done = root.run(argv)
@@ -207,8 +238,63 @@ def test_readme_command_runs_as_pasted(command: ReadmeCommand, root: Root, workd
         f"{command}\nexit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     )
     assert "Traceback" not in done.stderr, done.stderr
+    RAN[command.argv].passed = True
 
 
-def test_the_readme_has_commands() -> None:
-    names = {c.argv[1] for c in COMMANDS if c.argv[0] == LAYERBENCH}
+@dataclass
+class Ran:
+    """A command already run by this module, where it appears first, and how it went."""
+
+    where: str
+    passed: bool
+
+
+# The same command shown on several pages is run once, where it appears first.
+RAN: dict[tuple[str, ...], Ran] = {}
+
+
+def parsed_only(command: DocCommand) -> str | None:
+    text = " ".join(command.argv).removeprefix(".venv/bin/")
+    for pattern, reason in PARSED_ONLY:
+        if re.search(pattern, text):
+            return reason
+    return None
+
+
+def check_parses(command: DocCommand) -> None:
+    """The command line is one layerbench accepts: its parser exits on any wrong option."""
+    assert PROGRAMS.get(command.argv[0]) == LAYERBENCH, f"{command}: not a layerbench command"
+    try:
+        build_parser().parse_args(list(command.argv[1:]))
+    except SystemExit as exited:
+        pytest.fail(f"{command}: layerbench's parser refused it (exit {exited.code})")
+
+
+def check_pip_install(command: DocCommand) -> None:
+    """`pip install layerbench` and its extras: each extra named is one the package declares."""
+    declared = set(metadata("layerbench").get_all("Provides-Extra") or [])
+    requirements = [word for word in command.argv[2:] if not word.startswith("-")]
+    assert requirements, f"{command}: installs nothing"
+    for requirement in requirements:
+        match = re.fullmatch(r"layerbench(?:\[([a-z,-]+)\])?", requirement)
+        assert match, f"{command}: {requirement} is not layerbench or one of its extras"
+        extras = set(match.group(1).split(",")) if match.group(1) else set()
+        assert extras <= declared, f"{command}: no such extra {extras - declared}"
+
+
+def test_the_docs_have_commands() -> None:
+    names = {c.argv[1] for c in COMMANDS if PROGRAMS.get(c.argv[0]) == LAYERBENCH}
     assert {"ladder", "matrix", "mix", "smoke", "results", "report", "app"} <= names, names
+
+
+def test_every_code_block_says_its_language() -> None:
+    """A block with no language, or a shell's under another name, would be neither run nor
+    exempt: commands go in sh blocks (run), the rest says what it is (text for output, toml,
+    yaml, json)."""
+    unrun = [
+        f"{path.relative_to(REPOSITORY)}:{line}: {language or 'no language'}"
+        for path in documents()
+        for line, language in shell_block_languages(path)
+        if language in ("", "bash", "shell", "console", "shell-session", "zsh")
+    ]
+    assert not unrun, f"code blocks that would not be run: {unrun}"

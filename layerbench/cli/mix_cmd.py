@@ -22,7 +22,7 @@ def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "mix",
         help="predict a mixed load of hits and misses from its rungs, then measure it",
-        description="Seed 000's question: with a 90 % hit ratio on the cache, how many "
+        description="With a 90 % hit ratio on the cache, how many "
         "requests per second? Measures the hit rung and the miss rung alone, predicts the mix "
         "(per-request costs add up, so rates combine harmonically: 1 / (h / hit + (1 - h) / "
         "miss)), measures the real mix (the load generator's weighted URLs, interleaved with "

@@ -46,7 +46,8 @@ def add_parser(commands: Any) -> None:
         action="append",
         default=[],
         metavar="mariadb.profile=NAME",
-        help="MariaDB's InnoDB settings: default, or seed003 (seed 003's my.cnf)",
+        help="MariaDB's InnoDB settings: default, or seed003 (the my.cnf of the original Zope "
+        "and RelStorage post)",
     )
     parser.add_argument("--json", metavar="FILE", help="write every trial as JSON ('-': stdout)")
     parser.set_defaults(handler=cmd_writes)
