@@ -20,6 +20,8 @@ from layerbench.roles import (
     SERVER_ROLE,
     UPSTREAM_ROLE,
 )
+from layerbench.stats.comparison import RungComparison
+from layerbench.stats.verdict import Outcome
 
 MIB = 1024 * 1024
 ROLE_ORDER = (FRONT_ROLE, SERVER_ROLE, DATABASE_ROLE, CACHE_ROLE, UPSTREAM_ROLE, CLIENT_ROLE)
@@ -43,6 +45,14 @@ COMPACT_LEAVES_OUT = ("ms/req", "p99.9 ms")
 ONE_CHAIN_LEAVES_OUT = ("above",)
 CHAINS_NOTE = (
     "vs above: against the rung each adds one layer to, the nearest row above it indented less"
+)
+# After a "vs above" whose verdict (of the pairs of trials measured in the same pass) is not
+# a direction.
+SAME_MARK = " ≈"
+UNDECIDED_MARK = " ?"
+MARKS_NOTE = (
+    "vs above, of trials paired pass by pass: ≈ the same within ±5 %; ? inconclusive, more "
+    "--repeats would decide"
 )
 
 
@@ -68,14 +78,20 @@ def format_ladder_table(
         groups.append(Group(("PSS MiB",), lead + len(shown) + len(roles), len(roles)))
     header = ["app"] * lead + [LOAD_COLUMNS[i] for i in shown] + roles + (roles if wide else [])
     rows = [header]
-    for rung, change, top, above in zip(
+    marked = False
+    for rung, change, top, above, compared in zip(
         result.rungs,
         result.change_vs_above(),
         result.change_vs_top(),
         result.references(),
+        result.compared_vs_above(),
         strict=True,
     ):
         cells = _row(rung, change, top, above)
+        mark = _mark(compared)
+        if mark and rung.load is not None:
+            cells[LOAD_COLUMNS.index("vs above")] += mark
+            marked = True
         if chains:
             cells[0] = " " * max(0, len(rung.chain) - 1) + rung.rung
         cpu, pss = _costs(rung, roles)
@@ -87,6 +103,8 @@ def format_ladder_table(
     ]
     if chains:
         lines += ["", CHAINS_NOTE]
+    if marked:
+        lines += [MARKS_NOTE] if chains else ["", MARKS_NOTE]
     if notes:
         lines += ["", "not measured:", *_wrapped(notes)]
     measured = [(name(rung), rung) for rung in result.rungs if rung.status is Status.OK]
@@ -143,6 +161,17 @@ def _costs(rung: RungResult, roles: list[str]) -> tuple[list[str], list[str]]:
     cpu = [f"{usage.cpu_percent:.0f}" if usage else "" for usage in usages]
     pss = [f"{usage.pss_bytes / MIB:.1f}" if usage else "" for usage in usages]
     return cpu, pss
+
+
+def _mark(compared: RungComparison | None) -> str:
+    """What the paired verdict adds to a "vs above": nothing for a direction, or for one pass
+    (nothing to judge it by)."""
+    if compared is None or compared.trials < 2:
+        return ""
+    outcome = compared.judged.outcome
+    if outcome is Outcome.SAME:
+        return SAME_MARK
+    return UNDECIDED_MARK if outcome is Outcome.INCONCLUSIVE else ""
 
 
 def _percent(change: float | None) -> str:

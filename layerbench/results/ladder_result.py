@@ -42,6 +42,7 @@ from layerbench.results.mix_result import mix_dict
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated, Trial
 from layerbench.results.usage import RoleUsage, Usage
+from layerbench.stats.comparison import RungComparison, compare_paired
 from layerbench.stats.median import RATE_RULE, REPRESENTATIVE_RULE
 from layerbench.stats.mix_prediction import MixOutcome
 from layerbench.stats.spread import Spread
@@ -115,6 +116,20 @@ class LadderResult:
             rate, before = rung.requests_per_s, above.requests_per_s if above else None
             changes.append(rate / before - 1.0 if rate is not None and before else None)
         return changes
+
+    def compared_vs_above(self) -> list[RungComparison | None]:
+        """Per rung, its req/s against its reference's (:meth:`references`), paired pass by
+        pass (trial i of each was measured in pass i): the ratio, its interval and its verdict
+        (:func:`~layerbench.stats.comparison.compare_paired`). None without a reference."""
+        compared: list[RungComparison | None] = []
+        for rung, above in zip(self.rungs, self.references(), strict=True):
+            if above is None or rung.requests_per_s is None:
+                compared.append(None)
+                continue
+            before = [trial.load.requests_per_s for trial in above.trials]
+            now = [trial.load.requests_per_s for trial in rung.trials]
+            compared.append(compare_paired(rung.rung, before, now))
+        return compared
 
     def follows_the_rows(self) -> bool:
         """Whether every rung's reference is the measured row above it (a ladder of one chain:
