@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from layerbench_sites.app.api.http import MAX_BODY_BYTES
+from layerbench.site_contract import MAX_BODY_BYTES
 from tests.app_server import Client
 from tests.gunicorn_site import gunicorn_site
 

@@ -81,17 +81,27 @@ def database_identity(database_url: str) -> str:
         repository.connection.close()
 
 
+def page_namespace(database_url: str | None, application: str = "") -> str:
+    """What the keys of a site's pages in a key/value cache start with: the application's
+    prefix (a framework's; the bare application has none) and the identity of the database the
+    pages are built from, as the page directory is marked with it. Two sites on one cache (on
+    two databases, or a database made again at the same URL) never serve each other's pages."""
+    identity = database_identity(database_url or "")
+    return f"{application}{identity}:" if identity else application
+
+
 def pages_from_url(
     url: str | None, cache: CacheBackend, database_url: str = "", namespace: str = ""
 ) -> PageCache:
     """Where the site keeps the pages of the database at ``database_url``: the directory of a
     file:// URL, nowhere for ``none``, or else ``cache``, under keys starting with
-    ``namespace`` (a framework application's: the bare application's keys have none)."""
+    ``namespace`` (a framework application's: the bare application's keys have none) and the
+    database's identity (:func:`page_namespace`)."""
     if url == NONE:
         return NoPages()
     directory = page_directory_of(url) if url else None
     if directory is None:
-        return KeyValuePageCache(cache, namespace)
+        return KeyValuePageCache(cache, page_namespace(database_url, namespace))
     try:
         return PageDirectory(directory, database_identity(database_url))
     except OSError as error:

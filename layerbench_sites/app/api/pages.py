@@ -9,10 +9,10 @@ from urllib.parse import parse_qs
 import falcon
 from jinja2 import Environment
 
+from layerbench.site_contract import MAX_BODY_BYTES
 from layerbench_sites.app.api import schemas
 from layerbench_sites.app.api.csrf import CsrfGuard
 from layerbench_sites.app.api.http import (
-    MAX_BODY_BYTES,
     ApiError,
     Context,
     Renderer,

@@ -41,6 +41,9 @@ class DjangoAsyncCache:
     async def set(self, key: str, value: bytes) -> None:
         await caches[SITE].aset(key, value, timeout=None)
 
+    async def close(self) -> None:
+        return None  # Django closes its caches' connections itself
+
 
 PAGES = AsyncPageCache(DjangoAsyncCache())
 UPSTREAM_URL = ServiceUrls.from_env().upstream

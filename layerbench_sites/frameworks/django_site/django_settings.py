@@ -9,7 +9,7 @@ from typing import Any
 from layerbench.errors import ConfigError
 from layerbench.services.urls import ServiceUrl
 from layerbench_sites.app.app_config import AppConfig
-from layerbench_sites.app.cache_select import CHOICES, LOCAL, NONE
+from layerbench_sites.app.cache_select import CHOICES, LOCAL, NONE, page_namespace
 from layerbench_sites.datalayer.open_repository import database_location, is_sqlite
 
 SITE = "default"
@@ -72,6 +72,12 @@ def cache(url: str | None) -> dict[str, Any]:
     raise ConfigError(f"{url!r} is not a cache for Django: {CHOICES}")
 
 
+def key_prefix(config: AppConfig) -> str:
+    """Django's cache keys' prefix: the application's and the site database's identity (see
+    :func:`layerbench_sites.app.cache_select.page_namespace`)."""
+    return page_namespace(config.database_url, "django:").removesuffix(":")
+
+
 def django_settings(config: AppConfig) -> dict[str, Any]:
     """The keyword arguments of ``settings.configure``."""
     rungs = database(config.orm_url or str(config.db_path))
@@ -87,7 +93,10 @@ def django_settings(config: AppConfig) -> dict[str, Any]:
             SITE: database(config.database_url) if config.database_url else {},
             RUNGS: rungs,
         },
-        "CACHES": {SITE: {**cache(config.cache_url), "KEY_PREFIX": "django", "TIMEOUT": None}},
+        # Every key (the page cache's) apart from other applications' and other databases'.
+        "CACHES": {
+            SITE: {**cache(config.cache_url), "KEY_PREFIX": key_prefix(config), "TIMEOUT": None}
+        },
         "TEMPLATES": [
             {"BACKEND": "django.template.backends.django.DjangoTemplates", "APP_DIRS": True}
         ],

@@ -18,8 +18,9 @@ from layerbench.rungs.rung_data import (
     PAGE_VIDEO_PRETTYID,
     MissingRungDataError,
 )
+from layerbench.site_contract import MAX_BODY_BYTES
 from layerbench_sites.app.api import schemas
-from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN, MAX_BODY_BYTES
+from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN
 from layerbench_sites.app.api.page_cache import CachedPage, PageCache, etag_of, video_family
 from layerbench_sites.app.app_config import AppConfig
 from layerbench_sites.app.cache_select import cache_from_url, pages_from_url

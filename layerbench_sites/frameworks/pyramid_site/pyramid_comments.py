@@ -12,8 +12,9 @@ from pyramid.response import Response  # type: ignore[import-untyped]
 from sqlalchemy.orm import Session
 
 from layerbench.services.urls import ServiceUrl
+from layerbench.site_contract import MAX_BODY_BYTES
 from layerbench_sites.app.api import schemas
-from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN, MAX_BODY_BYTES
+from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN
 from layerbench_sites.datalayer.dialect import Dialect
 from layerbench_sites.datalayer.mariadb_dialect import MariadbDialect
 from layerbench_sites.datalayer.open_repository import is_sqlite

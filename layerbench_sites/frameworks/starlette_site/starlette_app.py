@@ -16,8 +16,9 @@ from starlette.routing import Route
 
 from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
 from layerbench.rungs.rung_data import HELLO_VALUE, PAGE_VIDEO_PRETTYID, MissingRungDataError
+from layerbench.site_contract import MAX_BODY_BYTES
 from layerbench_sites.app.api import schemas
-from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN, MAX_BODY_BYTES
+from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN
 from layerbench_sites.app.app_config import AppConfig
 from layerbench_sites.frameworks.starlette_site.starlette_core import HTML, TEXT, AsgiSiteData, Site
 

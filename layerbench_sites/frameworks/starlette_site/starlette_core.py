@@ -9,6 +9,7 @@ from starlette.templating import Jinja2Templates
 
 from layerbench_sites.app.api.page_cache import CachedPage, etag_of, video_family
 from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.cache_select import page_namespace
 from layerbench_sites.frameworks.site_orm import Row
 from layerbench_sites.frameworks.site_templates import (
     HELLO_TEMPLATE,
@@ -36,6 +37,9 @@ from layerbench_sites.frameworks.starlette_site.starlette_videos import (
 TEXT = "text/plain; charset=utf-8"
 HTML = "text/html; charset=utf-8"
 TEMPLATES = Jinja2Templates(directory=JINJA_TEMPLATES)
+# The Starlette and FastAPI sites' pages (the same pages, built by one Site) apart from the
+# bare application's and the other frameworks' in a shared cache.
+PAGE_NAMESPACE = "starlette:"
 
 
 class Site:
@@ -88,7 +92,8 @@ class AsgiSiteData:
         self.upstream = AsyncUpstreamClient(upstream) if upstream else None
         self.site: Site | None = None
         if config.database_url is not None:
-            pages = async_pages_from_url(config.cache_url, config.cache_max_bytes)
+            namespace = page_namespace(config.database_url, PAGE_NAMESPACE)
+            pages = async_pages_from_url(config.cache_url, config.cache_max_bytes, namespace)
             self.site = Site(config.database_url, pages)
 
     async def hello_value(self) -> str:
@@ -104,3 +109,4 @@ class AsgiSiteData:
         await self.rung_engine.dispose()
         if self.site is not None:
             await self.site.engine.dispose()
+            await self.site.pages.close()

@@ -26,6 +26,10 @@ class AsyncCache(Protocol):
 
     async def set(self, key: str, value: bytes) -> None: ...
 
+    async def close(self) -> None:
+        """Closes its connections (the server is stopping)."""
+        ...
+
 
 class InProcessCache:
     """The in-process cache, called in the event loop (a lookup never blocks)."""
@@ -39,6 +43,9 @@ class InProcessCache:
     async def set(self, key: str, value: bytes) -> None:
         self.backend.set(key, value)
 
+    async def close(self) -> None:
+        return None
+
 
 class ThreadedCache:
     """A blocking client (pymemcache) called in the loop's worker threads."""
@@ -51,6 +58,11 @@ class ThreadedCache:
 
     async def set(self, key: str, value: bytes) -> None:
         await asyncio.to_thread(self.backend.set, key, value)
+
+    async def close(self) -> None:
+        close = getattr(self.backend, "close", None)
+        if close is not None:
+            close()
 
 
 class AsyncRedisCache:
@@ -74,21 +86,28 @@ class AsyncRedisCache:
     async def set(self, key: str, value: bytes) -> None:
         await self.client.set(key, value)
 
+    async def close(self) -> None:
+        await self.client.aclose()
+
 
 class AsyncPageCache:
     """Pages in an async key/value cache, each with the generation it was built under (the
     async twin of :class:`layerbench_sites.app.api.page_cache.KeyValuePageCache`)."""
 
-    def __init__(self, cache: AsyncCache) -> None:
+    def __init__(self, cache: AsyncCache, namespace: str = "") -> None:
+        """Every key starts with ``namespace`` (see
+        :func:`layerbench_sites.app.cache_select.page_namespace`)."""
         self.cache = cache
+        self.namespace = namespace
 
     async def lookup(self, family: str, path: str) -> Lookup:
-        key = f"{PAGE_PREFIX}{family}:{path}"
-        generation, data = await self.cache.get_many([GENERATION_PREFIX + family, key])
+        key = f"{self.namespace}{PAGE_PREFIX}{family}:{path}"
+        generation_key = f"{self.namespace}{GENERATION_PREFIX}{family}"
+        generation, data = await self.cache.get_many([generation_key, key])
         if generation is None:
             # None yet (or evicted): a new one, which no kept page carries.
             generation = secrets.token_hex(8).encode()
-            await self.cache.set(GENERATION_PREFIX + family, generation)
+            await self.cache.set(generation_key, generation)
             return Lookup(family, generation.decode(), key, None)
         page = None
         if data is not None:
@@ -100,10 +119,14 @@ class AsyncPageCache:
         if lookup.place is not None:
             await self.cache.set(lookup.place, page.encode(lookup.generation))
 
+    async def close(self) -> None:
+        await self.cache.close()
+
     async def sweep(self, families: set[str]) -> None:
         """After a write has committed: every page of these families is out of date."""
         for family in families:
-            await self.cache.set(GENERATION_PREFIX + family, secrets.token_hex(8).encode())
+            generation_key = f"{self.namespace}{GENERATION_PREFIX}{family}"
+            await self.cache.set(generation_key, secrets.token_hex(8).encode())
 
 
 class NoAsyncPages(AsyncPageCache):
@@ -119,11 +142,14 @@ class NoAsyncPages(AsyncPageCache):
         return None
 
 
-def async_pages_from_url(url: str | None, max_bytes: int = DEFAULT_MAX_BYTES) -> AsyncPageCache:
+def async_pages_from_url(
+    url: str | None, max_bytes: int = DEFAULT_MAX_BYTES, namespace: str = ""
+) -> AsyncPageCache:
     """The page cache the cache URL names: ``local`` (the default), ``none``, memcached://…
-    or redis://… (a page-cache directory is the WSGI site's, for nginx to serve)."""
+    or redis://… (a page-cache directory is the WSGI site's, for nginx to serve); its keys
+    start with ``namespace``."""
     if url is None or url == LOCAL:
-        return AsyncPageCache(InProcessCache(LocalCache(max_bytes)))
+        return AsyncPageCache(InProcessCache(LocalCache(max_bytes)), namespace)
     if url == NONE:
         return NoAsyncPages()
     try:
@@ -131,7 +157,7 @@ def async_pages_from_url(url: str | None, max_bytes: int = DEFAULT_MAX_BYTES) ->
     except ConfigError:
         kind = None
     if kind == "memcached":
-        return AsyncPageCache(ThreadedCache(MemcachedCache(url, CACHE_TIMEOUT_S)))
+        return AsyncPageCache(ThreadedCache(MemcachedCache(url, CACHE_TIMEOUT_S)), namespace)
     if kind == "redis":
-        return AsyncPageCache(AsyncRedisCache(url))
+        return AsyncPageCache(AsyncRedisCache(url), namespace)
     raise ConfigError(f"{url!r} is not a cache for the ASGI sites: {CHOICES} but file://")
