@@ -15,6 +15,7 @@ import pytest
 from layerbench.proc.ports import listening_socket_inodes
 from layerbench.proc.work_dirs import MARKER, sweep_abandoned
 from tests.app_serve_process import LAYERBENCH, WITHOUT_NGINX, Serving, app_serve
+from tests.cli_lines import said
 
 
 def port_of(serving: Serving) -> int:
@@ -193,6 +194,6 @@ def test_without_nginx_what_needs_it_is_refused_in_one_line(
         timeout=60,
     )
     assert run.returncode == 2, run.stderr  # a usage error
-    assert len(run.stderr.strip().splitlines()) == 1 and message in run.stderr, run.stderr
+    assert len(said(run.stderr).strip().splitlines()) == 1 and message in run.stderr, run.stderr
     assert "nginx is not installed" in run.stderr
     assert not database.exists() and "serving" not in run.stdout  # refused before anything

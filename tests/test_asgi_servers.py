@@ -21,6 +21,7 @@ from layerbench.rungs.applications import APPLICATIONS
 from layerbench.rungs.definitions import HELLO, STRING
 from layerbench.servers.adapters import ADAPTERS, ASGI
 from tests.adapter_plan import plan_for
+from tests.cli_lines import said
 from tests.proc_scan import session_members
 from tests.test_adapters import build, sessions_of
 
@@ -129,6 +130,6 @@ def test_the_refusal_is_one_line_and_exit_2_before_anything_starts(workdir: Path
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert completed.returncode == 2
-    assert completed.stderr.count("\n") == 1
-    assert completed.stderr.startswith("layerbench: error: uvicorn runs ASGI applications")
+    assert said(completed.stderr).count("\n") == 1
+    assert said(completed.stderr).startswith("layerbench: error: uvicorn runs ASGI applications")
     assert not (workdir / "m.json").exists()

@@ -14,6 +14,7 @@ import pytest
 
 from layerbench.cost.instructions_baseline import baseline_document
 from layerbench.cost.smoke_cost import current_conditions
+from tests.cli_lines import said
 from tests.smoke_runs import LAYERBENCH, shop, smoke, smoke_here
 
 APP = """
@@ -108,7 +109,7 @@ def test_without_valgrind_cost_and_the_gate_refuse_in_one_line(tmp_path: Path) -
     env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}
     done = cost("--rungs", "string", cwd=tmp_path, env=env)
     assert done.returncode == 1
-    assert done.stderr == (
+    assert said(done.stderr) == (
         "layerbench: error: valgrind is not installed; install it with: apt-get install valgrind\n"
     )
     gate = subprocess.run(
@@ -118,7 +119,7 @@ def test_without_valgrind_cost_and_the_gate_refuse_in_one_line(tmp_path: Path) -
     )  # fmt: skip
     assert gate.returncode == 2, gate.stderr
     assert gate.stderr.endswith("apt-get install valgrind\n")
-    assert len(gate.stderr.splitlines()) == 1
+    assert len(said(gate.stderr).splitlines()) == 1
 
 
 @pytest.mark.parametrize(
@@ -135,7 +136,7 @@ def test_a_baseline_from_another_interpreter_or_architecture_is_refused(
     done = smoke_here(*shop("--measure", "instructions", "--baseline", str(path)))
     assert done.returncode == 2
     assert f"{condition} {value} in the baseline" in done.stderr
-    assert len(done.stderr.splitlines()) == 1
+    assert len(said(done.stderr).splitlines()) == 1
 
 
 def test_a_req_s_baseline_is_not_one_of_instructions(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import pytest
 from layerbench.cli.main import run
 from layerbench.cost.ladder_cost import ladder_cost_options
 from layerbench.services.postgres import PG_BIN
+from tests.cli_lines import said
 from tests.smoke_runs import shop, smoke_here
 from tests.test_cost import cost
 
@@ -50,7 +51,7 @@ def test_smoke_measure_instructions_refuses_a_setting(tmp_path: Path) -> None:
     done = smoke_here(*shop("--measure", "instructions", "--baseline", str(baseline), "--save",
                             "--set", "site.database=mariadb"))  # fmt: skip
     assert done.returncode == 2, done.stdout + done.stderr
-    assert done.stderr == (
+    assert said(done.stderr) == (
         "layerbench: error: --measure instructions calls the application in-process, under no "
         "server and on its own SQLite file: --set site.database=mariadb would not be "
         "measured; leave it out\n"

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from layerbench.words import did_you_mean, nearest
+from tests.cli_lines import said
 
 COMMAND = (sys.executable, "-m", "layerbench.cli")
 SHORT = ["-d", "0.1", "--repeats", "1", "--json", "/dev/null"]
@@ -51,6 +52,6 @@ def test_a_mistyped_choice_gets_the_nearest_in_one_line(args: list[str], nearest
         [*COMMAND, *args], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 2, done.stderr
-    lines = done.stderr.splitlines()
+    lines = said(done.stderr).splitlines()
     assert len(lines) == 1, done.stderr
     assert f"did you mean {nearest_one}?" in lines[0], lines[0]

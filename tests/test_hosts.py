@@ -19,6 +19,7 @@ from layerbench.hosts.lab_network import STATE_DIR, lab_network, sweep_abandoned
 from layerbench.hosts.topology import read_topology, topology_from
 from layerbench.proc.ports import free_port
 from layerbench.proc.process import ManagedProcess
+from tests.cli_lines import said
 from tests.conftest import missing
 from tests.service_nodes import alive
 from tests.session_process import first_lines, in_own_session, interrupt
@@ -333,4 +334,4 @@ def test_hosts_up_refuses_a_wrong_topology_in_one_line(tmp_path: Path) -> None:
         [*LAYERBENCH, "hosts", "up", str(path)], capture_output=True, text=True, check=False
     )
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "roles must be a list of" in done.stderr
+    assert said(done.stderr).count("\n") == 1 and "roles must be a list of" in done.stderr

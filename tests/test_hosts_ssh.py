@@ -34,6 +34,7 @@ from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.ssh_load import SshSessions
 from layerbench.proc.ports import free_port
 from layerbench.proc.process import ManagedProcess
+from tests.cli_lines import said
 from tests.conftest import missing
 from tests.front_nginx_load import check_merged_exactly, load_front_nginx
 from tests.proc_scan import processes_mentioning
@@ -132,7 +133,7 @@ def test_ladder_matrix_and_mix_refuse_a_topology_with_ssh_hosts(
         cwd=tmp_path,
     )
     assert done.returncode == 2, done.stderr
-    assert done.stderr.count("\n") == 1, done.stderr
+    assert said(done.stderr).count("\n") == 1, done.stderr
     assert "the topology has SSH hosts (far1): ladder, matrix and mix place" in done.stderr
     assert list(tmp_path.iterdir()) == [topology], "nothing written"
 

@@ -1,13 +1,16 @@
 """The short id codec (version 0), the generator and ``layerbench ids``."""
 
+import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from layerbench.proc.work_dirs import MARKER, boot_id, make_work_directory
 from layerbench_sites.ids.codec import (
     ID_PATTERN,
     MAX_NUMBER,
@@ -17,6 +20,7 @@ from layerbench_sites.ids.codec import (
     scheme_version,
 )
 from layerbench_sites.ids.generate import new_number
+from tests.cli_lines import said
 
 SEED_VALUES = [(0, "0000000000000"), (35, "000000000000z"), (2**64 - 1, "3w5e11264sgsf")]
 
@@ -97,13 +101,16 @@ def test_generated_numbers_cover_the_whole_64_bit_range() -> None:
     assert len(set(numbers)) == len(numbers)
 
 
-def layerbench_ids(*args: str) -> subprocess.CompletedProcess[str]:
+def layerbench_ids(
+    *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "layerbench.cli", "ids", *args],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
+        env=env,
     )
 
 
@@ -132,7 +139,7 @@ def test_cli_check() -> None:
     assert layerbench_ids("check", "000000000000z").returncode == 0
     completed = layerbench_ids("check", "000000000000Z")
     assert completed.returncode == 1
-    assert completed.stderr.startswith("layerbench: error: ")
+    assert said(completed.stderr).startswith("layerbench: error: ")
     assert "outside 0-9, a-z" in completed.stderr
 
 
@@ -152,6 +159,19 @@ def test_cli_bad_input_is_one_line(args: list[str], message: str) -> None:
     completed = layerbench_ids(*args)
     assert completed.returncode == 2  # a usage error
     assert completed.stdout == ""
-    assert len(completed.stderr.splitlines()) == 1
+    assert len(said(completed.stderr).splitlines()) == 1
     assert message in completed.stderr
     assert "Traceback" not in completed.stderr
+
+
+def test_cli_bad_input_after_a_killed_run_is_still_its_one_line(tmp_path: Path) -> None:
+    # On a busy machine another run was killed: the command sweeps what it left and says so
+    # first; its own error is still one line, the last.
+    left = make_work_directory("layerbench-test-", tmp_path)
+    (left / MARKER).write_text(f"{os.getpid()} 1 {boot_id()}\n")  # an owner long gone
+    completed = layerbench_ids("encode", "-1", env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("layerbench: removed 1 work directory left in ")
+    assert said(completed.stderr) == completed.stderr.splitlines(keepends=True)[-1]
+    assert said(completed.stderr).startswith("layerbench: error: ")
+    assert "out of range" in said(completed.stderr)

@@ -18,6 +18,7 @@ from layerbench.results.ladder_result import LadderResult
 from layerbench.results.status import Status
 from layerbench.rungs.definitions import Rung
 from layerbench_sites.app import ladder_data
+from tests.cli_lines import said
 from tests.ladder_runs import Recorder, run_ladder
 from tests.proc_scan import processes_mentioning
 
@@ -78,9 +79,9 @@ def test_ladder_measures_every_rung_and_writes_json(
 def test_wrong_options_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
     completed = layerbench("ladder", *args, cwd=tmp_path)
     assert completed.returncode == 2
-    assert completed.stderr.startswith("layerbench: error: ")
+    assert said(completed.stderr).startswith("layerbench: error: ")
     assert message in completed.stderr
-    assert len(completed.stderr.splitlines()) == 1
+    assert len(said(completed.stderr).splitlines()) == 1
 
 
 @pytest.mark.parametrize("sent", ["SIGINT", "SIGHUP"])
@@ -215,7 +216,7 @@ def test_each_run_is_stored_and_two_runs_compare(
     assert all(any(outcome in row for outcome in outcomes) for row in rows)
     missing_run = layerbench("results", "show", "9", cwd=tmp_path)
     assert missing_run.returncode == 2
-    assert missing_run.stderr.startswith("layerbench: error: no run 9 in")
+    assert said(missing_run.stderr).startswith("layerbench: error: no run 9 in")
     # A file written by an older layerbench still loads.
     old = tmp_path / "old.json"
     old.write_text(json.dumps({"version": 2, "rungs": [{"rung": "static", "requests_per_s": 1.0}]}))

@@ -16,6 +16,7 @@ from layerbench.report.html_report import html_report
 from layerbench.report.ladder_instructions import ladder_instructions_lines
 from layerbench.results.cost_result import CostResult, RequestCost
 from layerbench.results.result_documents import read_result
+from tests.cli_lines import said
 from tests.report_documents import full_ladder
 
 
@@ -80,5 +81,5 @@ def test_refused_in_one_line_before_the_ladder_runs(
         signal.signal(signal.SIGTERM, sigterm)
     done = subprocess.CompletedProcess(args, returncode, "", stderr.getvalue())
     assert done.returncode == 2, done.stderr
-    assert done.stderr == f"layerbench: error: {message}\n"
+    assert said(done.stderr) == f"layerbench: error: {message}\n"
     assert not (tmp_path / "l.json").exists()

@@ -23,6 +23,7 @@ from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.rungs.definitions import FULL_LADDER
 from layerbench.stats.comparison import compare_paired
+from tests.cli_lines import said
 from tests.conftest import missing
 from tests.report_documents import CONDITIONS, load, usage
 
@@ -194,7 +195,7 @@ def test_the_ladder_command_refuses_an_experiment_it_cannot_hold_before_anything
         check=False,
     )
     assert done.returncode == 2, done.stderr
-    lines = done.stderr.strip().splitlines()
+    lines = said(done.stderr).strip().splitlines()
     assert len(lines) == 1 and f"holds none of {ALL}'s rungs" in lines[0], done.stderr
     assert not (tmp_path / "l.json").exists()
 

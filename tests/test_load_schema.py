@@ -1,6 +1,7 @@
 """layerbench-load's --json output, from real runs against a real nginx, validates against the
 committed schema with a full draft 2020-12 validator, and its counts are the counts asked for."""
 
+import time
 from pathlib import Path
 
 from layerbench.proc.ports import free_port
@@ -42,6 +43,7 @@ def test_non_keep_alive_404_run_validates_and_counts_non_2xx(
 
 
 def test_timed_run_validates(load_binary: Path, nginx: NginxStatic) -> None:
+    began = time.monotonic()
     document = run_load(
         load_binary,
         "-t",
@@ -55,7 +57,8 @@ def test_timed_run_validates(load_binary: Path, nginx: NginxStatic) -> None:
     )
     validate(document)
     assert document["requests_completed"] > 0
-    assert 0.4 < document["elapsed_s"] < 1.5
+    # The measured 0.5 s, not the warm-up (a busy machine may stretch both, never shrink them).
+    assert 0.4 < document["elapsed_s"] <= time.monotonic() - began - 0.2
 
 
 def test_open_loop_run_validates_with_its_rate_and_both_latencies(

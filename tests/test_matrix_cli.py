@@ -21,6 +21,7 @@ from layerbench.lab.matrix_options import Column, MatrixOptions
 from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.servers import apache as apache_module
+from tests.cli_lines import said
 from tests.proc_scan import processes_mentioning
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
@@ -90,7 +91,7 @@ def test_wrong_options_are_refused_before_anything_starts(
 ) -> None:
     completed = layerbench("matrix", *args, cwd=tmp_path)
     assert completed.returncode == 2
-    assert completed.stderr.startswith("layerbench: error: ")
+    assert said(completed.stderr).startswith("layerbench: error: ")
     assert message in completed.stderr
     assert "Traceback" not in completed.stderr
     assert not (tmp_path / "matrix.json").exists()

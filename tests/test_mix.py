@@ -22,6 +22,7 @@ from layerbench.results.trials import Trial
 from layerbench.results.usage import Usage
 from layerbench.rungs.definitions import CACHED_PAGE, PAGE, STATIC, WRITE
 from layerbench.stats.mix_prediction import predict_rate
+from tests.cli_lines import said
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
 
@@ -177,6 +178,6 @@ def test_wrong_mix_options_are_one_line_errors(
         [*LAYERBENCH, "mix", *args], capture_output=True, text=True, cwd=tmp_path, check=False
     )
     assert completed.returncode == 2
-    assert completed.stderr.startswith("layerbench: error: "), completed.stderr
+    assert said(completed.stderr).startswith("layerbench: error: "), completed.stderr
     assert message in completed.stderr
-    assert len(completed.stderr.splitlines()) == 1
+    assert len(said(completed.stderr).splitlines()) == 1

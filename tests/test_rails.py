@@ -35,6 +35,7 @@ from layerbench_sites.app.app_config import DATABASE_URL_VARIABLE
 from layerbench_sites.app.ladder_data import AppData, prepare_app_data
 from layerbench_sites.ids.codec import decode
 from tests.app_server import Client, Reply
+from tests.cli_lines import said
 from tests.conftest import missing
 from tests.proc_scan import session_members
 
@@ -262,7 +263,7 @@ def test_the_command_line_says_so_in_one_line() -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert (completed.returncode, completed.stdout) == (2, "")
-    assert completed.stderr.splitlines() == [
+    assert said(completed.stderr).splitlines() == [
         "layerbench: error: waitress runs WSGI applications, and rails is a RACK application: "
         "choose one of passenger, puma"
     ]

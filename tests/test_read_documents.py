@@ -15,6 +15,7 @@ from layerbench.cost.instructions_baseline import read_instructions_baseline
 from layerbench.documents import parse_json, parse_toml, read_json, read_text
 from layerbench.errors import ConfigError
 from layerbench.lab.smoke_baseline import read_baseline
+from tests.cli_lines import said
 from tests.smoke_runs import smoke_here
 
 GOOD = {
@@ -129,7 +130,7 @@ def test_smoke_refuses_a_nan_baseline_before_it_measures(
     completed = smoke_here("perfapp:fast", "--baseline", "b.json", "--server", "gunicorn")
     assert completed.returncode == 2, completed.stderr
     assert completed.stdout == ""
-    assert completed.stderr.count("\n") == 1 and "NaN" in completed.stderr
+    assert said(completed.stderr).count("\n") == 1 and "NaN" in completed.stderr
 
 
 def test_dev_zero_and_a_fifo_are_refused_without_reading(tmp_path: Path) -> None:

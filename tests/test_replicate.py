@@ -22,6 +22,7 @@ from layerbench.report.published import (
     published,
     published_named,
 )
+from tests.cli_lines import said
 from tests.conftest import missing
 
 COMMAND = (sys.executable, "-m", "layerbench.cli")
@@ -67,7 +68,7 @@ def test_the_list_names_each_with_its_title_year_and_claim_within_120_columns() 
 def test_a_mistyped_name_is_answered_with_the_nearest_in_one_line() -> None:
     done = layerbench("replicate", "zope-pasta")
     assert done.returncode == 2
-    assert done.stderr == (
+    assert said(done.stderr) == (
         "layerbench: error: no published experiment 'zope-pasta'; did you mean zope-paste?\n"
     )
     with pytest.raises(ConfigError, match="did you mean mod_wsgi-daemon-modes"):

@@ -18,6 +18,7 @@ from selenium.webdriver.common.by import By
 from layerbench.report.exports import to_csv, to_markdown
 from layerbench.report.html_report import html_report
 from layerbench.results.result_documents import read_result
+from tests.cli_lines import said
 from tests.conftest import artifacts
 
 pytestmark = pytest.mark.services
@@ -99,8 +100,10 @@ def test_a_wrong_source_or_output_is_a_one_line_error(tmp_path: Path) -> None:
             [*LAYERBENCH, "report", *args], capture_output=True, text=True, timeout=60, check=False
         )
         assert completed.returncode == 2  # a usage error
-        assert completed.stderr.startswith("layerbench: error: ") and message in completed.stderr
-        assert len(completed.stderr.splitlines()) == 1
+        assert (
+            said(completed.stderr).startswith("layerbench: error: ") and message in completed.stderr
+        )
+        assert len(said(completed.stderr).splitlines()) == 1
 
 
 def _saved(document: dict[str, Any], directory: Path) -> Path:

@@ -15,6 +15,7 @@ from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.stats.comparison import compare_paired
+from tests.cli_lines import said
 from tests.report_documents import CONDITIONS, load, usage
 
 PASTE = "paste:app=zope"
@@ -168,7 +169,7 @@ def test_the_matrix_command_refuses_an_experiment_it_cannot_hold_before_anything
         check=False,
     )
     assert done.returncode == 2, done.stderr
-    lines = done.stderr.strip().splitlines()
+    lines = said(done.stderr).strip().splitlines()
     assert len(lines) == 1 and f"holds none of {TEMPLATE}" in lines[0], lines
     assert "Traceback" not in done.stderr
 
@@ -182,7 +183,7 @@ def test_the_hidden_seed_option_says_in_one_line_what_replaced_it() -> None:
         check=False,
     )
     assert done.returncode == 2, done.stderr
-    replaced, refused = done.stderr.strip().splitlines()
+    replaced, refused = said(done.stderr).strip().splitlines()
     names = "mod_python-django-orm,mod_python-django-template"
     assert replaced == f"layerbench: --seed 002 is now --published {names}", replaced
     assert f"holds none of {names}" in refused, refused

@@ -14,6 +14,7 @@ from layerbench_sites.app.app_config import DATABASE_URL_VARIABLE, ServiceUrls
 from layerbench_sites.app.ladder_data import SITE_FILE, prepare_app_data
 from layerbench_sites.app.videos import Catalog
 from layerbench_sites.datalayer.open_repository import open_repository
+from tests.cli_lines import said
 from tests.datalayer_backends import empty_mariadb_database
 
 MARIADB = {"site": {"database": "mariadb"}}
@@ -48,7 +49,7 @@ def test_an_unknown_database_is_refused_in_one_line(tmp_path: Path) -> None:
         timeout=60,
     )
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == (
+    assert said(done.stderr) == (
         "layerbench: error: site.database is one of default, mariadb, not 'oracle'\n"
     )
     assert list(tmp_path.iterdir()) == []
@@ -75,7 +76,7 @@ def test_the_matrix_refuses_it_in_one_line(tmp_path: Path) -> None:
         check=False,
     )
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == (
+    assert said(done.stderr) == (
         "layerbench: error: site.database is a setting of layerbench ladder; layerbench matrix "
         "starts no database for the site\n"
     )

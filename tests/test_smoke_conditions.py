@@ -14,6 +14,7 @@ from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.smoke import SmokeOptions, prepare
 from layerbench.lab.smoke_baseline import baseline_document, read_baseline
 from layerbench.lab.smoke_conditions import differences
+from tests.cli_lines import said
 from tests.smoke_runs import BRIEF, SMOKE_APPS, shop, smoke_here
 
 APP = "shop.wsgi:application"
@@ -95,11 +96,11 @@ def test_a_baseline_measured_under_other_conditions_is_refused_naming_the_differ
     baseline = write_baseline(tmp_path / "perf.json", conditions, [1000.0, 1000.0])
     completed = smoke_here(*shop("--baseline", baseline))
     assert completed.returncode == 2, completed.stderr
-    assert completed.stderr.startswith(
+    assert said(completed.stderr).startswith(
         f"layerbench: error: {baseline} was measured under other conditions: {difference}"
     ), completed.stderr
     assert "compare anyway with --ignore-conditions" in completed.stderr
-    assert len(completed.stderr.splitlines()) == 1, completed.stderr
+    assert len(said(completed.stderr).splitlines()) == 1, completed.stderr
     assert completed.stdout == ""
 
 
@@ -112,7 +113,7 @@ def test_compared_anyway_when_told_saying_how_the_conditions_differ(
     baseline = write_baseline(tmp_path / "perf.json", conditions, [1.0, 1.0])
     completed = smoke_here(*shop("--baseline", baseline, "--ignore-conditions", *BRIEF))
     assert completed.returncode == 0, completed.stdout + completed.stderr
-    assert completed.stderr == (
+    assert said(completed.stderr) == (
         f"layerbench: note: compared anyway with {baseline}, measured under other conditions: "
         "server granian in the baseline, gunicorn now\n"
     )
@@ -156,7 +157,7 @@ def test_a_first_version_baseline_of_another_server_is_refused_after_the_note(
     )
     completed = smoke_here(*shop("--baseline", str(path), *BRIEF))
     assert completed.returncode == 2, completed.stdout + completed.stderr
-    note, error = completed.stderr.splitlines()
+    note, error = said(completed.stderr).splitlines()
     assert note.startswith(f"layerbench: note: {path} is a baseline of an older layerbench")
     assert error.startswith(
         f"layerbench: error: {path} was measured under other conditions: "
@@ -176,6 +177,6 @@ def test_a_url_the_baseline_does_not_have_is_refused_before_any_server_starts(
         *shop("--url", "/missing", "--baseline", baseline, "--ignore-conditions")
     )
     assert completed.returncode == 2, completed.stderr
-    assert completed.stderr == (
+    assert said(completed.stderr) == (
         "layerbench: error: the baseline has no /missing: measure it with --save\n"
     )

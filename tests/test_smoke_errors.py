@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from layerbench_sites.app.import_check import check_importable
+from tests.cli_lines import said
 from tests.smoke_runs import SMOKE_APPS, shop, smoke_here
 
 
@@ -27,8 +28,8 @@ def test_an_application_that_cannot_be_loaded_exits_2_in_one_line(
 ) -> None:
     completed = smoke_here(*shop(app, "--baseline", str(tmp_path / "b.json"), "--save"))
     assert completed.returncode == 2, completed.stderr
-    assert completed.stderr.startswith(f"layerbench: error: {message}"), completed.stderr
-    assert len(completed.stderr.splitlines()) == 1, completed.stderr
+    assert said(completed.stderr).startswith(f"layerbench: error: {message}"), completed.stderr
+    assert len(said(completed.stderr).splitlines()) == 1, completed.stderr
     assert not (tmp_path / "b.json").exists()
 
 
@@ -56,8 +57,8 @@ def test_a_wrong_setting_exits_2_before_any_server_starts(
 ) -> None:
     completed = smoke_here(*shop(*args, "--baseline", str(tmp_path / "b.json"), "--save"))
     assert completed.returncode == 2, completed.stderr
-    assert completed.stderr.startswith("layerbench: error: ") and message in completed.stderr
-    assert len(completed.stderr.splitlines()) == 1, completed.stderr
+    assert said(completed.stderr).startswith("layerbench: error: ") and message in completed.stderr
+    assert len(said(completed.stderr).splitlines()) == 1, completed.stderr
 
 
 def test_a_server_that_does_not_start_exits_2_with_the_reason(tmp_path: Path) -> None:
@@ -66,7 +67,7 @@ def test_a_server_that_does_not_start_exits_2_with_the_reason(tmp_path: Path) ->
         *shop("--set", "worker_class=no.such.Worker", "--baseline", baseline, "--save")
     )
     assert completed.returncode == 2, completed.stderr
-    assert completed.stderr.startswith("layerbench: error: gunicorn did not start: it exited")
+    assert said(completed.stderr).startswith("layerbench: error: gunicorn did not start: it exited")
     assert "No module named 'no'" in completed.stderr
 
 
@@ -80,11 +81,11 @@ def test_a_url_that_does_not_answer_2xx_exits_2_naming_it(
     baseline = str(tmp_path / "b.json")
     completed = smoke_here(*shop("--url", "/", "--url", url, "--baseline", baseline, "--save"))
     assert completed.returncode == 2, completed.stderr
-    first_line = completed.stderr.splitlines()[0]
+    first_line = said(completed.stderr).splitlines()[0]
     assert first_line.startswith("layerbench: error: http://"), completed.stderr
     assert f"{url} answered {status}" in first_line
     if in_the_log is None:
-        assert len(completed.stderr.splitlines()) == 1, completed.stderr
+        assert len(said(completed.stderr).splitlines()) == 1, completed.stderr
     else:
         assert "last lines of the server's log" in first_line
         assert in_the_log in completed.stderr

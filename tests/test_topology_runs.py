@@ -24,6 +24,7 @@ from layerbench.lab.ladder_run import run_ladder
 from layerbench.lab.options import LadderOptions
 from layerbench.lab.publish import ResultsFile
 from layerbench.rungs.definitions import Rung
+from tests.cli_lines import said
 from tests.conftest import missing
 from tests.proc_scan import processes_mentioning
 from tests.test_hosts import can_make_namespaces  # noqa: F401 (a fixture)
@@ -225,7 +226,7 @@ def test_a_topology_lacking_a_role_the_run_needs_is_refused_in_one_line(
     )
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert len(said(done.stderr).strip().splitlines()) == 1, done.stderr
     assert not list(tmp_path.glob("*.json"))
 
 

@@ -33,6 +33,7 @@ from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
 from layerbench.services.upstream import UpstreamService, delay_url, upstream_stats
 from layerbench_sites.app.app_config import ServiceUrls
 from layerbench_sites.app.ladder_data import prepare_app_data
+from tests.cli_lines import said
 from tests.ladder_runs import run_ladder
 from tests.proc_scan import group_members
 from tests.test_kill_during_start import KILL_WITHIN_S, kill_during_start
@@ -156,7 +157,7 @@ def test_a_delay_out_of_bounds_is_refused_before_anything_starts(workdir: Path) 
         capture_output=True, text=True, timeout=60, check=False,
     )  # fmt: skip
     assert completed.returncode == 2
-    assert completed.stderr == (
+    assert said(completed.stderr) == (
         "layerbench: error: upstream.ms is 0 to 10,000 milliseconds, not 10001\n"
     )
     assert not (workdir / "l.json").exists()

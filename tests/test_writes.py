@@ -25,6 +25,7 @@ from layerbench.lab.writes_result import percentile_us
 from layerbench.services.mariadb import MariadbService, connect_mariadb
 from layerbench.services.urls import ServiceUrl
 from layerbench_sites.relstorage_mariadb import MariadbAdapter
+from tests.cli_lines import said
 from tests.conftest import missing, start_service
 
 pytestmark = pytest.mark.services
@@ -196,7 +197,7 @@ def test_bad_input_is_one_line_and_starts_nothing(arguments: list[str], message:
     )
     assert done.returncode == 2
     assert message in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
+    assert len(said(done.stderr).strip().splitlines()) == 1
 
 
 def test_commit_latency_percentiles_are_the_load_generators_nearest_ranks() -> None:
