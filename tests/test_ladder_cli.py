@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from layerbench.lab.options import LadderOptions
+from layerbench.lab.trial import TrialRunner
 from layerbench.results.ladder_result import LadderResult
+from layerbench.results.load_result import LoadResult
 from layerbench.results.status import Status
 from layerbench.rungs.definitions import Rung
 from layerbench_sites.app import ladder_data
@@ -118,6 +120,31 @@ def run_short(
     repeats = 1 if recorder is None else 2
     options = LadderOptions(duration_s=1.0, warmup_s=0.2, repeats=repeats, rungs=rungs)
     return run_ladder(workdir, load_binary, options, recorder)
+
+
+def test_a_rung_whose_answers_were_errors_failed_and_shows_its_successful_rate(
+    workdir: Path, load_binary: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As when MariaDB is killed mid-rung: half the responses are 500s. The rung is failed, and
+    # its req/s is that of the 200s (it showed 1,299 req/s of which 664 were 500s).
+    measured = TrialRunner.run
+
+    def half_of_them_500(self: TrialRunner, *args: Any, **kwargs: Any) -> Any:
+        load, usage = measured(self, *args, **kwargs)
+        completed = load.requests_completed
+        statuses = {"200": completed - completed // 2, "500": completed // 2}
+        document = {**load.document, "non_2xx_responses": completed // 2, "status_counts": statuses}
+        return LoadResult.from_document(document), usage
+
+    monkeypatch.setattr(TrialRunner, "run", half_of_them_500)
+    result = run_short(workdir, load_binary, ("string",))
+    [rung] = result.rungs
+    assert rung.status is Status.ERROR and result.failed
+    assert rung.message is not None and "HTTP 500" in rung.message
+    [trial] = rung.trials
+    document = trial.load.document
+    successful = document["requests_completed"] - document["non_2xx_responses"]
+    assert rung.requests_per_s == pytest.approx(successful / document["elapsed_s"], rel=0.01)
 
 
 def test_repeats_are_interleaved_across_rungs(workdir: Path, load_binary: Path) -> None:

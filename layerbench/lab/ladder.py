@@ -29,6 +29,7 @@ from layerbench.lab.verify import verify_rung
 from layerbench.lab.zope_relstorage import ZOPE_APP, storage_service, zope_environment
 from layerbench.proc.ports import free_port
 from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.results.load_result import LoadResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.rungs.applications import Application
@@ -246,7 +247,12 @@ class Ladder:
         # A server that died during the trial: the trial measured its death, not the rung.
         if self._check_alive(server, key, runnable):
             trial = Trial(load, usage, speed)
-            self._record(app, RungResult(rung.name, name, Status.OK, url, None, (*trials, trial)))
+            # Requests that failed or answered other than 2xx: the rung failed (its req/s, the
+            # successful responses', is shown beside the errors).
+            status, message = (
+                (Status.ERROR, errors_message(load)) if load.errors else (Status.OK, None)
+            )
+            self._record(app, RungResult(rung.name, name, status, url, message, (*trials, trial)))
 
     def _check_alive(self, server: Deployment, key: ServerKey, runnable: list[Place]) -> bool:
         """A server that died fails every rung of it left, saying how it died."""
@@ -317,3 +323,12 @@ class Ladder:
             server = self.placements.deployment(build, root)
         with placed(server):
             yield server
+
+
+def errors_message(load: LoadResult) -> str:
+    """What went wrong in a trial whose requests failed or answered other than 2xx."""
+    kinds = ", ".join(f"{kind} {count:,}" for kind, count in load.errors_and_statuses.items())
+    return (
+        f"{load.errors:,} requests failed or answered an error ({kinds}); its req/s counts "
+        "the 2xx responses only"
+    )
