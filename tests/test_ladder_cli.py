@@ -74,7 +74,7 @@ def test_ladder_measures_every_rung_and_writes_json(
     ("args", "message"),
     [
         (["--rungs", "nope"], "unknown rung nope"),
-        (["-c", "0"], "concurrency must be at least 1"),
+        (["-c", "0"], "'0' is not a whole number from 1 to 20,000"),
         (["--json", "/nonexistent/dir/out.json"], "cannot write results"),
     ],
 )

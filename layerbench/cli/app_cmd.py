@@ -22,6 +22,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from layerbench.cli.numbers import MAX_PORT, MAX_PROCESSES, MAX_THREADS, whole
 from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK, free_port
@@ -83,13 +84,20 @@ def add_parser(commands: Any) -> None:
         "redis://HOST:PORT, "
         f"file:///DIR (a page-cache directory that nginx, in front, serves) or {NONE}",
     )
-    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: %(default)s")
+    serve.add_argument(
+        "--port", type=whole(1, MAX_PORT), default=DEFAULT_PORT, help="default: %(default)s"
+    )
     serve.add_argument(
         "--host", default=LOOPBACK, help="the address to bind (default: %(default)s)"
     )
-    serve.add_argument("--workers", type=int, default=1, help="processes (default: 1)")
     serve.add_argument(
-        "--threads", type=int, default=8, help="threads per process (default: %(default)s)"
+        "--workers", type=whole(1, MAX_PROCESSES), default=1, help="processes (default: 1)"
+    )
+    serve.add_argument(
+        "--threads",
+        type=whole(1, MAX_THREADS),
+        default=8,
+        help="threads per process (default: %(default)s)",
     )
     serve.add_argument(
         "--quiet", action="store_true", help="no access log (errors are still logged)"

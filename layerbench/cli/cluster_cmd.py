@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from layerbench.cli.numbers import MAX_COUNT, seconds, whole
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import read_topology
 from layerbench.lab.cluster_plan import CACHES, ClusterOptions, plan_cluster
@@ -37,10 +38,12 @@ def add_parser(commands: Any) -> None:
         default=",".join(map(str, defaults.writers)),
         help="writer counts, comma-separated (default: %(default)s)",
     )
-    parser.add_argument("--writes-each", type=int, default=defaults.writes_each, metavar="N")
+    parser.add_argument(
+        "--writes-each", type=whole(1, MAX_COUNT), default=defaults.writes_each, metavar="N"
+    )
     parser.add_argument(
         "--duration",
-        type=float,
+        type=seconds(high=3600),
         default=defaults.duration_s,
         metavar="S",
         help="read-your-write rounds per site condition, seconds (default: %(default)s)",

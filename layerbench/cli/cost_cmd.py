@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from layerbench.cli.numbers import MAX_COUNTED_REQUESTS, MAX_REPEATS, whole
 from layerbench.cli.output import print_out
 from layerbench.cost.cost_plan import DEFAULT_REPEATS, DEFAULT_REQUESTS, DEFAULT_WARMUP
 from layerbench.cost.cost_services import check_cost_sections
@@ -29,17 +30,25 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--rungs", help="comma-separated rungs (every one the app answers)")
     parser.add_argument(
         "--requests",
-        type=int,
+        type=whole(1, MAX_COUNTED_REQUESTS),
         default=DEFAULT_REQUESTS,
         help=f"collected per rung ({DEFAULT_REQUESTS})",
     )
     parser.add_argument(
-        "--warmup", type=int, default=DEFAULT_WARMUP, help=f"requests before ({DEFAULT_WARMUP})"
+        "--warmup",
+        type=whole(0, MAX_COUNTED_REQUESTS),
+        default=DEFAULT_WARMUP,
+        help=f"requests before ({DEFAULT_WARMUP})",
     )
     parser.add_argument(
-        "--repeats", type=int, default=DEFAULT_REPEATS, help=f"processes ({DEFAULT_REPEATS})"
+        "--repeats",
+        type=whole(1, MAX_REPEATS),
+        default=DEFAULT_REPEATS,
+        help=f"processes ({DEFAULT_REPEATS})",
     )
-    parser.add_argument("--jobs", type=int, default=0, help="repeats run at once (one per CPU)")
+    parser.add_argument(
+        "--jobs", type=whole(0, MAX_REPEATS), default=0, help="repeats run at once (one per CPU)"
+    )
     parser.add_argument("--profile", metavar="RUNG", help="show the rung's top functions")
     parser.add_argument(
         "--set",

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.ladder_progress import LadderProgress
+from layerbench.cli.numbers import MAX_CONCURRENCY, MAX_PORT, MAX_REPEATS, seconds, whole
 from layerbench.cli.published_option import add_published_argument, published_names
 from layerbench.cli.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.cost.ladder_cost import ladder_cost_options, run_cost
@@ -87,16 +88,18 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, default_json: Path) ->
         help=f"the application the server runs: {', '.join(APPLICATIONS)} ({BARE.name}); "
         "a rung it does not answer is not applicable",
     )
-    parser.add_argument("-c", "--concurrency", type=int, default=10, help="connections (10)")
     parser.add_argument(
-        "-d", "--duration", type=float, default=3.0, help="seconds measured per trial (3)"
+        "-c", "--concurrency", type=whole(1, MAX_CONCURRENCY), default=10, help="connections (10)"
     )
     parser.add_argument(
-        "--warmup", type=float, default=1.0, help="seconds of warm-up per trial (1)"
+        "-d", "--duration", type=seconds(), default=3.0, help="seconds measured per trial (3)"
+    )
+    parser.add_argument(
+        "--warmup", type=seconds(zero=True), default=1.0, help="seconds of warm-up per trial (1)"
     )
     parser.add_argument(
         "--repeats",
-        type=int,
+        type=whole(1, MAX_REPEATS),
         default=3,
         help="passes over the rungs, interleaved; each rung shows its median (3)",
     )
@@ -104,7 +107,9 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, default_json: Path) ->
         "--no-keep-alive", action="store_true", help="a new connection for every request"
     )
     parser.add_argument(
-        "--port", type=int, help="loopback port for the application server (a free one)"
+        "--port",
+        type=whole(1, MAX_PORT),
+        help="loopback port for the application server (a free one)",
     )
     parser.add_argument("--no-pin", action="store_true", help="do not pin client and server")
     parser.add_argument(

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli.matrix_progress import MatrixProgress
+from layerbench.cli.numbers import MAX_REPEATS, seconds, whole
 from layerbench.cli.published_option import add_published_argument, published_names
 from layerbench.cli.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.lab.matrix_options import (
@@ -65,12 +66,14 @@ def add_parser(commands: Any) -> None:
         help="a setting for every column (repeatable), e.g. apache.max_request_workers=500",
     )
     parser.add_argument(
-        "-d", "--duration", type=float, default=5.0, help="seconds measured per cell (5)"
+        "-d", "--duration", type=seconds(), default=5.0, help="seconds measured per cell (5)"
     )
-    parser.add_argument("--warmup", type=float, default=1.0, help="seconds of warm-up (1)")
+    parser.add_argument(
+        "--warmup", type=seconds(zero=True), default=1.0, help="seconds of warm-up (1)"
+    )
     parser.add_argument(
         "--repeats",
-        type=int,
+        type=whole(1, MAX_REPEATS),
         default=3,
         help="passes over the columns, interleaved; each cell shows its median (3)",
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 from layerbench.cli.ladder_cmd import EXIT_RUNG_FAILED, add_run_arguments, ladder_options
 from layerbench.cli.ladder_progress import LadderProgress
+from layerbench.cli.numbers import real
 from layerbench.cli.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.errors import IncompleteRunError
 from layerbench.lab.ladder_run import run_mix
@@ -30,7 +31,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument(
         "--hit",
-        type=float,
+        type=real(0, 1),
         required=True,
         metavar="RATIO",
         help="the share of requests that are hits, between 0 and 1 (0.9 for 90 %%)",

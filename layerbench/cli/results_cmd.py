@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli import results_compare
+from layerbench.cli.numbers import MAX_RUN_ID, whole
 from layerbench.cli.output import print_out
 from layerbench.cli.results_compare import warn
 from layerbench.documents import read_json
 from layerbench.errors import LayerbenchError
 from layerbench.report.mix_lines import mix_rows
+from layerbench.report.terminal_text import escaped
 from layerbench.report.text_table import TERMINAL_WIDTH, format_table
 from layerbench.results.ladder_result import LadderResult
 from layerbench.stats.spread import Spread
@@ -46,7 +48,7 @@ def add_parser(commands: Any) -> None:
     listing.add_argument("--wide", action="store_true", help="every text whole, however wide")
     listing.set_defaults(handler=cmd_list)
     show = actions.add_parser("show", help="one run's rungs: median req/s, CV, 95 %% interval")
-    show.add_argument("run", type=int)
+    show.add_argument("run", type=whole(1, MAX_RUN_ID))
     show.set_defaults(handler=cmd_show)
     compare = actions.add_parser(
         "compare",
@@ -64,7 +66,7 @@ def add_parser(commands: Any) -> None:
     add.add_argument("--label", help="a name for the run")
     add.set_defaults(handler=cmd_import)
     remove = actions.add_parser("rm", help="remove runs (all given, or none if one is unknown)")
-    remove.add_argument("runs", type=int, nargs="+", metavar="RUN")
+    remove.add_argument("runs", type=whole(1, MAX_RUN_ID), nargs="+", metavar="RUN")
     remove.set_defaults(handler=cmd_rm)
 
 
@@ -123,7 +125,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         run = database.run(args.run)
         mix = _mix(database, run)
     warn(run.problems)
-    print_out(f"run {run.id}: {_heading(run)}")
+    print_out(f"run {run.id}: {escaped(_heading(run))}")
     # The application of each rung, when the run recorded one other than the bare application
     # (the database's app column).
     apps = any(rung.app not in ("", BARE_APP) for rung in run.rungs)

@@ -12,8 +12,10 @@ import json
 import sys
 from typing import Any
 
+from layerbench.cli.numbers import MAX_RUN_ID, whole
 from layerbench.cli.output import print_out
 from layerbench.errors import ConfigError, LayerbenchError
+from layerbench.report.terminal_text import escaped
 from layerbench.report.text_table import format_table
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.run_conditions import differences, run_conditions
@@ -33,8 +35,8 @@ EXIT_STATUSES = (
 
 
 def add_arguments(compare: argparse.ArgumentParser) -> None:
-    compare.add_argument("run_a", type=int)
-    compare.add_argument("run_b", type=int)
+    compare.add_argument("run_a", type=whole(1, MAX_RUN_ID))
+    compare.add_argument("run_b", type=whole(1, MAX_RUN_ID))
     compare.add_argument("--json", action="store_true", help="the comparison as JSON on stdout")
     compare.add_argument(
         "--fail-if-slower",
@@ -142,7 +144,7 @@ def _interleaved(a: StoredRun, b: StoredRun, rungs: list[str]) -> str:
 
 def warn(problems: tuple[str, ...] | list[str]) -> None:
     for problem in problems:
-        print(f"layerbench: warning: {problem}", file=sys.stderr)
+        print(f"layerbench: warning: {escaped(problem)}", file=sys.stderr)
 
 
 def _differences(database: ResultsDatabase, a: StoredRun, b: StoredRun) -> list[str]:
@@ -179,7 +181,7 @@ def _table(a: StoredRun, b: StoredRun, comparisons: list[RungComparison]) -> lis
 def _name(run: StoredRun) -> str:
     settings = f" {run.settings}" if run.settings else ""
     label = f", {run.label!r}" if run.label else ""
-    return f"{run.server}{settings}, {run.description}{label}"
+    return escaped(f"{run.server}{settings}, {run.description}{label}")
 
 
 def _document(

@@ -10,6 +10,7 @@ import json
 import sys
 from typing import Any
 
+from layerbench.cli.numbers import MAX_COUNT, MAX_REPEATS, whole
 from layerbench.errors import ConfigError
 from layerbench.lab.writes_result import WritesResult, WritesTrial
 from layerbench.lab.writes_run import WritesOptions, run_writes
@@ -37,9 +38,15 @@ def add_parser(commands: Any) -> None:
         help=f"comma-separated, of: {', '.join(STORES)} (default: %(default)s)",
     )
     parser.add_argument("--writers", default="1,4,16", help="comma-separated (default: 1,4,16)")
-    parser.add_argument("--objects", type=int, default=WritesOptions.objects, metavar="N")
-    parser.add_argument("--commits", type=int, default=WritesOptions.commits, metavar="N")
-    parser.add_argument("--repeats", type=int, default=WritesOptions.repeats, metavar="N")
+    parser.add_argument(
+        "--objects", type=whole(0, MAX_COUNT), default=WritesOptions.objects, metavar="N"
+    )
+    parser.add_argument(
+        "--commits", type=whole(1, MAX_COUNT), default=WritesOptions.commits, metavar="N"
+    )
+    parser.add_argument(
+        "--repeats", type=whole(1, MAX_REPEATS), default=WritesOptions.repeats, metavar="N"
+    )
     parser.add_argument(
         "--set",
         dest="settings",

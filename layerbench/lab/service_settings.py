@@ -5,14 +5,14 @@ value not among its choices or out of its range, is a ConfigError naming what is
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from layerbench.errors import ConfigError
 from layerbench.lab.site_database import SiteSettings
 from layerbench.lab.zope_relstorage import ZopeSettings
-from layerbench.servers.server_settings import SettingsBook, read_section
+from layerbench.servers.server_settings import Range, SettingsBook, read_section
 from layerbench.services.delaying_server import MAX_DELAY_MS
-from layerbench.services.galera import check_wsrep_settings
+from layerbench.services.galera import APPLIER_THREADS_MAX, SYNC_WAIT_MAX, check_wsrep_settings
 from layerbench.services.upstream import DEFAULT_DELAY_MS
 
 
@@ -38,9 +38,9 @@ class GaleraSettings:
     # Which statements wait until the node has applied every write the cluster had committed
     # (causal reads): a bit mask, 1 reads, 2 updates and deletes, 4 inserts, 8 SHOW; 0 none,
     # Galera's default.
-    wsrep_sync_wait: int = 0
+    wsrep_sync_wait: Annotated[int, Range(0, SYNC_WAIT_MAX)] = 0
     # The threads that apply other nodes' writes on each node (1, Galera's default).
-    wsrep_slave_threads: int = 1
+    wsrep_slave_threads: Annotated[int, Range(1, APPLIER_THREADS_MAX)] = 1
 
     def __post_init__(self) -> None:
         check_wsrep_settings(self.wsrep_sync_wait, self.wsrep_slave_threads)
@@ -49,7 +49,7 @@ class GaleraSettings:
 @dataclass(frozen=True)
 class UpstreamSettings:
     # How long the upstream rung's delaying server waits before it answers, in milliseconds.
-    ms: int = DEFAULT_DELAY_MS
+    ms: Annotated[int, Range(0, MAX_DELAY_MS, "milliseconds")] = DEFAULT_DELAY_MS
 
     def __post_init__(self) -> None:
         if not 0 <= self.ms <= MAX_DELAY_MS:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from layerbench.report.colour import BOLD, colour_wanted, highlight, paint
+from layerbench.report.terminal_text import escaped
 
 TERMINAL_WIDTH = 120
 GAP = "  "
@@ -37,7 +38,10 @@ def format_table(
     their columns. ``fit`` = (columns, width): those columns are shortened (``…``), the widest
     first, until every line is at most ``width`` long (or they are down to their header's
     width). ``colour``: None decides by the terminal (:func:`colour_wanted`);
-    ``style`` gives each data cell its colour."""
+    ``style`` gives each data cell its colour. A cell's control characters are shown escaped
+    (:func:`~layerbench.report.terminal_text.escaped`): a cell is what it says, never a
+    colour, a bell or another row."""
+    rows = [[escaped(cell) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for group in groups:
         _widen(widths, group)

@@ -11,7 +11,7 @@ import math
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.proc.binaries import find_program
@@ -19,6 +19,15 @@ from layerbench.proc.ports import LOOPBACK
 from layerbench.proc.run_as import RunAs, unprivileged_account
 from layerbench.proc.sessions import members
 from layerbench.servers.managed_server import LISTEN_BACKLOG, ManagedServer
+from layerbench.servers.server_settings import (
+    MAX_CONNECTIONS,
+    Backlog,
+    Connections,
+    Processes,
+    Range,
+    Seconds,
+    Threads,
+)
 
 APT_PACKAGE = "apache2"
 MODULES_DIR = Path("/usr/lib/apache2/modules")
@@ -32,19 +41,19 @@ class ApacheSettings:
     """The MPM and its limits (Apache's own names in snake case; Apache's defaults)."""
 
     mpm: Mpm = "event"
-    start_servers: int = 2
-    max_request_workers: int = 150
+    start_servers: Processes = 2
+    max_request_workers: Annotated[int, Range(1, MAX_CONNECTIONS)] = 150
     # Threaded MPMs (event, worker): threads per child process and idle threads kept.
-    threads_per_child: int = 25
-    min_spare_threads: int = 25
-    max_spare_threads: int = 75
+    threads_per_child: Threads = 25
+    min_spare_threads: Connections = 25
+    max_spare_threads: Connections = 75
     # prefork: idle processes kept.
-    min_spare_servers: int = 5
-    max_spare_servers: int = 10
-    max_connections_per_child: int = 0
+    min_spare_servers: Processes = 5
+    max_spare_servers: Processes = 10
+    max_connections_per_child: Annotated[int, Range(0, 1_000_000_000)] = 0
     keep_alive: bool = True
-    keep_alive_timeout: int = 5
-    listen_backlog: int = LISTEN_BACKLOG
+    keep_alive_timeout: Seconds = 5
+    listen_backlog: Backlog = LISTEN_BACKLOG
 
     def __post_init__(self) -> None:
         if min(self.start_servers, self.max_request_workers, self.threads_per_child) < 1:

@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from layerbench.errors import ConfigError
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import ASGI_ENTRY, PythonAppServer
+from layerbench.servers.server_settings import Backlog, Seconds
 
 
 @dataclass(frozen=True)
 class DaphneSettings:
-    backlog: int = LISTEN_BACKLOG
+    backlog: Backlog = LISTEN_BACKLOG
     # Seconds a request may take before Daphne answers 503 itself; 0: no limit.
-    http_timeout_s: int = 0
+    http_timeout_s: Seconds = 0
 
     def __post_init__(self) -> None:
         if self.backlog < 1 or self.http_timeout_s < 0:

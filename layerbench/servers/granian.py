@@ -6,14 +6,15 @@ from dataclasses import dataclass
 from layerbench.errors import ConfigError
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import APP_ENTRY, PythonAppServer
+from layerbench.servers.server_settings import Backlog, Processes, Threads
 
 
 @dataclass(frozen=True)
 class GranianSettings:
-    workers: int = 2
-    blocking_threads: int = 1
-    runtime_threads: int = 1
-    backlog: int = LISTEN_BACKLOG
+    workers: Processes = 2
+    blocking_threads: Threads = 1
+    runtime_threads: Threads = 1
+    backlog: Backlog = LISTEN_BACKLOG
 
     def __post_init__(self) -> None:
         if min(self.workers, self.blocking_threads, self.runtime_threads) < 1:

@@ -8,17 +8,18 @@ from typing import Literal
 from layerbench.errors import ConfigError
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import ASGI_ENTRY, PythonAppServer
+from layerbench.servers.server_settings import Backlog, Connections, Processes, Threads
 
 
 @dataclass(frozen=True)
 class GranianAsgiSettings:
-    workers: int = 2
-    runtime_threads: int = 1
+    workers: Processes = 2
+    runtime_threads: Threads = 1
     loop: Literal["uvloop", "asyncio"] = "uvloop"
-    backlog: int = LISTEN_BACKLOG
+    backlog: Backlog = LISTEN_BACKLOG
     # The requests a worker serves at once (--backpressure); 0: granian's default, backlog /
     # workers, past which connections wait unserved (at c=5000 and backlog 4096, 904 of them).
-    backpressure: int = 0
+    backpressure: Connections = 0
 
     def __post_init__(self) -> None:
         if min(self.workers, self.runtime_threads) < 1:

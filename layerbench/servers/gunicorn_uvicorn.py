@@ -9,6 +9,7 @@ from typing import Literal
 from layerbench.errors import ConfigError
 from layerbench.servers.gunicorn_arbiter import GunicornArbiterServer
 from layerbench.servers.python_app_server import ASGI_ENTRY
+from layerbench.servers.server_settings import Backlog, Processes, Seconds
 from layerbench.servers.uvicorn_backlog import deepest_backlog
 
 WORKER_CLASSES = {
@@ -19,10 +20,10 @@ WORKER_CLASSES = {
 
 @dataclass(frozen=True)
 class GunicornUvicornSettings:
-    workers: int = 1
+    workers: Processes = 1
     http: Literal["httptools", "h11"] = "httptools"
-    keep_alive_s: int = 5
-    backlog: int = field(default_factory=deepest_backlog)
+    keep_alive_s: Seconds = 5
+    backlog: Backlog = field(default_factory=deepest_backlog)
 
     def __post_init__(self) -> None:
         if self.workers < 1:

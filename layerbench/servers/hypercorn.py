@@ -7,14 +7,15 @@ from typing import Literal
 from layerbench.errors import ConfigError
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import ASGI_ENTRY, PythonAppServer
+from layerbench.servers.server_settings import Backlog, Processes, Seconds
 
 
 @dataclass(frozen=True)
 class HypercornSettings:
-    workers: int = 1
+    workers: Processes = 1
     worker_class: Literal["uvloop", "asyncio"] = "uvloop"
-    keep_alive_s: int = 5
-    backlog: int = LISTEN_BACKLOG
+    keep_alive_s: Seconds = 5
+    backlog: Backlog = LISTEN_BACKLOG
 
     def __post_init__(self) -> None:
         if self.workers < 1:

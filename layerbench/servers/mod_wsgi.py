@@ -14,6 +14,7 @@ from layerbench.servers.apache import ApacheServer, ApacheSettings
 from layerbench.servers.app_script import SCRIPT_NAME
 from layerbench.servers.embedded_app import EmbeddedApp
 from layerbench.servers.embedded_python import embedded_python_environment
+from layerbench.servers.server_settings import Backlog, Processes, Threads
 
 APT_PACKAGE = "libapache2-mod-wsgi-py3"
 PROCESS_GROUP = "layerbench"
@@ -28,10 +29,10 @@ class ModWsgiEmbeddedSettings:
 
 @dataclass(frozen=True)
 class ModWsgiDaemonSettings:
-    processes: int = 2
-    threads: int = 15
+    processes: Processes = 2
+    threads: Threads = 15
     preload: bool = True
-    listen_backlog: int = 1024
+    listen_backlog: Backlog = 1024
 
     def __post_init__(self) -> None:
         if self.processes < 1 or self.threads < 1:

@@ -9,6 +9,7 @@ from layerbench.errors import ConfigError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import ManagedServer
+from layerbench.servers.server_settings import Processes
 
 APT_PACKAGE = "nginx"
 TEMP_DIRS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
@@ -18,7 +19,7 @@ UNPRIVILEGED_USER = "nobody nogroup"
 
 @dataclass(frozen=True)
 class NginxSettings:
-    workers: int = 1
+    workers: Processes = 1
 
     def __post_init__(self) -> None:
         if self.workers < 1:

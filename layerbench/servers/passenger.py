@@ -13,7 +13,7 @@ the anonymous telemetry and the security update check are off.
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from layerbench.errors import ConfigError
 from layerbench.proc.ports import LOOPBACK
@@ -22,6 +22,7 @@ from layerbench.roles import FRONT_ROLE, SERVER_ROLE
 from layerbench.servers.apache import ApacheServer, ApacheSettings
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.rails_app import RailsApp, rails_version, require_rails
+from layerbench.servers.server_settings import MAX_BACKLOG, MAX_PROCESSES, Range
 
 APT_PACKAGE = "libapache2-mod-passenger"
 PASSENGER_ROOT = Path("/usr/lib/ruby/vendor_ruby/phusion_passenger/locations.ini")
@@ -41,14 +42,14 @@ Switch = Literal["", "on", "off"]
 class PassengerSettings:
     tuning: Tuning = "none"
     # 0 or "": the tuning's (Passenger's own defaults without one).
-    pool_size: int = 0
+    pool_size: Annotated[int, Range(0, MAX_PROCESSES)] = 0
     spawn_method: SpawnMethod = ""
     high_performance: Switch = ""
     # Ruby processes started at once and kept however idle (PassengerMinInstances).
-    min_instances: int = 1
+    min_instances: Annotated[int, Range(0, MAX_PROCESSES)] = 1
     # Requests waiting for a Ruby process beyond which Passenger answers 503 (its own default,
     # 100, failed 500 connections at once); 0: no bound.
-    max_request_queue_size: int = LISTEN_BACKLOG
+    max_request_queue_size: Annotated[int, Range(0, MAX_BACKLOG)] = LISTEN_BACKLOG
 
     def __post_init__(self) -> None:
         if min(self.pool_size, self.min_instances, self.max_request_queue_size) < 0:

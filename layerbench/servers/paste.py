@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from layerbench.errors import ConfigError
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import PythonAppServer
+from layerbench.servers.server_settings import Backlog, Threads
 
 
 @dataclass(frozen=True)
 class PasteSettings:
-    threads: int = 10
-    backlog: int = LISTEN_BACKLOG
+    threads: Threads = 10
+    backlog: Backlog = LISTEN_BACKLOG
 
     def __post_init__(self) -> None:
         if self.threads < 1:

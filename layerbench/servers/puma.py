@@ -12,6 +12,7 @@ from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.rails_app import RailsApp, rails_version, require_rails
+from layerbench.servers.server_settings import Processes, Threads
 
 APT_PACKAGE = "puma"
 # Each worker boots Rails (seconds) on the server's CPUs.
@@ -21,8 +22,8 @@ WORKER_START_S = 5.0
 
 @dataclass(frozen=True)
 class PumaSettings:
-    workers: int = 2
-    threads: int = 5
+    workers: Processes = 2
+    threads: Threads = 5
     preload: bool = True
 
     def __post_init__(self) -> None:

@@ -5,12 +5,20 @@ A section is an adapter's name (``mod_wsgi-daemon.processes=2``) or a server eve
 a family shares (``apache.max_request_workers=500``, ``nginx.workers=2``). A key no section has,
 a section no adapter reads, or a value of the wrong type is a ``ConfigError`` naming what is
 known; nothing is silently ignored.
+
+Every setting has a type, and a range or an allowed set: a number is declared with its
+:class:`Range` (``workers: Processes = 1``, ``keep_alive_s: Seconds = 5``), a name with a
+``Literal`` of the names allowed (gunicorn imported ``worker_class=os.system``). A value out of
+them is refused when the setting is read, before anything starts: ``gunicorn.backlog=-1`` had
+started a server, ``gunicorn.workers=100000`` forked until the start timed out.
 """
 
 import dataclasses
+import math
 import typing
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Annotated, Any, TypeVar
 
 from layerbench.errors import ConfigError
 from layerbench.words import did_you_mean
@@ -21,6 +29,39 @@ T = TypeVar("T")
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
+
+
+@dataclass(frozen=True)
+class Range:
+    """The values a numeric setting may take, both ends included, and their unit, if said."""
+
+    low: float
+    high: float
+    unit: str = ""
+
+    def refusal(self, name: str, value: float) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{name} is {_number(self.low)} to {_number(self.high)}{unit}, not {_number(value)}"
+
+
+# The bounds of the kinds of settings the servers share. A machine of this project has a few
+# cores: a thousand processes or threads is more than any configuration measured here, and
+# ``workers=100000`` is a mistake, not a configuration.
+MAX_PROCESSES = 1024
+MAX_THREADS = 1024
+# Connections a server serves at once: Apache's MaxRequestWorkers is at most 20,000.
+MAX_CONNECTIONS = 20_000
+# listen()'s backlog: Linux cuts a larger one down to net.core.somaxconn.
+MAX_BACKLOG = 65_535
+MAX_SECONDS = 3600
+
+Processes = Annotated[int, Range(1, MAX_PROCESSES)]
+Threads = Annotated[int, Range(1, MAX_THREADS)]
+# 0: none, the server's own limit lifted (or not used).
+Connections = Annotated[int, Range(0, MAX_CONNECTIONS)]
+Backlog = Annotated[int, Range(1, MAX_BACKLOG)]
+# 0: none (no keep-alive, no timeout).
+Seconds = Annotated[int, Range(0, MAX_SECONDS)]
 
 
 def parse_assignment(text: str, default_section: str | None = None) -> tuple[str, str, str]:
@@ -66,14 +107,20 @@ def read_section(
                 "its settings are: " + ", ".join(sorted(fields)),
             )
         )
-    hints = typing.get_type_hints(settings_type)
+    hints = typing.get_type_hints(settings_type, include_extras=True)
     values = {key: _convert(section, key, text, hints[key]) for key, text in given.items()}
     try:
-        return settings_type(**{**(defaults or {}), **values})
+        settings = settings_type(**{**(defaults or {}), **values})
     except ConfigError:
         raise
     except (TypeError, ValueError) as error:
         raise ConfigError(f"{section}: {error}") from None
+    # After the section's own checks, whose messages say more than a range does.
+    for key, value in values.items():
+        bounds = setting_range(hints[key])[1]
+        if bounds is not None and not bounds.low <= value <= bounds.high:  # type: ignore[operator]
+            raise ConfigError(bounds.refusal(f"{section}.{key}", value))  # type: ignore[arg-type]
+    return settings
 
 
 def check_sections(book: SettingsBook, known: Iterable[str]) -> None:
@@ -97,7 +144,16 @@ def as_record(settings: object) -> dict[str, Any]:
     return dataclasses.asdict(settings)  # type: ignore[call-overload, no-any-return]
 
 
-def _convert(section: str, key: str, text: str, kind: Any) -> object:
+def setting_range(kind: Any) -> tuple[Any, Range | None]:
+    """A field's type without its ``Annotated`` range, and its range (None: none declared)."""
+    if typing.get_origin(kind) is Annotated:
+        ranges = [item for item in kind.__metadata__ if isinstance(item, Range)]
+        return kind.__origin__, (ranges[0] if ranges else None)
+    return kind, None
+
+
+def _convert(section: str, key: str, text: str, annotated: Any) -> object:
+    kind = setting_range(annotated)[0]
     if kind is bool:
         word = text.lower()
         if word in TRUE_WORDS:
@@ -107,14 +163,17 @@ def _convert(section: str, key: str, text: str, kind: Any) -> object:
         raise ConfigError(f"{section}.{key} is on or off, not {text!r}")
     if kind is int:
         try:
-            return int(text)
+            return int(text, 10)
         except ValueError:
-            raise ConfigError(f"{section}.{key} is a whole number, not {text!r}") from None
+            raise ConfigError(f"{section}.{key} is a whole number, not {_shown(text)}") from None
     if kind is float:
         try:
-            return float(text)
+            number = float(text)
         except ValueError:
-            raise ConfigError(f"{section}.{key} is a number, not {text!r}") from None
+            number = math.nan
+        if not math.isfinite(number):
+            raise ConfigError(f"{section}.{key} is a finite number, not {_shown(text)}")
+        return number
     choices = typing.get_args(kind) if typing.get_origin(kind) is typing.Literal else ()
     if choices:
         if text not in choices:
@@ -126,3 +185,14 @@ def _convert(section: str, key: str, text: str, kind: Any) -> object:
             )
         return text
     return text
+
+
+def _number(value: float) -> str:
+    if isinstance(value, int) or value.is_integer():
+        shown = f"{int(value):,}"
+        return shown if len(shown) <= 40 else shown[:37] + "..."
+    return f"{value:,g}"
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")

@@ -8,18 +8,19 @@ from typing import Literal
 
 from layerbench.errors import ConfigError
 from layerbench.servers.python_app_server import ASGI_ENTRY, PythonAppServer
+from layerbench.servers.server_settings import Backlog, Connections, Processes, Seconds
 from layerbench.servers.uvicorn_backlog import deepest_backlog
 
 
 @dataclass(frozen=True)
 class UvicornSettings:
-    workers: int = 1
+    workers: Processes = 1
     loop: Literal["uvloop", "asyncio"] = "uvloop"
     http: Literal["httptools", "h11"] = "httptools"
-    keep_alive_s: int = 5
-    backlog: int = field(default_factory=deepest_backlog)
+    keep_alive_s: Seconds = 5
+    backlog: Backlog = field(default_factory=deepest_backlog)
     # Connections (and tasks) it takes before it answers 503; 0: no limit (uvicorn's default).
-    limit_concurrency: int = 0
+    limit_concurrency: Connections = 0
 
     def __post_init__(self) -> None:
         if self.workers < 1:

@@ -15,6 +15,7 @@ from layerbench.servers.app_script import SCRIPT_NAME
 from layerbench.servers.embedded_app import EmbeddedApp
 from layerbench.servers.embedded_python import embedded_python_environment
 from layerbench.servers.managed_server import LISTEN_BACKLOG, ManagedServer
+from layerbench.servers.server_settings import Backlog, Processes, Threads
 
 APT_PACKAGES = "uwsgi-core uwsgi-plugin-python3"
 PLUGIN_DIR = Path("/usr/lib/uwsgi/plugins")
@@ -24,9 +25,9 @@ SOCKET_NAME = "uwsgi.sock"
 
 @dataclass(frozen=True)
 class UwsgiSettings:
-    processes: int = 2
-    threads: int = 1
-    listen: int = LISTEN_BACKLOG
+    processes: Processes = 2
+    threads: Threads = 1
+    listen: Backlog = LISTEN_BACKLOG
     # HTTP straight into the workers instead of through the router process.
     http_socket: bool = False
 

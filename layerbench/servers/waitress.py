@@ -3,19 +3,21 @@ an access log when asked (``app serve`` keeps one: waitress has none, the applic
 Its event loop reads every request whole before a thread gets it, so slow clients hold none."""
 
 from dataclasses import dataclass
+from typing import Annotated
 
 from layerbench.errors import ConfigError
 from layerbench.servers.managed_server import LISTEN_BACKLOG
 from layerbench.servers.python_app_server import APP_ENTRY, PythonAppServer
+from layerbench.servers.server_settings import MAX_CONNECTIONS, Backlog, Range, Threads
 
 ACCESS_LOGGED_ENTRY = "layerbench_sites.app.access_logged_entry:application"
 
 
 @dataclass(frozen=True)
 class WaitressSettings:
-    threads: int = 4
-    connection_limit: int = 100
-    backlog: int = LISTEN_BACKLOG
+    threads: Threads = 4
+    connection_limit: Annotated[int, Range(1, MAX_CONNECTIONS)] = 100
+    backlog: Backlog = LISTEN_BACKLOG
 
     def __post_init__(self) -> None:
         if self.threads < 1 or self.connection_limit < 1:
