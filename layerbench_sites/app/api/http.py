@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 import falcon
 
 from layerbench.site_contract import BODY_TOO_LARGE_TITLE, MAX_BODY_BYTES, WRITE_ATTEMPTS_HEADER
+from layerbench_sites.app.api.json_text import JsonTextError, parse_json
 from layerbench_sites.app.api.page_cache import CachedPage, PageCache, etag_of
 from layerbench_sites.app.api.page_sweeper import PageSweeper
 from layerbench_sites.app.api.schemas import Schema, problems
@@ -104,8 +105,8 @@ def read_json(req: falcon.Request, schema: Schema) -> dict[str, Any]:
     if raw is None:
         raise ApiError(falcon.HTTP_413, BODY_TOO_LARGE_TITLE)
     try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as error:
+        body = parse_json(raw)
+    except JsonTextError as error:
         raise ApiError(falcon.HTTP_400, "the body is not JSON", [str(error)]) from None
     found = problems(schema, body)
     if found:

@@ -1,7 +1,6 @@
 """The views: the ladder's framework rungs (the upstream rung's when its URL is set), the video
 page (built, or through the page cache) and a comment posted as JSON."""
 
-import json
 from typing import Any
 
 from django.db.models import OuterRef, QuerySet, Subquery
@@ -17,6 +16,7 @@ from layerbench.rungs.rung_data import (
 )
 from layerbench_sites.app.api import schemas
 from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN
+from layerbench_sites.app.api.json_text import parse_json
 from layerbench_sites.app.api.page_cache import CachedPage, etag_of, video_family
 from layerbench_sites.app.api.pages import COMMENTS_SHOWN
 from layerbench_sites.app.upstream_client import UpstreamClient
@@ -151,7 +151,7 @@ def comment_posted(request: HttpRequest) -> tuple[dict[str, Any], str] | JsonRes
     if request.content_type != JSON:
         return problem(415, "unsupported media type", [f"the body must be {JSON}"])
     try:
-        fields: Any = json.loads(request.body)
+        fields: Any = parse_json(request.body)
     except (UnicodeDecodeError, ValueError) as error:
         return problem(400, "a body that cannot be read", [str(error)])
     found = schemas.problems(schemas.COMMENT_INPUT, fields)

@@ -5,16 +5,21 @@ comments API declared with Pydantic models: FastAPI reads and validates the body
 (``CommentInput``) and serializes the answer (``CommentOutput``). A body that is not JSON is
 415, JSON that cannot be read 400, a comment that is not one 422 with the API's messages."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
+from starlette.middleware import Middleware
 
 from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
 from layerbench.rungs.rung_data import HELLO_VALUE, PAGE_VIDEO_PRETTYID, MissingRungDataError
 from layerbench_sites.app.api.http import ACTOR_HEADER
+from layerbench_sites.app.api.json_text import parse_json
 from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.body_limit import LimitedAsgi
 from layerbench_sites.frameworks.fastapi_site.fastapi_models import (
     CommentInput,
     CommentOutput,
@@ -86,8 +91,32 @@ def add_site(app: FastAPI, site: Site) -> None:
             return problem(415, "not JSON", [f"the body must be {JSON}"])
         found = list(error.errors())
         if any(e["type"] == "json_invalid" for e in found):
-            return problem(400, "the body is not JSON", [str(e["msg"]) for e in found])
+            words = [str(e.get("ctx", {}).get("error") or e["msg"]) for e in found]
+            return problem(400, "the body is not JSON", words)
         return problem(422, "invalid", [error_words(e) for e in found])
+
+
+class SiteRequest(Request):
+    """The request as FastAPI parses its JSON body: with the sites' reading of JSON text
+    (:func:`parse_json`: no lone surrogates, no nesting without end), whose refusal is a
+    ``JSONDecodeError`` that FastAPI answers as JSON it cannot read."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            self._json = parse_json(await self.body())
+        return self._json
+
+
+class SiteRoute(APIRoute):
+    """FastAPI's route, its endpoints given a :class:`SiteRequest`."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def site_handler(request: Request) -> Response:
+            return await handler(SiteRequest(request.scope, request.receive))
+
+        return site_handler
 
 
 def create_app(config: AppConfig | None = None) -> FastAPI:
@@ -98,7 +127,15 @@ def create_app(config: AppConfig | None = None) -> FastAPI:
         yield
         await data.close()
 
-    app = FastAPI(lifespan=lifespan, openapi_url=None, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        lifespan=lifespan,
+        openapi_url=None,
+        docs_url=None,
+        redoc_url=None,
+        # The body capped before FastAPI reads it (see body_limit).
+        middleware=[Middleware(LimitedAsgi)],
+    )
+    app.router.route_class = SiteRoute
     add_ladder(app, data)
     if data.site is not None:
         add_site(app, data.site)

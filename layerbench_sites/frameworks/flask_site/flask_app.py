@@ -21,8 +21,10 @@ from layerbench.rungs.rung_data import (
 from layerbench.site_contract import MAX_BODY_BYTES
 from layerbench_sites.app.api import schemas
 from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN
+from layerbench_sites.app.api.json_text import parse_json
 from layerbench_sites.app.api.page_cache import CachedPage, PageCache, etag_of, video_family
 from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.body_limit import limited_wsgi
 from layerbench_sites.app.cache_select import cache_from_url, pages_from_url
 from layerbench_sites.app.upstream_client import UpstreamClient
 from layerbench_sites.frameworks.flask_site.flask_database import (
@@ -53,6 +55,8 @@ def create_app(config: AppConfig | None = None) -> Flask:
     config = config or AppConfig.from_env()
     app = Flask(__name__, template_folder=JINJA_TEMPLATES)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    # The body capped before Flask reads it, a 413 in the API's words (see body_limit).
+    app.wsgi_app = limited_wsgi(app.wsgi_app)  # type: ignore[method-assign, assignment]
     add_ladder(app, sessionmaker(rung_engine(config.orm_url or str(config.db_path))))
     if config.services.upstream:
         add_upstream(app, UpstreamClient(config.services.upstream))
@@ -137,7 +141,7 @@ def add_site(app: Flask, database_url: str, pages: PageCache) -> None:
         if request.mimetype != JSON:
             return problem(415, "not JSON", [f"the body must be {JSON}"])
         try:
-            fields = json.loads(request.get_data())
+            fields = parse_json(request.get_data())
         except (ValueError, UnicodeDecodeError) as error:
             return problem(400, "the body is not JSON", [str(error)])
         found = schemas.problems(schemas.COMMENT_INPUT, fields)

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from layerbench.rungs.definitions import CACHED_PAGE, ORM, PAGE, STRING, TEMPLATE, UPSTREAM, WRITE
 from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID, WRITE_VIDEO_PRETTYID
 from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.body_limit import limited_wsgi
 from layerbench_sites.app.cache_select import cache_from_url, pages_from_url
 from layerbench_sites.app.database import Database
 from layerbench_sites.app.upstream_client import UpstreamClient
@@ -39,7 +40,8 @@ def main(global_config: dict[str, str], **settings: str) -> Any:
             _get(configurator, UPSTREAM.path, lambda _request: text(client.get()))
         if config.database_url:
             _add_site(configurator, config, config.database_url)
-        return configurator.make_wsgi_app()
+        # The body capped before WebOb reads it (see body_limit).
+        return limited_wsgi(configurator.make_wsgi_app())
 
 
 def _add_site(configurator: Any, config: AppConfig, database_url: str) -> None:

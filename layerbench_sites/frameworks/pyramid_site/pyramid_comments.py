@@ -15,6 +15,7 @@ from layerbench.services.urls import ServiceUrl
 from layerbench.site_contract import MAX_BODY_BYTES
 from layerbench_sites.app.api import schemas
 from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN
+from layerbench_sites.app.api.json_text import parse_json
 from layerbench_sites.datalayer.dialect import Dialect
 from layerbench_sites.datalayer.mariadb_dialect import MariadbDialect
 from layerbench_sites.datalayer.open_repository import is_sqlite
@@ -101,7 +102,7 @@ class CommentWriter:
         if (request.content_length or 0) > MAX_BODY_BYTES:
             return problem(413, "too long", [f"over {MAX_BODY_BYTES} bytes"])
         try:
-            fields = json.loads(request.body)
+            fields = parse_json(request.body)
         except (UnicodeDecodeError, ValueError) as error:
             return problem(400, "not JSON", [str(error)])
         found = schemas.problems(schemas.COMMENT_INPUT, fields)

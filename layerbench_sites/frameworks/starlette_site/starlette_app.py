@@ -10,6 +10,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -19,7 +20,9 @@ from layerbench.rungs.rung_data import HELLO_VALUE, PAGE_VIDEO_PRETTYID, Missing
 from layerbench.site_contract import MAX_BODY_BYTES
 from layerbench_sites.app.api import schemas
 from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN
+from layerbench_sites.app.api.json_text import parse_json
 from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.body_limit import LimitedAsgi
 from layerbench_sites.frameworks.starlette_site.starlette_core import HTML, TEXT, AsgiSiteData, Site
 
 JSON = "application/json"
@@ -101,7 +104,7 @@ def site_routes(site: Site) -> list[Route]:
         if len(body) > MAX_BODY_BYTES:
             return problem(413, "too large", [f"at most {MAX_BODY_BYTES} bytes"])
         try:
-            fields = json.loads(body)
+            fields = parse_json(body)
         except (ValueError, UnicodeDecodeError) as error:
             return problem(400, "the body is not JSON", [str(error)])
         found = schemas.problems(schemas.COMMENT_INPUT, fields)
@@ -127,7 +130,8 @@ def create_app(config: AppConfig | None = None) -> Starlette:
     routes = ladder_routes(data)
     if data.site is not None:
         routes += site_routes(data.site)
-    return Starlette(routes=routes, lifespan=closing(data))
+    # The body capped before Starlette reads it (see body_limit).
+    return Starlette(routes=routes, lifespan=closing(data), middleware=[Middleware(LimitedAsgi)])
 
 
 def closing(data: AsgiSiteData) -> Callable[[Starlette], AbstractAsyncContextManager[None]]:

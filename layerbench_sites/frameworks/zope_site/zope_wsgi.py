@@ -41,6 +41,7 @@ from paste.deploy import loadapp  # type: ignore[import-untyped]
 
 from layerbench.rungs.rung_data import HELLO_ID, HELLO_SELECT, MissingRungDataError
 from layerbench_sites.app.app_config import AppConfig
+from layerbench_sites.app.body_limit import limited_wsgi
 from layerbench_sites.app.database import Database
 from layerbench_sites.app.user_app import StartResponse, WSGIApplication
 from layerbench_sites.frameworks.zope_site.zope_objects import LADDER_ID, HelloRow, LadderRungs
@@ -97,7 +98,8 @@ def create_application(config: AppConfig) -> WSGIApplication:
         zope = loadapp(f"config:{paste_config}")
         with starting_alone(path):
             seed(hello, video)
-    return in_opening_process(zope)
+    # The body capped before Zope's publisher reads it (see body_limit).
+    return limited_wsgi(in_opening_process(zope))
 
 
 def read_hello(config: AppConfig) -> str:
