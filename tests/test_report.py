@@ -84,8 +84,12 @@ def test_markdown_and_csv_carry_every_rung(ladder_document: dict[str, Any]) -> N
     assert all(float(row["requests_per_s"]) > 0 for row in rows)
     assert all(float(row["server_pss_mib"]) > 0 for row in rows)
     markdown = to_markdown(read_result(ladder_document)).splitlines()
-    assert len(markdown) == 2 + 3
-    assert markdown[2].startswith("| string | gunicorn | ok |")
+    table = markdown[: markdown.index("")]
+    assert len(table) == 2 + 3
+    assert table[2].startswith("| string | gunicorn | ok |")
+    # Then the memory per worker, and what the run was measured under.
+    assert markdown[-2].startswith("Run: server gunicorn; concurrency "), markdown[-2]
+    assert markdown[-1].startswith("Measured on: machine "), markdown[-1]
 
 
 def test_a_wrong_source_or_output_is_a_one_line_error(tmp_path: Path) -> None:

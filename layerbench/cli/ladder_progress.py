@@ -2,11 +2,13 @@
 about how long the rest will take (the time per trial so far, or the planned one before the
 first has ended)."""
 
+import textwrap
 import time
 from typing import TextIO
 
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.options import LadderOptions
+from layerbench.report.text_table import TERMINAL_WIDTH
 from layerbench.results.ladder_result import RungResult
 from layerbench.results.status import Status
 from layerbench.rungs.applications import APPLICATIONS
@@ -34,7 +36,7 @@ class LadderProgress:
     def begin(self, layout: CpuLayout) -> None:
         options = self.options
         keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
-        self._say(
+        self._say_wrapped(
             f"layerbench ladder{' --full' if options.full else ''}: "
             f"{counted(len(options.ladder), 'rung')}, "
             f"{counted(len(options.apps), 'application')} ({', '.join(options.apps)}), "
@@ -81,6 +83,11 @@ class LadderProgress:
         per_trial = (time.monotonic() - self._began) / self._done if self._done else None
         seconds = (self._total - self._done) * (per_trial or self._planned_s)
         return f"~{int(seconds) // 60}:{int(seconds) % 60:02d} left"
+
+    def _say_wrapped(self, text: str) -> None:
+        """``text`` in lines of at most the terminal's 120 columns, the next ones indented."""
+        for line in textwrap.wrap(text, TERMINAL_WIDTH, subsequent_indent="  "):
+            self._say(line)
 
     def _say(self, line: str) -> None:
         self.stream.write(line + "\n")

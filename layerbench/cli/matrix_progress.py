@@ -1,10 +1,12 @@
 """Live progress of a matrix run on stderr: a line per pass (with repeats) and per column,
 then one per trial of a cell."""
 
+import textwrap
 from typing import TextIO
 
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.matrix_options import MatrixOptions
+from layerbench.report.text_table import TERMINAL_WIDTH
 from layerbench.results.matrix_result import Cell, ColumnInfo
 from layerbench.results.status import Status
 from layerbench.words import counted
@@ -20,7 +22,7 @@ class MatrixProgress:
         options = self.options
         keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
         levels = ",".join(str(c) for c in options.concurrency)
-        self._say(
+        self._say_wrapped(
             f"layerbench matrix: {counted(len(options.columns), 'server')} x c={levels}, rung "
             f"{options.rung}, {keep_alive}, {counted(options.repeats, 'pass', 'passes')} of "
             f"{options.warmup_s:g} s warm-up + {options.duration_s:g} s measured per cell; "
@@ -51,6 +53,11 @@ class MatrixProgress:
             # the table, once.
             first_line = cell.message.splitlines()[0] if cell.message else ""
             self._say(f"{cell.status.value}: {first_line}")
+
+    def _say_wrapped(self, text: str) -> None:
+        """``text`` in lines of at most the terminal's 120 columns, the next ones indented."""
+        for line in textwrap.wrap(text, TERMINAL_WIDTH, subsequent_indent="  "):
+            self._say(line)
 
     def _say(self, line: str) -> None:
         self.stream.write(line + "\n")

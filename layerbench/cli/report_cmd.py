@@ -1,6 +1,7 @@
-"""``layerbench report FILE|RUN -o OUT``: a run as a self-contained HTML page with charts, or
-as Markdown, CSV or JSON (by OUT's suffix). FILE is a ladder or matrix JSON file; RUN a run in
-the results database."""
+"""``layerbench report FILE|RUN``: a stored run's tables again, as the terminal showed them
+(``-o -``, the default), or as a self-contained HTML page with charts, Markdown, CSV or JSON
+(``--format``, or OUT's suffix). FILE is a ladder or matrix JSON file; RUN a run in the results
+database. ``--published NAME`` adds a published experiment's figures beside the run's."""
 
 import argparse
 from collections.abc import Callable
@@ -12,51 +13,107 @@ from layerbench.documents import read_json
 from layerbench.errors import ConfigError, ResultsDatabaseError
 from layerbench.report.exports import to_csv, to_json, to_markdown
 from layerbench.report.html_report import html_report
+from layerbench.report.published import LADDER, MATRIX, published_named
+from layerbench.report.seed_ladder_table import format_ladder_seed_table
+from layerbench.report.seed_table import format_seed_table
+from layerbench.report.terminal_tables import terminal_tables
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.matrix_result import MatrixResult
 from layerbench.results.result_documents import read_result
 from layerbench.store.results_db import ResultsDatabase, default_path
 
-WRITERS: dict[str, Callable[[LadderResult | MatrixResult], str]] = {
-    ".html": html_report,
-    ".md": to_markdown,
-    ".csv": to_csv,
-    ".json": to_json,
+Result = LadderResult | MatrixResult
+WRITERS: dict[str, Callable[[Result], str]] = {
+    "text": lambda result: terminal_tables(result, colour=False) + "\n",
+    "markdown": to_markdown,
+    "html": html_report,
+    "csv": to_csv,
+    "json": to_json,
 }
+SUFFIXES = {".txt": "text", ".md": "markdown", ".html": "html", ".csv": "csv", ".json": "json"}
+STDOUT = "-"
 
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
         "report",
-        help="a run as HTML with charts, Markdown, CSV or JSON",
-        description="A run as one self-contained HTML file with charts (nothing fetched from "
-        "the network), or Markdown, CSV or JSON, chosen by the output's suffix.",
+        help="a stored run's tables again, or as HTML with charts, Markdown, CSV or JSON",
+        description="A stored run's tables as the terminal showed them (-o -, the default), or "
+        "one self-contained HTML file with charts (nothing fetched from the network), "
+        "Markdown, CSV or JSON: chosen by --format, else by the output's suffix.",
     )
     parser.add_argument("source", help="a ladder or matrix JSON file, or a stored run's number")
     parser.add_argument(
-        "-o", "--output", type=Path, required=True, help="report.html, .md, .csv or .json"
+        "-o",
+        "--output",
+        default=STDOUT,
+        help="report.html, .md, .csv, .json or .txt; - for stdout (the default)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=list(WRITERS),
+        help="text (the terminal's tables), markdown, html, csv or json "
+        "(by the output's suffix; text on stdout)",
+    )
+    parser.add_argument(
+        "--published",
+        metavar="NAME",
+        help="then a published experiment's figures beside the run's (text and markdown; "
+        "see layerbench replicate --list)",
     )
     parser.set_defaults(handler=cmd_report)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    writer = WRITERS.get(args.output.suffix)
-    if writer is None:
-        raise ConfigError(f"{args.output}: the output ends in one of {', '.join(WRITERS)}")
+    kind = _format(args.format, args.output)
+    if args.published is not None and kind not in ("text", "markdown"):
+        raise ConfigError("--published goes with --format text or markdown")
     document = _load(args.source)
     try:
-        text = writer(read_result(document))
+        result = read_result(document)
+        text = WRITERS[kind](result)
+        if args.published is not None:
+            text += _beside(result, args.published, fenced=kind == "markdown")
     except ConfigError as error:
         # A document edited by hand: its fields are not those its version has.
         if _stored(args.source):
             raise ResultsDatabaseError(f"run {args.source}'s stored document: {error}") from None
         raise ConfigError(f"{args.source}: {error}") from None
+    if args.output == STDOUT:
+        print_out(text.rstrip("\n"))
+        return 0
     try:
-        args.output.write_text(text)
+        Path(args.output).write_text(text)
     except OSError as error:
         raise ConfigError(f"cannot write {args.output}: {error.strerror}") from None
     print_out(f"wrote {args.output}")
     return 0
+
+
+def _format(given: str | None, output: str) -> str:
+    if given is not None:
+        return given
+    if output == STDOUT:
+        return "text"
+    kind = SUFFIXES.get(Path(output).suffix)
+    if kind is None:
+        raise ConfigError(
+            f"{output}: the output ends in one of {', '.join(SUFFIXES)}, or give --format"
+        )
+    return kind
+
+
+def _beside(result: Result, name: str, *, fenced: bool) -> str:
+    """The published experiment's table beside the run's: text, or a fenced Markdown block."""
+    kind = published_named(name).kind
+    if isinstance(result, MatrixResult) != (kind == MATRIX):
+        raise ConfigError(f"{name} is a {kind} experiment; this run is not a {kind}")
+    if isinstance(result, MatrixResult):
+        table = format_seed_table(result, name, colour=False)
+    else:
+        assert kind == LADDER
+        table = format_ladder_seed_table(result, name, colour=False)
+    return f"\n```text\n{table}\n```\n" if fenced else f"\n{table}\n"
 
 
 def _stored(source: str) -> bool:
@@ -68,7 +125,11 @@ def _load(source: str) -> dict[str, Any]:
     path = Path(source)
     if _stored(source):
         with ResultsDatabase(default_path()) as database:
-            return database.document(int(source))
+            document = database.document(int(source))
+            label = database.run(int(source)).label
+        if label and isinstance(document.get("options"), dict):
+            document["options"].setdefault("label", label)
+        return document
     document = read_json(path, source)
     if not isinstance(document, dict) or not ("rungs" in document or "cells" in document):
         raise ConfigError(f"{source} is not a layerbench ladder or matrix result")

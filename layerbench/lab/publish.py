@@ -29,8 +29,16 @@ class ResultsFile:
 
     def save(self, document: dict[str, Any]) -> None:
         """The results so far, in the file (stdout gets them once, at the end)."""
+        self.label_of(document)
         if not self.to_stdout:
             write_json(document, self.path)
+
+    def label_of(self, document: dict[str, Any]) -> None:
+        """The run's ``--label`` in its document's options, so that its file and every report
+        of it name it as the results database does."""
+        options = document.get("options")
+        if self.label and isinstance(options, dict):
+            options["label"] = self.label
 
     def save_last(self, document: dict[str, Any]) -> None:
         """The final save, however the run ended, said on stderr. An interrupted run is also
@@ -76,5 +84,6 @@ def publish(results: ResultsFile, document: dict[str, Any], table: str) -> None:
     file is ``-`` (the table then on stderr: stdout is the document's alone), and the run in
     the results database."""
     print(table, file=sys.stderr if results.to_stdout else sys.stdout)
+    results.label_of(document)
     results.print_if_stdout(document)
     store_run(document, results.label)

@@ -11,24 +11,35 @@ MIB = 1024 * 1024
 BARE = "bare"
 
 
+TITLE = "what each application costs (server CPU per request over bare's):"
+HEADER = ["app", "req/s", "server CPU s/1k", "PSS MiB/worker", "cost vs bare"]
+
+
 def format_app_costs(result: LadderResult, *, colour: bool | None = None) -> str:
     """One table per rung, a row per application; empty when the run had one application."""
+    tables = [
+        "\n".join([f"{rung_name}:", *format_table(rows, 1, colour=colour)])
+        for rung_name, rows in app_cost_rows(result)
+    ]
+    return f"{TITLE}\n\n" + "\n\n".join(tables) if tables else ""
+
+
+def app_cost_rows(result: LadderResult) -> list[tuple[str, list[list[str]]]]:
+    """Per rung, its table's rows (the header first); none when the run had one application."""
     apps = result.apps
     if len(apps) < 2:
-        return ""
+        return []
     by_place = {(rung.app, rung.rung): rung for rung in result.rungs}
     rung_names = list(dict.fromkeys(rung.rung for rung in result.rungs))
     tables = []
     for rung_name in rung_names:
         bare = by_place.get((BARE, rung_name))
-        rows = [["app", "req/s", "server CPU s/1k", "PSS MiB/worker", "cost vs bare"]]
+        rows = [list(HEADER)]
         for app in apps:
             rung = by_place.get((app, rung_name))
             rows.append([app, *_figures(rung, bare)])
-        tables.append("\n".join([f"{rung_name}:", *format_table(rows, 1, colour=colour)]))
-    return "what each application costs (server CPU per request over bare's):\n\n" + "\n\n".join(
-        tables
-    )
+        tables.append((rung_name, rows))
+    return tables
 
 
 def _figures(rung: RungResult | None, bare: RungResult | None) -> list[str]:

@@ -9,7 +9,16 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from layerbench.report.app_costs import TITLE as COSTS_TITLE
+from layerbench.report.app_costs import app_cost_rows
 from layerbench.report.mix_lines import mix_rows
+from layerbench.report.run_facts import condition_facts, facts_sentence, load_facts
+from layerbench.report.worker_memory import TITLE as MEMORY_TITLE
+from layerbench.report.worker_memory import (
+    ladder_memory_items,
+    matrix_memory_items,
+    memory_rows,
+)
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.results.trials import Repeated
@@ -159,6 +168,9 @@ def to_csv(result: LadderResult | MatrixResult) -> str:
 
 
 def to_markdown(result: LadderResult | MatrixResult) -> str:
+    """The run's table (a row per rung or cell), the mix's lines, what each application costs
+    over bare (``--apps``), the memory per worker; then what it was measured under: its label
+    and load, the machine, versions and date it recorded."""
     columns, items = _columns(result)
     header = [human for _, human, _ in columns]
     rows = [[write(item.get(name)) for name, _, write in columns] for item in items]
@@ -166,12 +178,37 @@ def to_markdown(result: LadderResult | MatrixResult) -> str:
     if isinstance(result, LadderResult) and result.mix is not None:
         mix_header, *mix = mix_rows(result.mix)
         lines += ["", *_markdown_table(mix_header, mix)]
+    if isinstance(result, LadderResult):
+        costs = app_cost_rows(result)
+        if costs:
+            lines += ["", COSTS_TITLE]
+        for rung_name, (costs_header, *cost_rows) in costs:
+            lines += ["", f"{rung_name}:", "", *_markdown_table(costs_header, cost_rows)]
+        memory = ladder_memory_items(result)
+    else:
+        memory = matrix_memory_items(result)
+    memory_header, *memory_rows_ = memory_rows(memory)
+    if memory_rows_:
+        lines += ["", _text(" ".join(MEMORY_TITLE.split())), ""]
+        lines += _markdown_table(["", *memory_header[1:]], memory_rows_)
+    lines += ["", markdown_caption(result)]
     return "\n".join(lines) + "\n"
 
 
+def markdown_caption(result: LadderResult | MatrixResult) -> str:
+    """What the run was measured under, one paragraph: its load, then its conditions."""
+    return (
+        "Run: "
+        + _text(facts_sentence(load_facts(result)))
+        + ".  \nMeasured on: "
+        + _text(facts_sentence(condition_facts(result)))
+        + "."
+    )
+
+
 def _markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return lines + ["| " + " | ".join(row) + " |" for row in rows]
+    lines = ["| " + " | ".join(map(_text, header)) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(map(_text, row)) + " |" for row in rows]
 
 
 def to_json(result: LadderResult | MatrixResult) -> str:

@@ -12,9 +12,12 @@ from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
 
+from layerbench.report.app_costs import TITLE as COSTS_TITLE
+from layerbench.report.app_costs import app_cost_rows
 from layerbench.report.host_table import TITLE as HOST_TITLE
 from layerbench.report.host_table import host_roles, host_table_rows
 from layerbench.report.mix_lines import mix_rows
+from layerbench.report.run_facts import load_facts
 from layerbench.report.svg_bars import Bar, bar_chart, stacked_bar_chart
 from layerbench.report.svg_lines import Series, line_chart
 from layerbench.report.worker_memory import (
@@ -59,7 +62,11 @@ def html_report(result: LadderResult | MatrixResult) -> str:
 def _ladder_sections(result: LadderResult) -> list[str]:
     rungs = [rung for rung in result.rungs if rung.requests_per_s]
     name = result.label  # with several applications, "APP RUNG"
-    sections = [_ladder_table(result), _host_table(result.conditions, ladder_memory_items(result))]
+    sections = [
+        _ladder_table(result),
+        _app_costs(result),
+        _host_table(result.conditions, ladder_memory_items(result)),
+    ]
     if result.mix is not None:
         header, *rows = mix_rows(result.mix)
         sections.append("<h2>Mixed load</h2>" + _table(header, rows, numeric=(1, 2)))
@@ -130,9 +137,12 @@ def _host_table(conditions: dict[str, Any], items: list[tuple[str, Repeated]]) -
 
 
 def _ladder_table(result: LadderResult) -> str:
-    header = ["rung", "server", "req/s", "CV %", "p50 ms", "p99 ms", "p99.9 ms", "errors", ""]
+    header = ["rung", "server", "req/s", "vs above", "vs top", "CV %", "p50 ms", "p99 ms"]
+    header += ["p99.9 ms", "errors", ""]
     rows = []
-    for rung in result.rungs:
+    for rung, change, top in zip(
+        result.rungs, result.change_vs_above(), result.change_vs_top(), strict=True
+    ):
         spread = rung.spread
         errors = rung.load.errors if rung.load else None
         rows.append(
@@ -140,6 +150,8 @@ def _ladder_table(result: LadderResult) -> str:
                 result.label(rung),
                 rung.server,
                 _number(rung.requests_per_s, ",.0f"),
+                _change(change) if rung.load else "",
+                _change(top) if rung.load else "",
                 _number(100 * spread.cv if spread is not None else None, ".1f"),
                 _number(rung.latency_ms("p50"), ".3f"),
                 _number(rung.latency_ms("p99"), ".3f"),
@@ -148,7 +160,23 @@ def _ladder_table(result: LadderResult) -> str:
                 rung.message or "",
             ]
         )
-    return _table(header, rows, numeric=range(2, 8))
+    return _table(header, rows, numeric=range(2, 10))
+
+
+def _change(change: float | None) -> str:
+    """Against the rung above or the top, as the terminal shows it: ``-23 %``, ``—``."""
+    return "—" if change is None else f"{change:+.0%}".replace("%", " %")
+
+
+def _app_costs(result: LadderResult) -> str:
+    """``ladder --apps``: per rung, what each application costs over bare (the terminal's)."""
+    tables = app_cost_rows(result)
+    if not tables:
+        return ""
+    parts = [f"<h2>What each application costs</h2><p>{escape(COSTS_TITLE)}</p>"]
+    for rung_name, (header, *rows) in tables:
+        parts.append(f"<h3>{escape(rung_name)}</h3>" + _table(header, rows, numeric=range(1, 5)))
+    return "".join(parts)
 
 
 def _latency_series(name: str, item: Repeated) -> Series:
@@ -341,6 +369,8 @@ def _page(title: str, sections: list[str], result: LadderResult | MatrixResult) 
         + (" (interrupted)" if result.interrupted else "")
         + "</p>"
         + "".join(sections)
+        + "<h2>Run</h2>"
+        + _table(["", ""], [list(fact) for fact in load_facts(result)], numeric=(), table_id="run")
         + "<h2>Conditions</h2>"
         + _table(["", ""], facts, numeric=(), table_id="conditions")
         + "\n</html>\n"

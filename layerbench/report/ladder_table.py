@@ -96,7 +96,10 @@ def format_ladder_table(
             cells[0] = " " * max(0, len(rung.chain) - 1) + rung.rung
         cpu, pss = _costs(rung, roles)
         rows.append([rung.app] * lead + [cells[i] for i in shown] + cpu + (pss if wide else []))
-    lines = format_table(rows, lead + left_aligned, groups=groups, colour=colour)
+    # Wider than the terminal (many roles, a long server name): the server's name shortened;
+    # --wide shows every column whole.
+    fit = None if wide else ((header.index("server"),), TERMINAL_WIDTH)
+    lines = format_table(rows, lead + left_aligned, groups=groups, colour=colour, fit=fit)
     name = result.label
     notes = [
         f"  {name(rung)}: {rung.message}" for rung in result.rungs if rung.status is not Status.OK

@@ -5,7 +5,7 @@ middle two)."""
 from collections.abc import Sequence
 from pathlib import Path
 
-from layerbench.report.text_table import format_table
+from layerbench.report.text_table import TERMINAL_WIDTH, fitted_lines, format_table
 from layerbench.results.smoke_result import MIN_TRIALS, Verdict
 from layerbench.stats.spread import Spread
 from layerbench.stats.verdict import percent
@@ -36,18 +36,36 @@ def verdict_lines(
             ]
         )
     lines = format_table(rows, right_from=1, left=(4,))
+    if any(len(line) > TERMINAL_WIDTH for line in lines):
+        # Too wide with the verdicts in a column: each row's verdict on the lines under it.
+        lines = []
+        narrow = format_table([[*row[:4], row[5]] for row in rows], right_from=1)
+        under: list[Verdict | None] = [None, *verdicts]  # the header has none
+        for line, below in zip(narrow, under, strict=True):
+            lines.append(line)
+            if below is not None:
+                lines += fitted_lines([f"  {below.comparison.verdict}"])
     for verdict in verdicts:
         if verdict.regressed:
             slower = percent(1 - verdict.comparison.ratio, sign=False)
             lines.append(
-                f"{verdict.url} regressed: {slower} slower than {against} (beyond the "
-                f"{percent(tolerance, sign=False)} tolerated, and decided)"
+                _wrapped(
+                    f"{verdict.url} regressed: {slower} slower than {against} (beyond the "
+                    f"{percent(tolerance, sign=False)} tolerated, and decided)"
+                )
             )
     undecided = [verdict.url for verdict in verdicts if not verdict.decided]
     if undecided:
         lines.append(
-            f"inconclusive, not failed: {', '.join(undecided)}; measure with more --repeats "
-            f"(at least {MIN_TRIALS}), or against the baseline's code in the same run "
-            "(--against REF), where the machine's drift cancels"
+            _wrapped(
+                f"inconclusive, not failed: {', '.join(undecided)}; measure with more --repeats "
+                f"(at least {MIN_TRIALS}), or against the baseline's code in the same run "
+                "(--against REF), where the machine's drift cancels"
+            )
         )
     return lines
+
+
+def _wrapped(sentence: str) -> str:
+    """A sentence within the terminal's 120 columns: one item, its lines joined."""
+    return "\n".join(fitted_lines([sentence]))

@@ -69,6 +69,18 @@ def wrapped(text: str, label: str, width: int = TERMINAL_WIDTH) -> list[str]:
     )
 
 
+def fitted_lines(lines: list[str], width: int = TERMINAL_WIDTH) -> list[str]:
+    """Lines longer than ``width`` wrapped, each under its own indentation and two more."""
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        out += textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)
+    return out
+
+
 def setup_lines(setup: str) -> list[str]:
     """A published experiment's setup, ``  post: …``, within the terminal's width."""
     return wrapped(setup, "post")

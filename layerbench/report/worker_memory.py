@@ -19,8 +19,8 @@ from layerbench.roles import SERVER_ROLE
 MIB = 1024 * 1024
 HEADER = ["", "workers", "RSS MiB", "PSS MiB", "USS MiB", "server PSS MiB"]
 TITLE = (
-    "memory per worker of the server (mean of the processes that served; RSS as top's RES, "
-    "PSS its share of shared pages, USS its own):"
+    "memory per worker of the server (mean of those that served; RSS: top's RES; PSS: share of "
+    "shared pages; USS: its own):"
 )
 
 
