@@ -59,7 +59,7 @@ SHORT = {
     "matrix": ("-d", "0.5", "--warmup", "0", "--repeats", "1"),
     "smoke": ("-d", "0.5", "--warmup", "0", "--repeats", "2"),
     "cost": ("--requests", "10", "--warmup", "2", "--repeats", "1"),
-    "writes": ("--objects", "100", "--commits", "20", "--repeats", "1"),
+    "writes": ("--objects", "100", "--commits", "20", "--repeats", "1", "--writers", "1"),
 }
 # Commands checked by the argument parser only, not run: a pattern of the command as written,
 # and why.
@@ -68,6 +68,8 @@ PARSED_ONLY = (
     (r"--concurrency [0-9,]*[0-9]{4}", "thousands of connections: minutes, not a test"),
     (r"^layerbench replicate (?!--list)", "a published experiment's own durations: minutes"),
     (r"--full .*--server mod_wsgi|--server mod_wsgi.*--full", "Apache and four services"),
+    (r"^layerbench ladder .*--instructions", "its counting pass is `layerbench cost`'s, run short"),
+    (r"^layerbench smoke .*--against ", "checks out a git ref of the project; the root is none"),
 )
 # The set-up commands themselves: CI runs `make test`; the fixture stands in for `make demo`.
 SETUP = {("make", "demo"), ("make", "test"), ("make", "test-wide"), ("make", "docs")}
