@@ -14,12 +14,14 @@ import pytest
 import redis
 
 from layerbench.errors import ConfigError, LayerbenchError, ServerStartError
+from layerbench.proc.outside_resources import recorded, sysv_segments
 from layerbench.proc.ports import free_port
 from layerbench.services.couchdb_client import CouchdbClient
 from layerbench.services.external import check_external
 from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.memcached import memcached_client
 from layerbench.services.memcached_pool import MemcachedPoolService
+from layerbench.services.postgres import sysv_segment
 from layerbench.services.redis import RedisService, redis_client
 from layerbench.services.redis_cluster import RedisClusterService, cluster_client
 from layerbench.services.registry import SERVICES
@@ -206,6 +208,28 @@ def test_service_dies_is_noticed() -> None:
                 time.sleep(0.02)
     finally:
         service.stop()
+
+
+def test_a_killed_postgres_leaves_nothing_outside_its_directory() -> None:
+    # PostgreSQL killed with SIGKILL left its /dev/shm/PostgreSQL.* segments and a System V
+    # segment (attached by no one) for ever. Its dynamic shared memory is in its directory
+    # now, and the System V segment is recorded there and released with it.
+    service = start_service("postgres")
+    try:
+        assert service.directory is not None
+        data = service.directory / "data"
+        with psycopg.connect(service.url) as connection:
+            connection.execute("SELECT 1").fetchone()
+        assert list((data / "pg_dynshmem").iterdir()), "its dynamic shared memory is in data/"
+        segment = sysv_segment(data)
+        assert segment is not None
+        key, shmid = segment
+        assert recorded(service.directory) == [(key, shmid)]
+        os.kill(service.pid, signal.SIGKILL)
+    finally:
+        service.stop()
+    present = sysv_segments().get(shmid)
+    assert present is None or present[0] != key, "its System V segment outlived it"
 
 
 @pytest.mark.parametrize(

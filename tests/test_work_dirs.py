@@ -1,16 +1,19 @@
 """Work directories name their owner, and the next command removes those whose owner died
 (``kill -9`` leaves them behind), in one line; anything else stays."""
 
+import ctypes
 import fcntl
 import os
 import re
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from layerbench.proc.outside_resources import record_sysv_segment, sysv_segments
 from layerbench.proc.work_dirs import (
     MARKER,
     boot_id,
@@ -88,6 +91,49 @@ def test_a_sweep_passes_by_what_another_sweep_is_removing(
     assert capsys.readouterr().err == ""
     assert sweep_abandoned(tmp_path) == [path]
     assert not path.exists()
+
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+IPC_PRIVATE, IPC_CREAT, IPC_RMID = 0, 0o1000, 0
+
+
+@pytest.fixture
+def segment() -> Iterator[tuple[int, int]]:
+    """A System V shared-memory segment of this test: its key and id."""
+    shmid = LIBC.shmget(IPC_PRIVATE, 56, IPC_CREAT | 0o600)
+    assert shmid >= 0, os.strerror(ctypes.get_errno())
+    try:
+        yield sysv_segments()[shmid][0], shmid
+    finally:
+        LIBC.shmctl(shmid, IPC_RMID, None)
+
+
+def test_what_a_killed_run_kept_outside_its_directory_is_released_with_it(
+    tmp_path: Path, segment: tuple[int, int]
+) -> None:
+    # A killed PostgreSQL's System V segment, recorded in its directory: attached by no one, it
+    # would stay for ever.
+    path = made_by_a_process_now_dead(tmp_path)
+    record_sysv_segment(path, *segment)
+    assert sweep_abandoned(tmp_path) == [path]
+    assert segment[1] not in sysv_segments()
+
+
+def test_a_recorded_segment_still_attached_or_now_anothers_is_left(
+    tmp_path: Path, segment: tuple[int, int]
+) -> None:
+    key, shmid = segment
+    path = made_by_a_process_now_dead(tmp_path)
+    record_sysv_segment(path, key + 1, shmid)  # the id given to another since
+    LIBC.shmat.restype = ctypes.c_void_p
+    attached = LIBC.shmat(shmid, None, 0)
+    try:
+        other = made_by_a_process_now_dead(tmp_path)
+        record_sysv_segment(other, key, shmid)  # attached by a live process (this one)
+        assert sorted(sweep_abandoned(tmp_path)) == sorted([path, other])
+        assert shmid in sysv_segments()
+    finally:
+        LIBC.shmdt(ctypes.c_void_p(attached))
 
 
 def test_the_next_command_removes_what_a_killed_one_left(workdir: Path) -> None:

@@ -10,9 +10,11 @@ and says so in one line.
 The sweep is careful with /tmp, which everyone writes to: it looks only at ``layerbench-*``
 entries that are real directories (not symbolic links) holding a marker that is a regular file
 of ours (another account cannot make one); a directory without a marker, or with one it cannot
-read, is kept. Two commands may sweep at once (both started after a kill): each holds a
-directory's marker locked (``flock``) while it removes the directory, and the other passes it
-by; the marker goes last, so a sweep killed halfway leaves what is left still marked.
+read, is kept. What a server kept outside its directory and recorded in it is released with it
+(:mod:`~layerbench.proc.outside_resources`). Two commands may sweep at once (both started after
+a kill): each holds a directory's marker locked (``flock``) while it removes the directory, and
+the other passes it by; the marker goes last, so a sweep killed halfway leaves what is left
+still marked.
 """
 
 import fcntl
@@ -23,6 +25,8 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+
+from layerbench.proc.outside_resources import release
 
 PREFIX = "layerbench-"
 MARKER = ".layerbench-owner"
@@ -158,6 +162,7 @@ def sweep_abandoned(parent: Path | None = None) -> list[Path]:
         with _locked_marker(path) as locked:
             if locked and abandoned(path):
                 freed += size_bytes(path)
+                release(path)  # what its servers kept outside it (a SysV segment)
                 _remove_marker_last(path)
                 if not path.exists():
                     removed.append(path)

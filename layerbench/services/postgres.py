@@ -1,11 +1,18 @@
 """A throwaway PostgreSQL: initdb into the private directory, trust authentication on loopback
 and, placed on a lab host, from its subnet; the socket in the directory too, and a database
-named ``layerbench``."""
+named ``layerbench``.
+
+Nothing of it outlives its directory, even killed with SIGKILL: its dynamic shared memory is
+files in the data directory (``dynamic_shared_memory_type=mmap``; the default, ``posix``, left
+``/dev/shm/PostgreSQL.*`` behind), its main shared memory anonymous (``shared_memory_type``'s
+default, ``mmap``), and the small System V segment it keeps besides is recorded in the
+directory, to be released with it (:mod:`~layerbench.proc.outside_resources`)."""
 
 import signal
 from pathlib import Path
 
 from layerbench.errors import LayerbenchError
+from layerbench.proc.outside_resources import record_sysv_segment
 from layerbench.services.service import ManagedService
 
 PG_BIN = "/usr/lib/postgresql/15/bin"
@@ -62,6 +69,8 @@ class PostgresService(ManagedService):
             "max_connections=200",
             "-c",
             "logging_collector=off",
+            "-c",
+            "dynamic_shared_memory_type=mmap",
         ]
 
     def url_for(self, port: int) -> str:
@@ -80,9 +89,27 @@ class PostgresService(ManagedService):
     def after_ready(self, url: str) -> None:
         import psycopg  # the databases extra's, imported where used
 
+        assert self.directory is not None
+        segment = sysv_segment(self.directory / "data")
+        if segment is not None:
+            record_sysv_segment(self.directory, *segment)
+
         admin = self.maintenance_url()
         with psycopg.connect(admin, autocommit=True, connect_timeout=5) as connection:
             connection.execute(f'CREATE DATABASE "{DATABASE}"')
+
+
+def sysv_segment(data: Path) -> tuple[int, int] | None:
+    """The key and id of the System V segment a running postmaster keeps, from line 7 of its
+    ``postmaster.pid``; None if it names none."""
+    try:
+        lines = (data / "postmaster.pid").read_text().splitlines()
+    except OSError:
+        return None
+    numbers = lines[6].split() if len(lines) > 6 else []
+    if len(numbers) != 2 or not all(number.isdigit() for number in numbers):
+        return None
+    return int(numbers[0]), int(numbers[1])
 
 
 def probe_postgres(url: str) -> None:

@@ -4,7 +4,8 @@
             prepare (initdb, install-db, …) → the server on a free loopback port, as an
             unprivileged account when we are root → wait until it answers a real protocol
             request → after_ready (create the database) → its URL
-    stop:   the whole process group, then the directory
+    stop:   the whole process group, then what it recorded it keeps outside the directory
+            (:mod:`~layerbench.proc.outside_resources`), then the directory
 
 A service of several nodes (a cluster, a pool) is one such lifecycle: node 1 is the service's
 own process; the others are started by :meth:`ManagedService.start_node` (in ``node2``, … inside
@@ -28,6 +29,7 @@ from typing import ClassVar
 
 from layerbench.errors import LayerbenchError, ServerDiedError, ServerStartError
 from layerbench.proc.binaries import find_program
+from layerbench.proc.outside_resources import DETACH_WAIT_S, release
 from layerbench.proc.ports import LOOPBACK, free_port, holds_listening_socket
 from layerbench.proc.process import ManagedProcess
 from layerbench.proc.readiness import wait_until_ready
@@ -291,5 +293,7 @@ class ManagedService(StartStop):
         if self._process is not None:
             self._process.stop()
         if self.directory is not None:
+            # What it kept outside its directory (PostgreSQL's SysV segment, when it was killed).
+            release(self.directory, wait_s=DETACH_WAIT_S)
             shutil.rmtree(self.directory, ignore_errors=True)
             self.directory = None
