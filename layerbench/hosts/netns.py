@@ -1,5 +1,7 @@
 """``ip`` commands on network namespaces: the only place the lab calls ``ip``."""
 
+import ipaddress
+import json
 import subprocess
 from collections.abc import Sequence
 
@@ -40,3 +42,28 @@ def pids_in(namespace: str) -> list[int]:
 def exec_command(namespace: str, command: Sequence[str]) -> list[str]:
     """The command line that runs ``command`` inside ``namespace``."""
     return [IP, "netns", "exec", namespace, *command]
+
+
+def machine_networks() -> list[ipaddress.IPv4Network]:
+    """The IPv4 networks of this machine's own network namespace: each address's network
+    (``ip -j addr``) and each route's destination but the default (``ip -j route``, every
+    table); a lab's subnet must overlap none of them."""
+    found: list[ipaddress.IPv4Network] = []
+    try:
+        links = json.loads(ip("-j", "-4", "addr", "show"))
+        routes = json.loads(ip("-j", "-4", "route", "show", "table", "all"))
+    except ValueError as error:
+        raise NamespaceError(f"ip -j printed what is not JSON: {error}") from None
+    for link in links:
+        for address in link.get("addr_info", ()):
+            if address.get("family") == "inet":
+                found.append(
+                    ipaddress.IPv4Network(
+                        f"{address['local']}/{address['prefixlen']}", strict=False
+                    )
+                )
+    for route in routes:
+        destination = route.get("dst", "default")
+        if destination != "default":
+            found.append(ipaddress.IPv4Network(destination, strict=False))
+    return found

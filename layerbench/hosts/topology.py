@@ -28,10 +28,16 @@ from typing import Any
 
 from layerbench.documents import MIB, parse_toml, read_text
 from layerbench.errors import ConfigError
+from layerbench.hosts.netns import machine_networks
 from layerbench.hosts.ssh_host import SshHost, ssh_host_from
 
 ROLES = ("client", "front", "app", "db", "cache")
 DEFAULT_SUBNET = "10.77.0.0/24"
+# RFC 1918's private ranges, exactly: not loopback, link-local, "this network", reserved or
+# documentation ranges, which ``is_private`` also calls private.
+PRIVATE_RANGES = tuple(
+    ipaddress.IPv4Network(block) for block in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16")
+)
 NAME = re.compile(r"[a-z][a-z0-9-]{0,19}")
 MAX_TOPOLOGY_BYTES = MIB
 
@@ -83,18 +89,11 @@ def topology_from(
     if unknown:
         raise ConfigError(f"{source}: unknown keys {sorted(unknown)} (subnet, hosts, ssh_config)")
     ssh_config = _ssh_config(document.get("ssh_config"), source, directory)
-    try:
-        subnet = ipaddress.IPv4Network(document.get("subnet", DEFAULT_SUBNET))
-    except (ValueError, TypeError) as error:
-        raise ConfigError(f"{source}: subnet: {error}") from None
-    if not subnet.is_private:
-        raise ConfigError(
-            f"{source}: subnet {subnet} is not a private range (10/8, 172.16/12, 192.168/16)"
-        )
+    subnet = _subnet(document.get("subnet", DEFAULT_SUBNET), source)
     hosts_table = document.get("hosts")
     if not isinstance(hosts_table, dict) or not hosts_table:
         raise ConfigError(f"{source}: no [hosts.NAME] table")
-    addresses = subnet.hosts()
+    addresses = iter(subnet.hosts())  # a list for a /31 or a /32, not an iterator
     hosts = []
     ssh_hosts = []
     for name, table in hosts_table.items():
@@ -118,3 +117,26 @@ def topology_from(
             raise ConfigError(f"{source}: subnet {subnet} has too few addresses for its hosts")
         hosts.append(Host(name, tuple(roles), address))
     return Topology(subnet, tuple(hosts), tuple(ssh_hosts), ssh_config)
+
+
+def _subnet(value: object, source: str) -> ipaddress.IPv4Network:
+    """The lab's subnet: inside one of RFC 1918's private ranges, and apart from every address
+    and route of this machine's own network (a host given the machine's eth0 address would
+    cut it off, or be cut off)."""
+    if not isinstance(value, str):
+        raise ConfigError(f"{source}: subnet is a string such as {DEFAULT_SUBNET!r}")
+    try:
+        subnet = ipaddress.IPv4Network(value)
+    except ValueError as error:
+        raise ConfigError(f"{source}: subnet: {error}") from None
+    if not any(subnet.subnet_of(block) for block in PRIVATE_RANGES):
+        raise ConfigError(
+            f"{source}: subnet {subnet} is not a private range (10/8, 172.16/12, 192.168/16)"
+        )
+    taken = [network for network in machine_networks() if network.overlaps(subnet)]
+    if taken:
+        raise ConfigError(
+            f"{source}: subnet {subnet} overlaps this machine's own network ({taken[0]}): "
+            "choose a subnet it does not use"
+        )
+    return subnet
