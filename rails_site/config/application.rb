@@ -11,6 +11,7 @@ require "actionpack/page_caching"
 require "action_controller/action_caching"
 require "rails-observers"
 require_relative "../lib/layerbench_settings"
+require_relative "../lib/body_limit"
 
 module LayerbenchSite
   class Application < Rails::Application
@@ -32,5 +33,7 @@ module LayerbenchSite
     config.log_level = :warn
     config.active_record.observers = :comment_sweeper
     config.paths["config/database"] = File.expand_path("database.yml", __dir__)
+    # The body capped before Rails reads it (lib/body_limit.rb).
+    config.middleware.insert_before 0, BodyLimit
   end
 end
