@@ -106,6 +106,7 @@ def test_a_service_setting_out_of_its_range_is_refused_when_read() -> None:
         (["cost", "--requests", "1e9"], "argument --requests: '1e9' is not a whole number"),
         (["results", "show", "-1"], "argument run: '-1' is not a whole number"),
         (["app", "serve", "--workers", "100000"], "'100000' is not a whole number from 1 to"),
+        (["writes", "--writers", "1,5000"], "--writers: at most 1,024, not 5,000"),
         (["ladder", "--set", "gunicorn.worker_class=os.system"], "worker_class is one of"),
         (["ladder", "--set", "gunicorn.workers=100000"], "gunicorn.workers is 1 to 1,024"),
         (["ladder", "--set", "gunicorn.backlog=-1"], "gunicorn.backlog is 1 to 65,535, not -1"),

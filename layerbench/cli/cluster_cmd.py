@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from layerbench.cli.numbers import MAX_COUNT, seconds, whole
+from layerbench.cli.numbers import MAX_COUNT, MAX_THREADS, seconds, whole
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import read_topology
 from layerbench.lab.cluster_plan import CACHES, ClusterOptions, plan_cluster
@@ -83,6 +83,9 @@ def cmd_cluster(args: argparse.Namespace) -> int:
 
 def numbers(text: str) -> tuple[int, ...]:
     try:
-        return tuple(int(part) for part in text.split(","))
+        counts = tuple(int(part) for part in text.split(","))
     except ValueError:
         raise ConfigError(f"--writers {text!r}: comma-separated whole numbers") from None
+    if max(counts) > MAX_THREADS:
+        raise ConfigError(f"--writers: at most {MAX_THREADS:,} writers, not {max(counts):,}")
+    return counts

@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Any
 
-from layerbench.cli.numbers import MAX_COUNT, MAX_REPEATS, whole
+from layerbench.cli.numbers import MAX_COUNT, MAX_REPEATS, MAX_THREADS, whole
 from layerbench.errors import ConfigError
 from layerbench.lab.writes_result import WritesResult, WritesTrial
 from layerbench.lab.writes_run import WritesOptions, run_writes
@@ -85,9 +85,12 @@ def cmd_writes(args: argparse.Namespace) -> int:
 
 def _numbers(text: str, flag: str) -> tuple[int, ...]:
     try:
-        return tuple(int(part) for part in text.split(","))
+        counts = tuple(int(part) for part in text.split(","))
     except ValueError:
         raise ConfigError(f"{flag} {text!r}: comma-separated whole numbers") from None
+    if max(counts) > MAX_THREADS:
+        raise ConfigError(f"{flag}: at most {MAX_THREADS:,}, not {max(counts):,}")
+    return counts
 
 
 def _progress(trial: WritesTrial) -> None:
