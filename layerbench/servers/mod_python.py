@@ -25,16 +25,24 @@ class ModPythonServer(ApacheServer):
     modules = (("python_module", "mod_python.so"),)
     module_package = APT_PACKAGE
 
-    def handler_directives(self) -> str:
-        raise NotImplementedError
+    # The module of its PythonHandler.
+    handler_module: str
+
+    def handler_options(self) -> str:
+        """Directives after PythonHandler (its options); none by default."""
+        return ""
 
     def python_path(self) -> list[str]:
         raise NotImplementedError
 
-    def preloaded_module(self) -> str:
-        """The module each child imports when it starts (``PythonImport``), so that its first
-        requests, arriving at once on many threads, do not race to import it."""
-        raise NotImplementedError
+    def preloaded_modules(self) -> tuple[str, ...]:
+        """Every module a request looks up, imported by each child as it starts
+        (``PythonImport``), before its threads take requests: the handler's, by default.
+        mod_python's ``import_module`` takes a module it finds in ``sys.modules`` as imported,
+        and a module is there from the start of its import: a request arriving while another
+        thread of the child was still importing the handler's module got it half-imported,
+        "module '…' contains no 'handler'", a 500."""
+        return (self.handler_module,)
 
     def environment(self) -> dict[str, str]:
         # PythonImport runs before any PythonPath directive applies: the embedded interpreter
@@ -42,14 +50,17 @@ class ModPythonServer(ApacheServer):
         return embedded_python_environment(PYTHONPATH=os.pathsep.join(self.python_path()))
 
     def content(self) -> str:
+        imports = "\n".join(
+            f"PythonImport {module} main_interpreter" for module in self.preloaded_modules()
+        )
         return f"""\
-PythonImport {self.preloaded_module()} main_interpreter
+{imports}
 PythonInterpreter main_interpreter
 PythonAutoReload Off
 <Location />
     SetHandler mod_python
-{self.handler_directives()}
-</Location>"""
+    PythonHandler {self.handler_module}
+{self.handler_options()}</Location>"""
 
 
 class ModPythonHandler(ModPythonServer):
@@ -57,15 +68,10 @@ class ModPythonHandler(ModPythonServer):
 
     name = "mod_python"
     ready_path = HEALTH_PATH
+    handler_module = HANDLER_MODULE
 
     def python_path(self) -> list[str]:
         return [str(PROJECT_ROOT)]
-
-    def preloaded_module(self) -> str:
-        return HANDLER_MODULE
-
-    def handler_directives(self) -> str:
-        return f"    PythonHandler {HANDLER_MODULE}"
 
 
 class ModPythonWsgi(ModPythonServer):
@@ -73,6 +79,7 @@ class ModPythonWsgi(ModPythonServer):
     ``mod_python.wsgi`` with its status bug mended)."""
 
     name = "mod_python-wsgi"
+    handler_module = WSGI_HANDLER_MODULE
 
     def __init__(
         self,
@@ -99,10 +106,9 @@ class ModPythonWsgi(ModPythonServer):
     def python_path(self) -> list[str]:
         return [str(self.workdir), str(PROJECT_ROOT)]
 
-    def preloaded_module(self) -> str:
-        return MODULE
+    def preloaded_modules(self) -> tuple[str, ...]:
+        # The application, then the handler that looks it up on each request.
+        return (MODULE, *super().preloaded_modules())
 
-    def handler_directives(self) -> str:
-        return f"""\
-    PythonHandler {WSGI_HANDLER_MODULE}
-    PythonOption mod_python.wsgi.application {MODULE}::application"""
+    def handler_options(self) -> str:
+        return f"    PythonOption mod_python.wsgi.application {MODULE}::application\n"
