@@ -8,7 +8,8 @@ real server (gunicorn for the WSGI sites, uvicorn for the ASGI ones), on SQLite:
   (Pyramid) read it whole too; FastAPI parsed a 10 MB one;
 - a chunked body within the limit is read (Django under gunicorn read it as empty);
 - JSON text that Python's ``json`` takes but no site can use is 400 in the API's words: a lone
-  surrogate (stored, UnicodeEncodeError: 500) and 1,000 nested arrays (RecursionError: 500).
+  surrogate (stored, UnicodeEncodeError: 500) and 1,000 nested arrays (RecursionError: 500);
+- a path that is not UTF-8 is a 4xx (Pyramid and Zope answered 500).
 """
 
 import contextlib
@@ -165,3 +166,11 @@ def test_unusable_json_text_is_400(sites: dict[str, Client], name: str, text: by
     reply = sites[name].request("POST", COMMENTS, raw=text, headers=ACTOR)
     assert reply.status == 400, reply.body[:300]
     assert problem_of(reply)["errors"], reply.body
+
+
+@pytest.mark.parametrize("name", SITES)
+def test_a_path_that_is_not_utf8_is_a_4xx(sites: dict[str, Client], name: str) -> None:
+    """A lone surrogate in the path, %-escaped (Pyramid and Zope answered 500)."""
+    for method, path in (("GET", "/v/%ED%A0%80"), ("POST", "/videos/%ED%A0%80/comments")):
+        reply = sites[name].request(method, path, COMMENT, headers=ACTOR)
+        assert 400 <= reply.status < 500, (method, reply.status, reply.body[:300])

@@ -21,6 +21,7 @@ from layerbench.site_contract import BODY_TOO_LARGE_TITLE, MAX_BODY_BYTES
 
 TOO_LARGE = json.dumps({"title": BODY_TOO_LARGE_TITLE, "errors": []}).encode()
 TOO_LARGE_STATUS = "413 Content Too Large"
+UNREADABLE_PATH = json.dumps({"title": "the path is not UTF-8", "errors": []}).encode()
 JSON = "application/json"
 READ_SIZE = 16 * 1024
 
@@ -40,9 +41,13 @@ def declared_length(text: str | None) -> int | None:
 
 
 def limited_wsgi(application: WSGIApplication) -> WSGIApplication:
-    """``application`` behind the body limit (see the module)."""
+    """``application`` behind the body limit (see the module), and given only paths it can
+    read: a path that is not UTF-8 once its %-escapes are decoded (``/v/%ED%A0%80``, a lone
+    surrogate) is 400 here, where WebOb (Pyramid) and Zope raised on it (a 500)."""
 
     def limited(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if not readable_path(environ.get("PATH_INFO", "")):
+            return problem_wsgi(start_response, "400 Bad Request", UNREADABLE_PATH)
         length = declared_length(environ.get("CONTENT_LENGTH"))
         if length is not None and length > MAX_BODY_BYTES:
             return too_large_wsgi(start_response)
@@ -71,10 +76,22 @@ def read_capped(stream: Any) -> bytes | None:
     return None
 
 
+def readable_path(path: str) -> bool:
+    """Whether the WSGI ``PATH_INFO`` (bytes as latin-1, PEP 3333) is UTF-8 text."""
+    try:
+        path.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return False
+    return True
+
+
 def too_large_wsgi(start_response: StartResponse) -> list[bytes]:
-    headers = [("Content-Type", JSON), ("Content-Length", str(len(TOO_LARGE)))]
-    start_response(TOO_LARGE_STATUS, headers)
-    return [TOO_LARGE]
+    return problem_wsgi(start_response, TOO_LARGE_STATUS, TOO_LARGE)
+
+
+def problem_wsgi(start_response: StartResponse, status: str, document: bytes) -> list[bytes]:
+    start_response(status, [("Content-Type", JSON), ("Content-Length", str(len(document)))])
+    return [document]
 
 
 class LimitedAsgi:
