@@ -86,7 +86,9 @@ class LadderProgress:
 
     def _say_wrapped(self, text: str) -> None:
         """``text`` in lines of at most the terminal's 120 columns, the next ones indented."""
-        for line in textwrap.wrap(text, TERMINAL_WIDTH, subsequent_indent="  "):
+        for line in textwrap.wrap(
+            text, TERMINAL_WIDTH, subsequent_indent="  ", break_on_hyphens=False
+        ):
             self._say(line)
 
     def _say(self, line: str) -> None:

@@ -72,15 +72,13 @@ def condition_facts(result: LadderResult | MatrixResult) -> list[tuple[str, str]
 
 
 def _date(started: str | None, finished: str | None) -> str:
-    """``2026-11-27 18:16 to 18:17 UTC`` from ISO timestamps (as the result records them)."""
+    """``2026-11-27`` (or ``2026-11-27 to 2026-11-28``) from ISO timestamps: the day a run
+    recorded, not its hour."""
     if not started:
         return ""
-    day, _, time = started.partition("T")
-    text = f"{day} {time[:5]}"
-    if finished:
-        end_day, _, end_time = finished.partition("T")
-        text += f" to {end_time[:5]}" if end_day == day else f" to {end_day} {end_time[:5]}"
-    return text + (" UTC" if started.endswith(("+00:00", "Z")) else "")
+    day = started.partition("T")[0]
+    end = (finished or started).partition("T")[0]
+    return day if end == day else f"{day} to {end}"
 
 
 def facts_sentence(facts: list[tuple[str, str]]) -> str:

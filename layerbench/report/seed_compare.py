@@ -87,7 +87,7 @@ def conclusion_lines(
 ) -> list[str]:
     """Each conclusion in the seed's words, then whether it holds here, its size (the ratio of
     the post's figures, ``published_rate`` of a figure's name) beside ours."""
-    lines = ["the seed's conclusions:"]
+    lines = ["the post's conclusions:"]
     for claim, compared in claims:
         claimed = None
         if published_rate is not None:

@@ -29,6 +29,7 @@ def terminal_tables(
         f"layerbench {kind}: {facts_sentence(load_facts(result))}",
         TERMINAL_WIDTH,
         subsequent_indent="  ",
+        break_on_hyphens=False,
     )
     return "\n\n".join(["\n".join(header), *run_tables(result, wide=wide, colour=colour)])
 
