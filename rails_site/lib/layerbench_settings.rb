@@ -50,6 +50,12 @@ module LayerbenchSettings
     ENV["LAYERBENCH_CACHE_URL"].to_s
   end
 
+  # The site database's own id, drawn when layerbench made its schema (its site_identity
+  # table; a database made again at the same place has another), read once.
+  def database_identity
+    @database_identity ||= ActiveRecord::Base.connection.select_value("SELECT id FROM site_identity").to_s
+  end
+
   # :page (files in public/, the default), :action (in memcached) or :none.
   def page_cache
     return :none if cache_url == "none"

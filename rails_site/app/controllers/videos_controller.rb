@@ -6,8 +6,10 @@ class VideosController < ActionController::Base
   when :action then caches_action :show, cache_path: -> { VideosController.action_cache_key(request.path) }
   end
 
+  # Under the site database's identity: sites on other databases sharing the memcached never
+  # serve each other's pages (as every layerbench site keys its pages).
   def self.action_cache_key(path)
-    "layerbench-page#{path}"
+    "layerbench-page:#{LayerbenchSettings.database_identity}#{path}"
   end
 
   def show
