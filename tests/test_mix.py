@@ -152,8 +152,10 @@ def test_layerbench_mix_measures_the_mix_and_prints_the_error(
     page = html_report(read_result(document))
     assert "<h2>Mixed load</h2>" in page and f'<td class="n">{predicted}</td>' in page
     markdown = to_markdown(read_result(document)).splitlines()
-    assert markdown[-5].startswith("| 90 % cached-page, 10 % page | value | 95 % interval |")
-    assert markdown[-1].startswith("| error (predicted over measured; ")
+    # The mix's table after the rungs', before the memory per worker and the run's conditions.
+    mix_table = next(i for i, line in enumerate(markdown) if line.startswith("| 90 % cached-page"))
+    assert markdown[mix_table].startswith("| 90 % cached-page, 10 % page | value | 95 % interval |")
+    assert markdown[mix_table + 4].startswith("| error (predicted over measured; ")
     # Stored as a mix, and shown with its prediction.
     shown = subprocess.run(
         [*LAYERBENCH, "results", "show", "1"], capture_output=True, text=True, check=False

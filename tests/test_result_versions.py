@@ -102,7 +102,9 @@ def test_a_document_of_every_version_loads_and_reports(
         )
         assert "server" in table
     markdown = to_markdown(result).splitlines()
-    assert len(markdown) == 2 + len(items)
+    # Its table (a row per item), then the memory per worker and what the run was measured under.
+    assert len(markdown[: markdown.index("")]) == 2 + len(items)
+    assert markdown[-1].startswith("Measured on: ")
     page = html_report(result)
     assert page.count("<svg") >= 2 and "<script" not in page
     assert json.loads(to_json(result))["version"] in (LADDER_JSON_VERSION, MATRIX_JSON_VERSION)
