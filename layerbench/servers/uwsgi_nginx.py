@@ -57,7 +57,14 @@ class NginxUwsgiFront(NginxServer):
     }}
     server {{
         listen {listen_address(self.host)}:{self.port};
+        # nginx refuses TRACE itself, before any location, without the Allow header RFC 9110
+        # requires: the application answers it (its 405 names the path's methods).
+        error_page 405 = @application;
         location / {{
+{UWSGI_PARAMS}
+            uwsgi_pass uwsgi_application;
+        }}
+        location @application {{
 {UWSGI_PARAMS}
             uwsgi_pass uwsgi_application;
         }}
