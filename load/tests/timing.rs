@@ -67,7 +67,7 @@ fn warmup_requests_are_not_counted() {
 fn signals_stop_promptly_and_report() {
     let server = TestServer::start(|_| Reply::Respond(ok("x")));
     let url = server.url("/");
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         let started = Instant::now();
         let child = spawn(&["-t", "30", "-c", "2", "-k", "--json", "-", &url]);
         std::thread::sleep(Duration::from_millis(400));

@@ -1,4 +1,5 @@
-//! SIGINT and SIGTERM set a stop flag that every event loop checks once per iteration.
+//! SIGINT, SIGTERM and SIGHUP (a closed terminal, a dropped SSH session) set a stop flag that
+//! every event loop checks once per iteration: the run ends early and still reports.
 //!
 //! The handler is installed with `SA_RESETHAND`: a second Ctrl-C kills the process at once.
 
@@ -10,9 +11,9 @@ extern "C" fn on_signal(_signal: libc::c_int) {
     STOP.store(true, Ordering::Relaxed);
 }
 
-/// Installs the handler for SIGINT and SIGTERM.
+/// Installs the handler for SIGINT, SIGTERM and SIGHUP.
 pub fn install() -> std::io::Result<()> {
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
         // SAFETY: a zeroed sigaction is valid; the handler only stores to an atomic, which is
         // async-signal-safe.
         let result = unsafe {
