@@ -20,6 +20,8 @@ from layerbench.servers.server_settings import Backlog, Processes, Threads
 APT_PACKAGES = "uwsgi-core uwsgi-plugin-python3"
 PLUGIN_DIR = Path("/usr/lib/uwsgi/plugins")
 PYTHON_PLUGIN = "python3"
+# What uWSGI behind nginx keeps of a request's body in memory; the rest goes to a file.
+POST_BUFFERING_BYTES = 64 * 1024
 SOCKET_NAME = "uwsgi.sock"
 
 
@@ -85,7 +87,16 @@ class UwsgiServer(ManagedServer):
         settings = self.settings
         plugins = PYTHON_PLUGIN
         if self.unix_socket:
-            listener = ["--socket", str(self.socket_path), "--chmod-socket=666"]
+            # The body read whole before the application is called (nginx holds it to its
+            # client_max_body_size; over 64 KiB into a file): an application that answers
+            # without reading it (a 413) would otherwise leave the body on the socket, which
+            # uWSGI then closes with it unread, a reset where nginx reads the answer (a 502).
+            listener = [
+                "--socket",
+                str(self.socket_path),
+                "--chmod-socket=666",
+                f"--post-buffering={POST_BUFFERING_BYTES}",
+            ]
         elif settings.http_socket:
             listener = ["--http11-socket", f"{self.host}:{self.port}"]
         else:
