@@ -204,6 +204,22 @@ def test_table_shows_rates_changes_and_why_rungs_were_not_measured() -> None:
     assert "  absent: x is not installed" in lines
 
 
+def test_a_rung_that_failed_after_its_trials_shows_them_and_says_why_it_failed() -> None:
+    result = LadderResult(options={}, conditions={}, started_at="")
+    message = "664 requests failed or answered an error (HTTP 500 664)"
+    result.rungs = [
+        RungResult("string", "gunicorn", Status.OK, trials=(Trial(load(7500), usage()),)),
+        RungResult("db-raw", "gunicorn", Status.ERROR, message=message,
+                   trials=(Trial(load(635), usage()),)),
+        RungResult("broken", "gunicorn", Status.ERROR, message="rung broken: wrong body"),
+    ]  # fmt: skip
+    lines = format_ladder_table(result, wide=True).splitlines()
+    assert lines[3].split()[:3] == ["db-raw", "gunicorn", "635"]
+    failed, measured = lines.index("failed (its figures above):"), lines.index("not measured:")
+    assert lines[failed + 1] == f"  db-raw: {message}"
+    assert lines[measured + 1] == "  broken: rung broken: wrong body"
+
+
 def test_the_median_trial_is_shown_and_a_spread_over_3_percent_is_noisy() -> None:
     trials = tuple(Trial(load(rate), usage()) for rate in (1000.0, 1200.0, 900.0))
     rung = RungResult("string", "gunicorn", Status.OK, trials=trials)

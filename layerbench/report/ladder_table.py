@@ -101,13 +101,24 @@ def format_ladder_table(
     fit = None if wide else ((header.index("server"),), TERMINAL_WIDTH)
     lines = format_table(rows, lead + left_aligned, groups=groups, colour=colour, fit=fit)
     name = result.label
+    # A rung that failed after trials (errors among its answers, its server died) shows their
+    # figures above, and why it failed here; one never measured only why.
+    failed = [
+        f"  {name(rung)}: {rung.message}"
+        for rung in result.rungs
+        if rung.status is Status.ERROR and rung.trials
+    ]
     notes = [
-        f"  {name(rung)}: {rung.message}" for rung in result.rungs if rung.status is not Status.OK
+        f"  {name(rung)}: {rung.message}"
+        for rung in result.rungs
+        if rung.status is not Status.OK and not (rung.status is Status.ERROR and rung.trials)
     ]
     if chains:
         lines += ["", CHAINS_NOTE]
     if marked:
         lines += [MARKS_NOTE] if chains else ["", MARKS_NOTE]
+    if failed:
+        lines += ["", "failed (its figures above):", *_wrapped(failed)]
     if notes:
         lines += ["", "not measured:", *_wrapped(notes)]
     measured = [(name(rung), rung) for rung in result.rungs if rung.status is Status.OK]
