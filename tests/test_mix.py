@@ -167,7 +167,7 @@ def test_layerbench_mix_measures_the_mix_and_prints_the_error(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--hit", "1.5"], "the hit ratio must be between 0 and 1"),
+        (["--hit", "1.5"], "argument --hit: '1.5' is not a number from 0 to 1"),
         (["--hit", "0.9", "--hit-rung", "static"], "static is served by nginx"),
         (["--hit", "0.9", "--miss-rung", "write"], "write sends a request body"),
         (["--hit", "0.9", "--miss-rung", "nope"], "unknown rung nope"),
