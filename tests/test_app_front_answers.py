@@ -7,7 +7,9 @@
 - TRACE, which nginx refuses before it chooses a location, goes to the application, whose 405
   names the path's methods in ``Allow`` (RFC 9110); nginx's own 405 had none.
 
-With the page-cache directory too (its locations differ: nginx serves files there)."""
+With the page-cache directory too (its locations differ: nginx serves files there). Without
+nginx, waitress answers clients: a body over the limit is refused as it comes (waitress read
+bodies up to 1 GiB, into a file, before the application refused them)."""
 
 import http.client
 import json
@@ -21,6 +23,7 @@ import pytest
 
 from layerbench.site_contract import BODY_TOO_LARGE_TITLE, MAX_BODY_BYTES
 from tests.app_serve_process import Serving, app_serve
+from tests.test_site_bodies import STREAMED_BYTES, stream_until_answered
 
 JSON = {"Content-Type": "application/json"}
 VIDEO = {"title": "Toxic", "url": "https://example.org/toxic"}
@@ -47,8 +50,9 @@ def sites() -> Iterator[dict[str, Serving]]:
         app_serve(
             "--db", str(directory / "files.sqlite3"), "--cache", f"file://{pages}", "--quiet"
         ) as files,
+        app_serve("--db", str(directory / "waitress.sqlite3"), "--quiet", nginx=False) as alone,
     ):
-        yield {"local": local, "file": files}
+        yield {"local": local, "file": files, "waitress": alone}
     shutil.rmtree(directory, ignore_errors=True)
 
 
@@ -97,3 +101,13 @@ def test_trace_is_405_with_the_paths_methods(sites: dict[str, Serving], cache: s
         assert (status, other["Allow"]) == (405, methods), path
     status, _, _ = send(serving, "TRACE", "/no-such-path")
     assert status == 404
+
+
+@pytest.mark.parametrize("cache", ["local", "file", "waitress"])
+def test_a_chunked_body_over_the_limit_is_refused_before_its_end(
+    sites: dict[str, Serving], cache: str
+) -> None:
+    port = int(sites[cache].base_url.rsplit(":", 1)[1])
+    sent, answer = stream_until_answered(port, "/videos")
+    assert sent < STREAMED_BYTES, f"read the whole {STREAMED_BYTES} bytes: {answer[:200]!r}"
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:300]

@@ -102,10 +102,10 @@ def chunked_request(port: int, path: str) -> socket.socket:
     return connection
 
 
-def stream_until_answered(port: int) -> tuple[int, bytes]:
-    """Streams a chunked body until the server answers (or STREAMED_BYTES are sent, then ends
-    it): how much was sent by then, and the answer's first bytes."""
-    connection = chunked_request(port, COMMENTS)
+def stream_until_answered(port: int, path: str = COMMENTS) -> tuple[int, bytes]:
+    """Streams a chunked body to ``path`` until the server answers (or STREAMED_BYTES are
+    sent, then ends it): how much was sent by then, and the answer's first bytes."""
+    connection = chunked_request(port, path)
     sent = 0
     answer = b""
     try:

@@ -34,7 +34,12 @@ from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.nginx import APT_PACKAGE as NGINX_PACKAGE
 from layerbench.servers.nginx_front import NginxFront
 from layerbench.servers.waitress import WaitressServer, WaitressSettings
-from layerbench.site_contract import CACHE_URL_VARIABLE, DATABASE_URL_VARIABLE, SECRET_VARIABLE
+from layerbench.site_contract import (
+    CACHE_URL_VARIABLE,
+    DATABASE_URL_VARIABLE,
+    MAX_BODY_BYTES,
+    SECRET_VARIABLE,
+)
 from layerbench.site_contract import LOCAL_CACHE as LOCAL
 from layerbench.site_contract import NO_CACHE as NONE
 from layerbench.sites import (
@@ -175,7 +180,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 workdir / "waitress",
                 args.port,
                 create_seeded_database(workdir),
-                WaitressSettings(threads=args.threads, connection_limit=WAITRESS_CONNECTIONS),
+                WaitressSettings(
+                    threads=args.threads,
+                    connection_limit=WAITRESS_CONNECTIONS,
+                    # A larger body is refused as it comes, not read (the site would refuse it).
+                    max_request_body_size=MAX_BODY_BYTES,
+                ),
                 host=args.host,
                 app_environment=app_environment,
                 access_log=not args.quiet,
