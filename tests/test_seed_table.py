@@ -184,7 +184,7 @@ def test_the_hidden_seed_option_says_in_one_line_what_replaced_it() -> None:
     )
     assert done.returncode == 2, done.stderr
     replaced, refused = said(done.stderr).strip().splitlines()
-    names = "mod_python-django-orm,mod_python-django-template"
+    names = "mod_python-django-orm,mod_python-django-template,mod_python-lineup"
     assert replaced == f"layerbench: --seed 002 is now --published {names}", replaced
     assert f"holds none of {names}" in refused, refused
     helped = subprocess.run(
@@ -243,3 +243,19 @@ def test_seed_000_needs_every_daemon_configuration_before_the_run() -> None:
     ]
     with pytest.raises(ConfigError, match="lacks mod_wsgi-daemon:app=bare:mod_wsgi-daemon"):
         check_seed("mod_wsgi-daemon-modes", planned(every[:2]))
+
+
+def test_a_static_servers_column_holds_the_posts_static_figure() -> None:
+    """mod_python-lineup: the static file is the apache-static column's, on its static rung."""
+    servers = ["uwsgi-nginx", "mod_python", "apache-static", "mod_wsgi-embedded"]
+    servers += ["mod_python-wsgi", "uwsgi"]
+    columns = tuple(
+        RunColumn(s, s, "bare", "static" if s == "apache-static" else "string", {}, {})
+        for s in servers
+    )
+    assert [e.name for e in check_seed("mod_python-lineup", RunShape(columns, (1,)))] == [
+        "mod_python-lineup"
+    ]
+    without_static = RunShape(tuple(c for c in columns if c.server != "apache-static"), (1,))
+    with pytest.raises(ConfigError, match="lacks apache-static:app=bare at c=1"):
+        check_seed("mod_python-lineup", without_static)

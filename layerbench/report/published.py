@@ -67,6 +67,7 @@ _MATRIX_FIGURE = {
     "requests_per_s": float,
     "reference": str,
     "rss_mib": float,
+    "rung": str,
 }
 _LADDER_FIGURE = {
     "name": str,
@@ -82,11 +83,17 @@ _LADDER_FIGURE = {
 }
 _UNSHOWN = {"words": str, "why": str}
 # The keys a table may leave out.
-_OPTIONAL = frozenset({"settings", "occurrence", "requests_per_s", "rss_mib", "full"})
-_OPTIONAL |= {"cpu_seen", "stated_hit", "unshown"}
+_MATRIX_OPTIONAL = frozenset({"settings", "occurrence", "requests_per_s", "rss_mib", "rung"})
+_LADDER_OPTIONAL = frozenset({"settings", "full", "cpu_seen", "stated_hit"})
 
 
-def _checked(where: str, table: Any, schema: Mapping[str, type], extra: Iterable[str] = ()) -> Any:
+def _checked(
+    where: str,
+    table: Any,
+    schema: Mapping[str, type],
+    extra: Iterable[str] = (),
+    optional: frozenset[str] = frozenset(),
+) -> Any:
     if not isinstance(table, dict):
         raise ValueError(f"{where}: a table, not {type(table).__name__}")
     allowed = set(schema) | set(extra)
@@ -95,7 +102,7 @@ def _checked(where: str, table: Any, schema: Mapping[str, type], extra: Iterable
         raise ValueError(f"{where}: unknown key {sorted(unknown)[0]!r}")
     for key, kind in schema.items():
         if key not in table:
-            if key in _OPTIONAL:
+            if key in optional:
                 continue
             raise ValueError(f"{where}: no {key!r}")
         value = table[key]
@@ -129,13 +136,14 @@ def _rate(table: dict[str, Any]) -> float | None:
 def _matrix(where: str, document: dict[str, Any]) -> SeedExperiment:
     figures = []
     for number, table in enumerate(document.get("figures", []), 1):
-        figure = _checked(f"{where} figure {number}", table, _MATRIX_FIGURE)
+        figure = _checked(f"{where} figure {number}", table, _MATRIX_FIGURE, (), _MATRIX_OPTIONAL)
         place = Place(
             figure["server"],
             figure["app"],
             figure["concurrency"],
             tuple(str(setting) for setting in figure.get("settings", ())),
             figure.get("occurrence", 0),
+            figure.get("rung"),
         )
         rss = figure.get("rss_mib")
         figures.append(
@@ -161,7 +169,7 @@ def _matrix(where: str, document: dict[str, Any]) -> SeedExperiment:
 def _ladder(where: str, document: dict[str, Any]) -> LadderExperiment:
     figures = []
     for number, table in enumerate(document.get("figures", []), 1):
-        figure = _checked(f"{where} figure {number}", table, _LADDER_FIGURE)
+        figure = _checked(f"{where} figure {number}", table, _LADDER_FIGURE, (), _LADDER_OPTIONAL)
         if "requests_per_s" not in figure:
             raise ValueError(f"{where} figure {number}: no 'requests_per_s'")
         place = RungPlace(

@@ -21,6 +21,8 @@ class Place:
     settings: tuple[str, ...] = ()
     # Of the run's levels at this concurrency, which one: 0 the first, 1 the second.
     occurrence: int = 0
+    # The rung its column measures, when not the experiment's (a static server's: static).
+    rung: str | None = None
 
 
 @dataclass(frozen=True)

@@ -109,7 +109,8 @@ def _missing(experiment: SeedExperiment, shape: RunShape) -> str:
 
 def _column(experiment: SeedExperiment, place: Place, shape: RunShape) -> RunColumn | None:
     for column in shape.columns:
-        if (column.server, column.app, column.rung) != (place.server, place.app, experiment.rung):
+        rung = place.rung or experiment.rung
+        if (column.server, column.app, column.rung) != (place.server, place.app, rung):
             continue
         if all(runs_with(column.book, column.used, setting) for setting in place.settings):
             return column
