@@ -82,6 +82,13 @@ if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import sys; assert sys.
     /usr/bin/python3 -m venv .venv
     .venv/bin/python -m pip install -q --upgrade pip
 fi
+# The wheel's build (setuptools-rust, for the editable install too) and the release build below
+# compile load/ with cargo.
+export PATH="$HOME/.cargo/bin:$PATH"
+if ! command -v cargo >/dev/null; then
+    say "cargo is not installed: install Rust with rustup (https://rustup.rs), then run this again"
+    exit 1
+fi
 # Every extra (every framework, server and driver): the repository measures all of them.
 extras="[all]"
 [[ $profile == dev ]] && extras="[all,dev]"
@@ -102,11 +109,6 @@ if [[ ! -f node/node_modules/.package-lock.json || node/package-lock.json -nt no
     npm ci --prefix node --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null
 fi
 
-export PATH="$HOME/.cargo/bin:$PATH"
-if ! command -v cargo >/dev/null; then
-    say "cargo is not installed: install Rust with rustup (https://rustup.rs), then run this again"
-    exit 1
-fi
 say "building the load generator (release)"
 cargo build --quiet --release --locked --manifest-path load/Cargo.toml
 install -m 0755 load/target/release/layerbench-load .venv/bin/layerbench-load

@@ -4,6 +4,7 @@ ever), 100,000 nested ``[`` (a RecursionError), a stored run edited into one (th
 warning promised), a database of ``user_version`` -1 (``KeyError: 0``). Each is one line and
 exit 2 (1 for the database: it cannot be read), before anything starts."""
 
+import json
 import os
 import resource
 import sqlite3
@@ -98,3 +99,29 @@ def test_a_database_of_a_negative_schema_version_is_refused(
         f"layerbench: error: the results database {results_database} has schema version -1, "
         "which no layerbench writes: it is not a results database (or was edited by hand)\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("rates", "message"),
+    [
+        ([True, False], "string: repeats[0].requests_per_s is a number, not true"),
+        ([-5.0, 100.0], "string: repeats[0].requests_per_s is at least 0, not -5"),
+        (["fast"], 'string: repeats[0].requests_per_s is a number, not "fast"'),
+        ([1.0] * 101, "string: repeats holds 0 to 100 items, not 101"),
+    ],
+)
+def test_an_imported_run_has_its_trials_checked(
+    tmp_path: Path, rates: list[object], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As the smoke baseline's: a rate is a finite number of 0 or more, and a rung has at most
+    100 trials (2,000,000 had the statistics run for minutes)."""
+    document = ladder_v3({"string": [1.0]})
+    document["rungs"][0]["repeats"] = [{"requests_per_s": rate} for rate in rates]
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(document))
+    assert run(["results", "import", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"layerbench: error: a layerbench document with a wrong field: {message}\n"
+    )
+    with ResultsDatabase(default_path()) as database:
+        assert database.runs() == []

@@ -13,7 +13,7 @@ field named.
 from dataclasses import dataclass
 from typing import Any
 
-from layerbench.errors import ConfigError
+from layerbench.errors import ConfigError, LoadGeneratorError
 from layerbench.results.ladder_document import read_ladder
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.matrix_document import read_matrix
@@ -62,7 +62,7 @@ def read_result(document: Any) -> LadderResult | MatrixResult:
         if "cells" in document and "rungs" not in document:
             return read_matrix(document)
         return read_ladder(document)
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
+    except (KeyError, TypeError, ValueError, AttributeError, LoadGeneratorError) as error:
         what = f"no {error}" if isinstance(error, KeyError) else str(error)
         raise ConfigError(f"a layerbench document with a wrong field: {what}") from None
 

@@ -14,8 +14,10 @@ before it.
 
 from typing import Any
 
+from layerbench.documents import number, sequence
+from layerbench.errors import ConfigError
 from layerbench.results.load_result import LoadResult
-from layerbench.results.trials import Trial
+from layerbench.results.trials import MAX_REPEATS, Trial
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
 from layerbench.stats.median import representative_index
 
@@ -24,12 +26,22 @@ def read_trials(item: dict[str, Any]) -> tuple[Trial, ...]:
     """A ladder's rung's or a matrix's cell's trials, in the order they ran: its ``repeats``,
     else (before repeats, or with one) the item itself as its one trial; none when the item
     was not measured."""
-    repeats = [trial for trial in item.get("repeats") or () if isinstance(trial, dict)]
-    if not repeats:
-        if item.get("requests_per_s") is None:
-            return ()
-        repeats = [item]
-    shown = representative_index([float(trial["requests_per_s"]) for trial in repeats])
+    where = f"{item.get('rung') or item.get('column') or 'a rung'}: repeats"
+    try:
+        given = sequence(item.get("repeats") or [], where, most=MAX_REPEATS)
+        repeats = [trial for trial in given if isinstance(trial, dict)]
+        if not repeats:
+            if item.get("requests_per_s") is None:
+                return ()
+            repeats = [item]
+        # A rate is a finite number of 0 or more: true, -5 or a string is not one.
+        rates = [
+            float(number(trial.get("requests_per_s"), f"{where}[{i}].requests_per_s", low=0))
+            for i, trial in enumerate(repeats)
+        ]
+    except ConfigError as error:
+        raise ValueError(str(error)) from None  # a wrong field, as the reader says of each
+    shown = representative_index(rates)
     return tuple(
         _trial({**trial, **_shown(item)} if i == shown else trial)
         for i, trial in enumerate(repeats)

@@ -9,8 +9,6 @@ import asyncio
 import secrets
 from typing import Protocol
 
-import redis.asyncio
-
 from layerbench.errors import ConfigError
 from layerbench.services.urls import ServiceUrl
 from layerbench_sites.app.api.page_cache import GENERATION_PREFIX, PAGE_PREFIX, CachedPage, Lookup
@@ -69,6 +67,8 @@ class AsyncRedisCache:
     """Redis through redis.asyncio, failing fast as the WSGI sites' client does."""
 
     def __init__(self, url: str) -> None:
+        import redis.asyncio  # the databases extra's: the site on its in-process cache has none
+
         parsed = ServiceUrl.parse(url)
         self.client = redis.asyncio.Redis(
             host=parsed.host,
