@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 
 from layerbench.cli.main import run
+from layerbench.errors import LoadGeneratorError
+from layerbench.hosts.ssh_host import SshHost
+from layerbench.lab.ssh_load import _result
 from layerbench.store.results_db import ResultsDatabase, default_path
 from tests.stored_runs import ladder_v3
 
@@ -125,3 +128,14 @@ def test_an_imported_run_has_its_trials_checked(
     )
     with ResultsDatabase(default_path()) as database:
         assert database.runs() == []
+
+
+@pytest.mark.parametrize("report", [DEEP, '{"requests_per_s": NaN}', "1" * 5000])
+def test_what_an_ssh_host_sends_is_read_as_every_document(report: str) -> None:
+    """A client host reached over SSH is another machine: its report, read as a document, is a
+    one-line error when it is not one, never a RecursionError."""
+    host = SshHost("far", ("client",), "u@far", None, None)
+    with pytest.raises(LoadGeneratorError) as refused:
+        _result(host, 0, [report])
+    assert "sent no readable JSON: its report" in str(refused.value)
+    assert "\n" not in str(refused.value)

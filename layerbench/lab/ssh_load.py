@@ -9,7 +9,6 @@ remote run (sshd hangs its terminal up): :class:`SshSessions` does so for every 
 load that ends early.
 """
 
-import json
 import os
 import signal
 import subprocess
@@ -19,6 +18,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from layerbench.documents import parse_json
 from layerbench.errors import ConfigError, LoadGeneratorError
 from layerbench.hosts.ssh_command import CONNECT_TIMEOUT_S, EXIT_SSH_FAILED, ssh_command
 from layerbench.hosts.ssh_host import SshHost
@@ -93,7 +93,12 @@ def _result(host: SshHost, returncode: int, lines: list[str]) -> LoadResult:
 
 
 def _document(report: str) -> dict[str, Any]:
-    document = json.loads(report)
+    """The remote load generator's JSON, read as every document is (no NaN, no unbounded
+    numbers or nesting: what another machine sends is not trusted)."""
+    try:
+        document = parse_json(report, "its report")
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
     if not isinstance(document, dict):
         raise ValueError("not a JSON object")
     return document
