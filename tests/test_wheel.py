@@ -286,6 +286,18 @@ def test_ladder_report_and_results_on_the_embedded_defaults(
     assert listed.returncode == 0 and "ladder" in listed.stdout, listed.stderr
 
 
+def test_replicate_lists_its_published_experiments(
+    core: Venv, account: Account, work: Path
+) -> None:
+    """Each experiment is a TOML file of package data (layerbench/report/experiments/)."""
+    listed = account.run([core.program("layerbench"), "replicate", "--list"], cwd=work)
+    assert listed.returncode == 0, listed.stderr
+    names = [path.stem for path in (ROOT / "layerbench" / "report" / "experiments").glob("*.toml")]
+    assert names
+    for name in names:
+        assert f"{name} (a " in listed.stdout, name
+
+
 def test_app_serve_answers_the_page_with_its_style_sheet(
     core: Venv, account: Account, work: Path
 ) -> None:
