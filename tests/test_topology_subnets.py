@@ -69,3 +69,16 @@ def test_the_machines_networks_are_its_addresses_and_routes() -> None:
     found = machine_networks()
     assert ipaddress.IPv4Network("127.0.0.0/8") in found  # lo's address
     assert ipaddress.IPv4Network("0.0.0.0/0") not in found  # the default route is not one
+
+
+@pytest.mark.parametrize("roles", [[["app"]], [{"app": 1}], ["app", "app"], [1]])
+def test_roles_that_are_not_names_once_each_are_refused_in_one_line(
+    roles: list[object], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``roles = [["app"]]`` was a TypeError (unhashable type: 'list')."""
+    monkeypatch.setattr(topology, "machine_networks", list)
+    with pytest.raises(ConfigError) as refused:
+        topology_from({"hosts": {"a": {"roles": roles}}}, "t.toml")
+    assert str(refused.value) == (
+        "t.toml: host a: roles must be a list of client, front, app, db, cache, each once"
+    )

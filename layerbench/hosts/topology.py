@@ -102,8 +102,15 @@ def topology_from(
                 f"{source}: host name {name!r}: lower-case letters, digits and '-', at most 20"
             )
         roles = table.get("roles") if isinstance(table, dict) else None
-        if not isinstance(roles, list) or not roles or set(roles) - set(ROLES):
-            raise ConfigError(f"{source}: host {name}: roles must be a list of {', '.join(ROLES)}")
+        if (
+            not isinstance(roles, list)
+            or not roles
+            or not all(isinstance(role, str) and role in ROLES for role in roles)
+            or len(set(roles)) < len(roles)
+        ):
+            raise ConfigError(
+                f"{source}: host {name}: roles must be a list of {', '.join(ROLES)}, each once"
+            )
         if "ssh" in table:
             ssh_hosts.append(ssh_host_from(name, table, source))
             continue
