@@ -139,3 +139,15 @@ def test_what_an_ssh_host_sends_is_read_as_every_document(report: str) -> None:
         _result(host, 0, [report])
     assert "sent no readable JSON: its report" in str(refused.value)
     assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("number", ["9" * 5000, str(2**63), "99999999999999999999999"])
+def test_a_run_number_too_large_for_the_database_is_no_run(
+    tmp_path: Path, number: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """report N with N of 5,000 digits was an OSError (a file name too long) and one beyond
+    SQLite's 64-bit rowids an OverflowError, both tracebacks."""
+    assert run(["report", number, "-o", str(tmp_path / "out.html")]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"layerbench: error: no run {number[:19]}") and error.count("\n") == 1
+    assert not (tmp_path / "out.html").exists()

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from layerbench.cli.numbers import MAX_RUN_ID
 from layerbench.cli.output import print_out
 from layerbench.documents import read_json
 from layerbench.errors import ConfigError, ResultsDatabaseError
@@ -118,12 +119,19 @@ def _beside(result: Result, name: str, *, fenced: bool) -> str:
 
 def _stored(source: str) -> bool:
     """A run's number, not a file's name."""
-    return source.isdigit() and not Path(source).exists()
+    if not source.isdigit():
+        return False
+    try:
+        return not Path(source).exists()
+    except OSError:  # a name too long to be a file's
+        return True
 
 
 def _load(source: str) -> dict[str, Any]:
     path = Path(source)
     if _stored(source):
+        if len(source) > len(str(MAX_RUN_ID)):
+            raise ConfigError(f"no run {source[:19]}… (a run's number is at most {MAX_RUN_ID})")
         with ResultsDatabase(default_path()) as database:
             document = database.document(int(source))
             label = database.run(int(source)).label

@@ -43,6 +43,8 @@ from layerbench.results.result_documents import (
 )
 
 SCHEMA_VERSION = 3
+# A run's number: a rowid, SQLite's 64-bit INTEGER PRIMARY KEY.
+MAX_RUN_ID = 2**63 - 1
 PATH_VARIABLE = "LAYERBENCH_RESULTS_DB"
 MIGRATIONS = {
     1: """
@@ -287,6 +289,8 @@ class ResultsDatabase:
         return document
 
     def _row(self, run_id: int, columns: str) -> tuple[Any, ...]:
+        if not 1 <= run_id <= MAX_RUN_ID:  # SQLite's rowids; a larger one overflowed it
+            raise ConfigError(f"no run {run_id} in {self.path} (see: layerbench results list)")
         with self._errors("cannot be read"):
             row = self._connection.execute(
                 f"SELECT {columns} FROM runs WHERE id = ?", (run_id,)
