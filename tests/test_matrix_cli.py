@@ -257,7 +257,9 @@ def test_repeats_interleave_and_each_cell_is_its_median_trial(
     )  # fmt: skip
     assert completed.returncode == 0, completed.stderr
     # Interleaved: every level once per pass, the server started anew for each.
-    progress = [line.split()[0] for line in completed.stderr.splitlines()[1:7]]
+    lines = completed.stderr.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("pass "))  # after the header
+    progress = [line.split()[0] for line in lines[first : first + 6]]
     assert progress == ["pass", "waitress", "c=1", "c=2", "pass", "waitress"], completed.stderr
     document = json.loads((tmp_path / "m.json").read_text())
     assert document["version"] == 4 and document["options"]["repeats"] == 2
