@@ -56,13 +56,13 @@ def verdict_lines(
             )
     undecided = [verdict.url for verdict in verdicts if not verdict.decided]
     if undecided:
-        lines.append(
-            _wrapped(
-                f"inconclusive, not failed: {', '.join(undecided)}; measure with more --repeats "
-                f"(at least {MIN_TRIALS}), or against the baseline's code in the same run "
-                "(--against REF), where the machine's drift cancels"
+        advice = f"measure with more --repeats (at least {MIN_TRIALS})"
+        if against == "the baseline":
+            advice += (
+                ", or against the baseline's code in the same run (--against REF), where the "
+                "machine's drift cancels"
             )
-        )
+        lines.append(_wrapped(f"inconclusive, not failed: {', '.join(undecided)}; {advice}"))
     return lines
 
 
