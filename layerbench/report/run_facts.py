@@ -60,9 +60,11 @@ def condition_facts(result: LadderResult | MatrixResult) -> list[tuple[str, str]
         versions.append(f"layerbench {conditions['layerbench_version']}")
     if conditions.get("python"):
         versions.append(f"Python {conditions['python']}")
-    versions += [
-        f"{name} {version}" for name, version in (conditions.get("server_versions") or {}).items()
-    ]
+    servers = dict(conditions.get("server_versions") or {})
+    if isinstance(result, MatrixResult):  # a matrix records its versions per column
+        for column in result.columns:
+            servers.update(column.versions)
+    versions += [f"{name} {version}" for name, version in servers.items()]
     if versions:
         facts.append(("versions", ", ".join(versions)))
     when = _date(result.started_at, result.finished_at)
