@@ -144,3 +144,22 @@ def test_against_an_unknown_ref_is_a_usage_error(
     assert said(completed.stderr).startswith("layerbench: error: --against: no no-such-branch")
     both = smoke_here("perfapp:app", "--against", "HEAD", "--baseline", "b.json")
     assert both.returncode == 2 and "no --baseline or --save" in both.stderr
+
+
+def test_until_decided_adds_passes_until_the_verdict_is_reached(
+    repository: Path, load_binary: Path
+) -> None:
+    (repository / "perfapp.py").write_text(APP + "\napp = slow\n")
+    brief = ["-d", "0.5", "--warmup", "0.2", "--repeats", "2"]
+    completed = smoke("perfapp:app", "--against", "HEAD", *brief, "--until-decided",
+                      "--max-time", "120", cwd=repository)  # fmt: skip
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    summary = completed.stdout.splitlines()[1]
+    assert summary.startswith("--until-decided: "), completed.stdout
+    passes = int(summary.split()[1])
+    assert 5 <= passes < 100, summary
+    assert "REGRESSED" in completed.stdout
+    alone = smoke_here(
+        "perfapp:app", "--baseline", "b.json", "--until-decided", "--app-path", str(repository)
+    )
+    assert alone.returncode == 2 and "--until-decided needs --against" in alone.stderr

@@ -14,6 +14,7 @@ from another run cannot do."""
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,8 @@ from layerbench.results.smoke_result import (
 )
 from layerbench.servers.server_settings import add_assignments
 from layerbench.sites import check_importable
+from layerbench.stats.paired import CONFIDENCE
+from layerbench.stats.sequential import look_confidence
 
 DEFAULT_TOLERANCE = 0.10
 
@@ -65,6 +68,19 @@ def add_parser(commands: Any) -> None:
         metavar="REF",
         help="compare with the application at a git ref (checked out into a temporary "
         "worktree, removed after) or in a directory, measured side by side in this run",
+    )
+    parser.add_argument(
+        "--until-decided",
+        action="store_true",
+        help="with --against: after --repeats passes, keep adding passes until every URL is "
+        "decided or --max-time is up (each look at a stricter interval: alpha spending)",
+    )
+    parser.add_argument(
+        "--max-time",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="--until-decided: stop adding passes after this long (600)",
     )
     parser.add_argument(
         "--fail-inconclusive",
@@ -140,11 +156,21 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         if args.save or args.baseline is not None:
             raise ConfigError("--against measures its own baseline: no --baseline or --save")
         _warn_few(options.repeats)
-        side_by_side = run_smoke_against(options, args.against)
-        verdicts = judge_paired(side_by_side.before, side_by_side.now, options.tolerance)
+        looks = _Looks(options.tolerance, args.max_time) if args.until_decided else None
+        side_by_side = run_smoke_against(options, args.against, looks.enough if looks else None)
+        confidence = looks.final_confidence(side_by_side.now) if looks else CONFIDENCE
+        verdicts = judge_paired(
+            side_by_side.before, side_by_side.now, options.tolerance, confidence
+        )
         print(f"now against {side_by_side.reference}, measured side by side (paired passes):")
+        if looks:
+            print(looks.summary(side_by_side.now, confidence))
         print("\n".join(verdict_lines(verdicts, options.tolerance, side_by_side.reference)))
         return _exit(verdicts, args.fail_inconclusive)
+    if args.until_decided:
+        raise ConfigError(
+            "--until-decided needs --against REF: a stored baseline has no passes to add"
+        )
     if args.baseline is None:
         raise ConfigError(
             "smoke needs --baseline FILE (with --save to measure it) or --against REF"
@@ -169,6 +195,43 @@ def cmd_smoke(args: argparse.Namespace) -> int:
     verdicts = judge(against.baseline.rates, measured.rates, options.tolerance)
     print("\n".join(verdict_lines(verdicts, options.tolerance)))
     return _exit(verdicts, args.fail_inconclusive)
+
+
+class _Looks:
+    """``--until-decided``: after each pass from the last of ``--repeats`` on, a look at the
+    paired verdicts at look k's confidence (:func:`~layerbench.stats.sequential.look_confidence`);
+    enough when every URL is decided or the time is up."""
+
+    def __init__(self, tolerance: float, max_time_s: float) -> None:
+        if max_time_s <= 0:
+            raise ConfigError(f"--max-time is a number of seconds above 0, not {max_time_s:g}")
+        self.tolerance = tolerance
+        self.deadline = time.monotonic() + max_time_s
+        self.looks = 0
+        self.passes_looked_at = 0
+
+    def enough(self, before: dict[str, list[float]], now: dict[str, list[float]]) -> bool:
+        self.looks += 1
+        self.passes_looked_at = _passes(now)
+        confidence = look_confidence(self.looks)
+        verdicts = judge_paired(before, now, self.tolerance, confidence)
+        return all(verdict.decided for verdict in verdicts) or time.monotonic() >= self.deadline
+
+    def final_confidence(self, now: dict[str, list[float]]) -> float:
+        """The last look's, or a look of its own when passes were added after it."""
+        if self.looks == 0 or _passes(now) != self.passes_looked_at:
+            self.looks += 1
+        return look_confidence(self.looks)
+
+    def summary(self, now: dict[str, list[float]], confidence: float) -> str:
+        return (
+            f"--until-decided: {_passes(now)} passes, {self.looks} looks; the last at "
+            f"{confidence:.2%} confidence (the 5 % shared across the looks)"
+        )
+
+
+def _passes(rates: dict[str, list[float]]) -> int:
+    return min((len(values) for values in rates.values()), default=0)
 
 
 def _warn_few(repeats: int) -> None:

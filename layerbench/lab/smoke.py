@@ -3,6 +3,7 @@ each URL with interleaved repeats, or, against a reference's application, both s
 the same passes; the judgement is :mod:`layerbench.results.smoke_result`'s."""
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,12 @@ def verify(setup: SmokeSetup) -> None:
             raise VerificationError(f"{full_url} answered {response.status}; it is not measured")
 
 
+# Whether the rates measured so far (before, now) are enough: every URL decided, or the time up.
+Enough = Callable[[dict[str, list[float]], dict[str, list[float]]], bool]
+# --until-decided never makes more passes than this (SmokeOptions' largest --repeats).
+MAX_PASSES = 100
+
+
 def measure(setup: SmokeSetup) -> dict[str, list[float]]:
     """req/s of each URL, one per repeat (the URLs interleaved), on the started deployment."""
     options = setup.options
@@ -115,19 +122,22 @@ def measure(setup: SmokeSetup) -> dict[str, list[float]]:
 
 
 def measure_side_by_side(
-    before: SmokeSetup, now: SmokeSetup
+    before: SmokeSetup, now: SmokeSetup, enough: Enough | None = None
 ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """req/s of each URL under ``before`` (the reference's application) and ``now`` (the
     candidate), both started: in each pass every URL is measured under both one after the
     other, so that pass i of each is a pair; which goes first alternates from pass to pass,
-    so that neither always follows the other."""
+    so that neither always follows the other. With ``enough`` (``--until-decided``), passes go
+    on after ``repeats`` until it says the rates so far are enough (up to MAX_PASSES)."""
     options = now.options
     rates: tuple[dict[str, list[float]], dict[str, list[float]]] = (
         {url: [] for url in options.urls},
         {url: [] for url in options.urls},
     )
     sides: list[tuple[int, SmokeSetup]] = [(0, before), (1, now)]
-    for repeat in range(options.repeats):
+    for repeat in range(MAX_PASSES if enough else options.repeats):
+        if enough and repeat >= options.repeats and enough(*rates):
+            break
         for number, url in enumerate(options.urls):
             for side, setup in sides if repeat % 2 == 0 else sides[::-1]:
                 label = f"smoke-{'before' if side == 0 else 'now'}-url{number}-{repeat}"

@@ -23,7 +23,14 @@ from layerbench.errors import (
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.lab.reference_checkout import reference_checkout
-from layerbench.lab.smoke import SmokeOptions, measure, measure_side_by_side, prepare, verify
+from layerbench.lab.smoke import (
+    Enough,
+    SmokeOptions,
+    measure,
+    measure_side_by_side,
+    prepare,
+    verify,
+)
 from layerbench.lab.smoke_baseline import Baseline
 from layerbench.lab.smoke_conditions import differences
 from layerbench.proc.work_dirs import work_directory
@@ -84,7 +91,9 @@ class SideBySide:
     reference: str
 
 
-def run_smoke_against(options: SmokeOptions, against: str) -> SideBySide:
+def run_smoke_against(
+    options: SmokeOptions, against: str, enough: Enough | None = None
+) -> SideBySide:
     """Measures ``options``' application and the reference's (a git ref checked out into a
     temporary worktree, or a directory) side by side: both served at once under the same
     server and settings, on the same CPUs, their trials interleaved pass by pass."""
@@ -104,7 +113,7 @@ def run_smoke_against(options: SmokeOptions, against: str) -> SideBySide:
             with before.deployment, now.deployment:
                 verify(before)
                 verify(now)
-                rates_before, rates_now = measure_side_by_side(before, now)
+                rates_before, rates_now = measure_side_by_side(before, now, enough)
         except NOT_MEASURED as error:
             raise NothingMeasuredError(error) from error
     return SideBySide(now.conditions, rates_before, rates_now, reference.description)

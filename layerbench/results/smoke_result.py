@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from layerbench.errors import ConfigError
 from layerbench.stats.apart import compare_apart, drift_between
 from layerbench.stats.comparison import RungComparison, compare_paired
+from layerbench.stats.paired import CONFIDENCE
 from layerbench.stats.verdict import Outcome
 
 # A verdict needs this many trials of each side (passes, with --against).
@@ -82,13 +83,17 @@ def judge_paired(
     baseline: Mapping[str, Sequence[float]],
     candidate: Mapping[str, Sequence[float]],
     tolerance: float,
+    confidence: float = CONFIDENCE,
 ) -> list[Verdict]:
     """Each URL of the candidate against the baseline's application measured in the same run:
-    ``baseline[url][i]`` and ``candidate[url][i]`` in pass i."""
+    ``baseline[url][i]`` and ``candidate[url][i]`` in pass i; the interval at ``confidence``
+    (less than 95 % only for a repeated look, :mod:`layerbench.stats.sequential`)."""
     check_in_baseline(baseline, candidate)
     verdicts = []
     for url, rates in candidate.items():
-        comparison = compare_paired(url, baseline[url], rates, tolerance, min_passes=MIN_TRIALS)
+        comparison = compare_paired(
+            url, baseline[url], rates, tolerance, min_passes=MIN_TRIALS, confidence=confidence
+        )
         if comparison is None:
             raise ConfigError(f"{url}: no pass measured both the baseline and the candidate")
         verdicts.append(_verdict(url, comparison, tolerance))

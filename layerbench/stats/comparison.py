@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from layerbench.stats.median import median
-from layerbench.stats.paired import paired_ratio, pairs_of, passes_to_decide
+from layerbench.stats.paired import CONFIDENCE, paired_ratio, pairs_of, passes_to_decide
 from layerbench.stats.spread import bootstrap
 from layerbench.stats.verdict import SAME_WITHIN, Outcome, Verdict, decide
 
@@ -110,13 +110,14 @@ def compare_paired(
     threshold: float = SAME_WITHIN,
     *,
     min_passes: int = 2,
+    confidence: float = CONFIDENCE,
 ) -> RungComparison | None:
     """B against A measured side by side: ``a[i]`` and ``b[i]`` in pass i. None when no pass
     measured both. Fewer than ``min_passes`` pairs is inconclusive."""
     pairs = pairs_of(a, b)
     if not pairs:
         return None
-    estimate = paired_ratio(a, b)
+    estimate = paired_ratio(a, b, confidence)
     more = passes_to_decide(estimate, threshold)
     reason = ""
     if estimate.passes < min_passes:
