@@ -38,3 +38,11 @@ def test_results_print_a_forged_label_escaped(
     assert "FAKE ROW" in out or command == ["list"]  # the list shortens a long label
     assert not any(line.startswith("99") for line in out.splitlines())
     assert len(out.splitlines()) == (2 if command == ["list"] else 3)
+
+
+def test_an_error_naming_what_was_typed_is_escaped(capsys: pytest.CaptureFixture[str]) -> None:
+    """An error repeats what it refuses: a rung named with escape sequences was printed raw."""
+    assert run(["ladder", "--rungs", "\x1b[31mred\x07"]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("layerbench: error: unknown rung \\x1b[31mred\\x07")
+    assert "\x1b" not in error and "\x07" not in error and error.count("\n") == 1

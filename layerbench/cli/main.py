@@ -50,6 +50,7 @@ from layerbench.errors import (
 from layerbench.extras import check_command as check_extras
 from layerbench.hosts.lab_network import sweep_abandoned_networks
 from layerbench.proc.work_dirs import sweep_abandoned
+from layerbench.report.terminal_text import escaped
 from layerbench.words import nearest
 
 EXIT_ERROR = 1
@@ -143,9 +144,12 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def _message(error: LayerbenchError) -> str:
+    # What a user typed or a file held, escaped where a terminal would act on it; a message's
+    # own lines (a server's log tail) stay lines.
+    text = "\n".join(escaped(line) for line in str(error).split("\n"))
     if isinstance(error, IncompleteRunError):
-        return f"layerbench: {error}"
-    return f"layerbench: error: {error}"
+        return f"layerbench: {text}"
+    return f"layerbench: error: {text}"
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
