@@ -32,7 +32,7 @@ def rails() -> Iterator[Client]:
     root = Path(tempfile.mkdtemp(prefix="layerbench-test-rails-bodies-"))
     root.chmod(0o711)
     deployment: RailsServer = build(
-        "puma", root, prepare_app_data(root / "data"), {"puma": {"workers": "0", "threads": "2"}}
+        "puma", root, prepare_app_data(root / "data"), {"puma": {"workers": "1", "threads": "2"}}
     )
     deployment.start()
     try:

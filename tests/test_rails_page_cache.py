@@ -28,7 +28,7 @@ def two_sites(memcached_url: str) -> Iterator[tuple[Client, Client]]:
         for side in ("a", "b"):
             data = prepare_app_data(root / side / "data")
             shared = AppData(data.db_path, {**data.environment, CACHE_URL_VARIABLE: memcached_url})
-            deployment = build("puma", root / side, shared, {"puma": {"workers": "0"}})
+            deployment = build("puma", root / side, shared, {"puma": {"workers": "1"}})
             deployment.start()
             started.append(deployment)
         yield client(started[0]), client(started[1])
