@@ -22,6 +22,7 @@ from layerbench.rungs.rung_data import PAGE_VIDEO_COMMENTS, WRITE_VIDEO_PRETTYID
 from layerbench.rungs.seeding import seed_mariadb, seed_postgres
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
+from layerbench.site_contract import USER_APP_VARIABLE
 from layerbench_sites.app.app_config import (
     CACHE_URL_VARIABLE,
     DATABASE_URL_VARIABLE,
@@ -30,7 +31,6 @@ from layerbench_sites.app.app_config import (
     ServiceUrls,
 )
 from layerbench_sites.app.ladder_data import prepare_app_data, seed_site
-from layerbench_sites.app.user_app import USER_APP_VARIABLE
 from layerbench_sites.datalayer.open_repository import open_repository
 from layerbench_sites.ids.codec import decode
 from tests.app_server import Client, Reply
