@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 
 import layerbench
 from layerbench import extras
@@ -243,3 +244,22 @@ def test_where_it_is_truly_absent_the_error_says_the_three_ways(
     assert "$LAYERBENCH_LOAD" in message
     assert "make demo" not in message
     assert os.environ["PATH"] == str(tmp_path)
+
+
+def _gate_commands(script: str) -> list[str]:
+    """The smoke commands of a CI recipe's script, one line each."""
+    joined = script.replace("\\\n", " ")
+    return [" ".join(line.split()) for line in joined.splitlines() if "layerbench smoke" in line]
+
+
+def test_the_gitlab_recipe_runs_the_github_recipe_s_gate() -> None:
+    """tests/test_wheel.py runs the GitHub recipe's steps; the GitLab one has the same gate."""
+    github = yaml.safe_load((ROOT / "examples" / "ci" / "github-actions.yml").read_text())
+    gitlab = yaml.safe_load((ROOT / "examples" / "ci" / "gitlab-ci.yml").read_text())
+    (job,) = github["jobs"].values()
+    (gate,) = [step["run"] for step in job["steps"] if step.get("name") == "Performance gate"]
+    commands = _gate_commands(gate)
+    assert len(commands) == 2
+    assert _gate_commands("\n".join(gitlab["perf"]["script"])) == commands
+    assert ".venv/bin/pip install --quiet layerbench" in gitlab["perf"]["before_script"]
+    assert gitlab["perf"]["variables"]["APP"] == github["env"]["APP"]
