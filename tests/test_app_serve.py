@@ -81,7 +81,7 @@ def test_serve_with_a_page_directory_has_nginx_serve_its_files(
     [
         (["--workers", "2"], "the in-process cache belongs to one process"),
         (["--cache", "http://127.0.0.1:1"], "--cache http://127.0.0.1:1"),
-        (["--port", "0"], "--port 0: a port from 1 to 65535"),
+        (["--port", "0"], "--port: '0' is not a whole number from 1 to 65,535"),
         (["--cache", "file:pages"], "a page-cache directory is file:///ABSOLUTE/PATH"),
         (["--db", "postgresql://u@127.0.0.1:1/x"], "cannot use the database"),
         (["--db", "sqlite://host/x.db"], "sqlite:///RELATIVE/PATH or sqlite:////ABSOLUTE/PATH"),

@@ -118,10 +118,6 @@ def add_parser(commands: Any) -> None:
 
 
 def check(args: argparse.Namespace) -> None:
-    if not 0 < args.port < 65536:
-        raise ConfigError(f"--port {args.port}: a port from 1 to 65535")
-    if args.workers < 1 or args.threads < 1:
-        raise ConfigError("--workers and --threads: at least 1")
     check_cache(args.cache, args.workers)
 
 
