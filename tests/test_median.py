@@ -118,14 +118,14 @@ def test_an_even_repeat_matrix_and_its_seed_table_show_the_median() -> None:
     assert json.loads(to_json(result))["cells"][0]["representative_trial"] == 1
     # Seed 003's table: ours beside its interval, both of the same median.
     daemon = [1_500.0, 1_400.0]
-    text = format_seed_table(seed_003(daemon), "003")
+    text = format_seed_table(seed_003(daemon), "zope-paste")
     row = next(line for line in text.splitlines() if line.startswith("mod_wsgi 4 x 1 c=8"))
     assert row.split()[-7:-4] == ["1,450", "[1,400,", "1,500]"], row
 
 
 def test_an_even_repeat_ladder_seed_table_shows_the_median_beside_its_interval() -> None:
     two = {name: rates[:2] for name, rates in RATES.items()}  # static: 5,000 and 5,100
-    row = row_of(format_ladder_seed_table(ladder(two), "000"), "hello.txt (static)")
+    row = row_of(format_ladder_seed_table(ladder(two), "mod_wsgi-mysql-ladder"), "hello.txt (static)")
     assert row.split()[3:8] == ["9,700", "—", "5,050", "[5,000,", "5,100]"], row
 
 
