@@ -4,13 +4,20 @@ children in its first seconds, and more while they import (a child importing is 
 it); each imported the application (mod_wsgi's WSGIImportScript) on the server's CPUs while the
 first cell ran: prefork's c=1 string cell read 457 req/s against event's 2,715."""
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from layerbench.errors import ServerStartError
 from layerbench.proc.ports import free_port
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.apache import ApacheSettings
+from layerbench.servers.deployment import Deployment
 from layerbench.servers.loaded_workers import LOADED_DIR_NAME
+from layerbench.servers.managed_server import ManagedServer
+from layerbench_sites.app.user_app import USER_APP_PATH_VARIABLE
 from tests.proc_scan import session_members
 from tests.slow_app import slow_app_environment
 
@@ -49,3 +56,64 @@ def test_mod_wsgi_prefork_is_ready_once_every_child_has_loaded_the_application(
     importing = sorted(children - loaded)
     assert not importing, f"ready with children {importing} still importing the application"
     assert len(children) >= 5, children  # MinSpareServers, or more forked meanwhile
+
+
+# Every child after the first imports the application for WORK_S of CPU-bound work, longer than
+# the start timeout it is given: a loaded machine's import (14 s a child, five of them on two
+# cores at a load average of 26, against a timeout of 20 s).
+WORKING_APP = """\
+import os, time
+
+try:
+    os.close(os.open(os.path.join(os.path.dirname(__file__), "first"), os.O_CREAT | os.O_EXCL))
+except FileExistsError:
+    until = time.monotonic() + {work_s}
+    while time.monotonic() < until:
+        {work}
+
+
+def application(environ, start_response):
+    start_response("200 OK", [("Content-Type", "text/plain")])
+    return [str(os.getpid()).encode()]
+"""
+TIMEOUT_S = 4.0
+WORK_S = 3 * TIMEOUT_S
+
+
+def importing_server(
+    workdir: Path, require_program: Callable[[str, str], Path], work: str
+) -> Deployment:
+    environment = slow_app_environment(workdir, require_program)
+    app = Path(environment[USER_APP_PATH_VARIABLE]) / "slow_app.py"
+    app.write_text(WORKING_APP.format(work_s=WORK_S, work=work))
+    plan = ServerPlan(
+        workdir / "server",
+        free_port(),
+        workdir / "data" / "app.sqlite3",
+        {},
+        {"apache": {"mpm": "prefork"}},
+        app_environment=environment,
+    )
+    (workdir / "data").mkdir()
+    deployment = find_adapter("mod_wsgi-embedded").build(plan)
+    assert isinstance(deployment, ManagedServer)
+    deployment.start_timeout_s = TIMEOUT_S
+    return deployment
+
+
+def test_a_start_whose_children_keep_importing_is_waited_for_past_its_timeout(
+    workdir: Path, require_program: Callable[[str, str], Path]
+) -> None:
+    server = importing_server(workdir, require_program, work="sum(range(10_000))")
+    began = time.monotonic()
+    with server:
+        assert time.monotonic() - began >= WORK_S
+
+
+def test_a_start_whose_children_stall_fails_its_timeout_after_the_last_progress(
+    workdir: Path, require_program: Callable[[str, str], Path]
+) -> None:
+    # The children sleep through their import: no CPU, no more of them loaded.
+    server = importing_server(workdir, require_program, work="time.sleep(1)")
+    with pytest.raises(ServerStartError, match=r"of 5 worker processes have loaded"), server:
+        pass

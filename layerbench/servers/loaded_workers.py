@@ -20,7 +20,12 @@ def fresh_loaded_dir(workdir: Path) -> Path:
 def not_loaded_reason(directory: Path, expected: int) -> str | None:
     """None once ``expected`` processes have announced (a process that announced and exited
     still counts: Apache may stop a spare child); otherwise how many have."""
-    loaded = sum(1 for entry in directory.iterdir() if entry.name.isdigit())
+    loaded = loaded_count(directory)
     if loaded >= expected:
         return None
     return f"{loaded} of {expected} worker processes have loaded the application"
+
+
+def loaded_count(directory: Path) -> int:
+    """How many processes have announced in ``directory`` (a start's progress)."""
+    return sum(1 for entry in directory.iterdir() if entry.name.isdigit())

@@ -15,11 +15,14 @@ from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import LOOPBACK, ensure_port_free
 from layerbench.proc.process import ManagedProcess
 from layerbench.proc.readiness import wait_until_ready
+from layerbench.proc.start_progress import StartProgress
 from layerbench.proc.start_stop import StartStop
 from layerbench.roles import SERVER_ROLE
-from layerbench.servers.loaded_workers import fresh_loaded_dir, not_loaded_reason
+from layerbench.servers.loaded_workers import fresh_loaded_dir, loaded_count, not_loaded_reason
 from layerbench.site_contract import LOADED_DIR_VARIABLE
 
+# A start that goes this long without progress (no more workers loaded, its processes using no
+# CPU) has failed; one that progresses is waited for, up to readiness.START_CAP_S.
 START_TIMEOUT_S = 20.0
 # A server answering 500 this long is failing (its application does not load), not starting:
 # its start ends then, rather than after START_TIMEOUT_S.
@@ -185,12 +188,15 @@ class ManagedServer(StartStop):
                 return not_loaded_reason(self._loaded_dir, expected)
             return reason
 
+        loaded_dir = self._loaded_dir
+        count = None if loaded_dir is None else lambda: loaded_count(loaded_dir)
         wait_until_ready(
             process,
             self.name,
             ready_reason,
             timeout_s=self.start_timeout_s,
             interval_s=PROBE_INTERVAL_S,
+            progress=StartProgress(process.pid, count),
         )
 
     def _probe_from_site(self) -> str | None:

@@ -34,6 +34,7 @@ from layerbench.proc.ports import LOOPBACK, free_port, holds_listening_socket
 from layerbench.proc.process import ManagedProcess
 from layerbench.proc.readiness import wait_until_ready
 from layerbench.proc.run_as import UNPRIVILEGED_ACCOUNT, RunAs, unprivileged_account
+from layerbench.proc.start_progress import StartProgress
 from layerbench.proc.start_stop import StartStop
 from layerbench.proc.work_dirs import make_work_directory
 
@@ -204,6 +205,7 @@ class ManagedService(StartStop):
                     self._ready_reason,
                     timeout_s=self.ready_timeout_s,
                     interval_s=PROBE_INTERVAL_S,
+                    progress=StartProgress(self._process.pid),
                 )
                 return
             except ServerStartError:
@@ -244,7 +246,12 @@ class ManagedService(StartStop):
         self._other_nodes.append(process.start())
         try:
             wait_until_ready(
-                process, process.name, ready, timeout_s=self.ready_timeout_s, interval_s=interval_s
+                process,
+                process.name,
+                ready,
+                timeout_s=self.ready_timeout_s,
+                interval_s=interval_s,
+                progress=StartProgress(process.pid),
             )
         except ServerStartError as error:
             if self.port_taken_marker in process.log_tail(40):
