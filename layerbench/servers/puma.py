@@ -20,6 +20,16 @@ RAILS_START_S = 30.0
 WORKER_START_S = 5.0
 
 
+def workers_booted(log_path: Path, master: int) -> int:
+    """How many workers ``master`` has logged as booted ("[PID] - Worker 1 (PID: 9) booted in
+    0.01s, phase: 0"): the log is appended to, so lines of another master are not counted."""
+    prefix = f"[{master}] - Worker "
+    with open(log_path, errors="replace") as log:
+        return len(
+            {line.split()[3] for line in log if line.startswith(prefix) and " booted " in line}
+        )
+
+
 @dataclass(frozen=True)
 class PumaSettings:
     workers: Processes = 2
@@ -66,6 +76,17 @@ class PumaServer(ManagedServer):
 
     def prepare(self) -> None:
         self.app_root = self.app.install(self.workdir, None)
+
+    def probe(self) -> str | None:
+        """An answer, and then every worker booted: a worker that boots late (seconds on a
+        loaded machine) would leave the first cell's connections to the others."""
+        reason = super().probe()
+        if reason is not None or self.settings.workers == 0:
+            return reason
+        booted = workers_booted(self.log_path, self._require_process().pid)
+        if booted >= self.settings.workers:
+            return None
+        return f"{booted} of {self.settings.workers} puma workers have booted"
 
     def environment(self) -> dict[str, str]:
         return {
