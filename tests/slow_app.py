@@ -13,8 +13,6 @@ IMPORT_S = 3.0
 # Each request holds its process (one thread) this long, so that requests sent at once each
 # reach a process of their own.
 ANSWER_S = 0.5
-# A loaded process's answer on a loaded machine, far under the import's IMPORT_S.
-ANSWER_WITHIN_S = ANSWER_S + 1.5
 
 SLOW_APP = f'''\
 """An application whose first process imports it at once, and every other one in {IMPORT_S} s
