@@ -77,11 +77,13 @@ def application(environ, start_response):
     return [str(os.getpid()).encode()]
 """
 TIMEOUT_S = 4.0
+# The Apache adapters whose prefork children load the application (both failed so on CI).
+PREFORK_ADAPTERS = ["mod_wsgi-embedded", "mod_python-wsgi"]
 WORK_S = 3 * TIMEOUT_S
 
 
 def importing_server(
-    workdir: Path, require_program: Callable[[str, str], Path], work: str
+    adapter: str, workdir: Path, require_program: Callable[[str, str], Path], work: str
 ) -> Deployment:
     environment = slow_app_environment(workdir, require_program)
     app = Path(environment[USER_APP_PATH_VARIABLE]) / "slow_app.py"
@@ -95,25 +97,27 @@ def importing_server(
         app_environment=environment,
     )
     (workdir / "data").mkdir()
-    deployment = find_adapter("mod_wsgi-embedded").build(plan)
+    deployment = find_adapter(adapter).build(plan)
     assert isinstance(deployment, ManagedServer)
     deployment.start_timeout_s = TIMEOUT_S
     return deployment
 
 
+@pytest.mark.parametrize("adapter", PREFORK_ADAPTERS)
 def test_a_start_whose_children_keep_importing_is_waited_for_past_its_timeout(
-    workdir: Path, require_program: Callable[[str, str], Path]
+    adapter: str, workdir: Path, require_program: Callable[[str, str], Path]
 ) -> None:
-    server = importing_server(workdir, require_program, work="sum(range(10_000))")
+    server = importing_server(adapter, workdir, require_program, work="sum(range(10_000))")
     began = time.monotonic()
     with server:
         assert time.monotonic() - began >= WORK_S
 
 
+@pytest.mark.parametrize("adapter", PREFORK_ADAPTERS)
 def test_a_start_whose_children_stall_fails_its_timeout_after_the_last_progress(
-    workdir: Path, require_program: Callable[[str, str], Path]
+    adapter: str, workdir: Path, require_program: Callable[[str, str], Path]
 ) -> None:
     # The children sleep through their import: no CPU, no more of them loaded.
-    server = importing_server(workdir, require_program, work="time.sleep(1)")
-    with pytest.raises(ServerStartError, match=r"of 5 worker processes have loaded"), server:
+    server = importing_server(adapter, workdir, require_program, work="time.sleep(1)")
+    with pytest.raises(ServerStartError, match=r"of [56] worker processes have loaded"), server:
         pass
