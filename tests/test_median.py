@@ -125,7 +125,9 @@ def test_an_even_repeat_matrix_and_its_seed_table_show_the_median() -> None:
 
 def test_an_even_repeat_ladder_seed_table_shows_the_median_beside_its_interval() -> None:
     two = {name: rates[:2] for name, rates in RATES.items()}  # static: 5,000 and 5,100
-    row = row_of(format_ladder_seed_table(ladder(two), "mod_wsgi-mysql-ladder"), "hello.txt (static)")
+    row = row_of(
+        format_ladder_seed_table(ladder(two), "mod_wsgi-mysql-ladder"), "hello.txt (static)"
+    )
     assert row.split()[3:8] == ["9,700", "—", "5,050", "[5,000,", "5,100]"], row
 
 

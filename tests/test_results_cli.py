@@ -206,7 +206,10 @@ def test_two_runs_of_one_configuration_are_never_slower(
         assert "measure both side by side in one run" in compared
         document = json.loads(results(capsys, "compare", first, second, "--json")[1])
         assert document["rungs"][0]["outcome"] == "inconclusive"
-    assert "the CPU speed probe between the runs and within them" in results(capsys, "compare", "1", "2")[1]
+    assert (
+        "the CPU speed probe between the runs and within them"
+        in results(capsys, "compare", "1", "2")[1]
+    )
 
 
 def test_compare_names_different_conditions_and_fails_a_slowdown_on_request(
