@@ -6,7 +6,7 @@ them and never print them: cli/main.py alone turns each into its message and exi
 
     LayerbenchError
      +-- MissingPackageError     something we run is not installed (says how to install it)
-     |    +-- MissingBinaryError a program or module from Debian (names the apt package)
+     |    +-- MissingBinaryError a system program or module (names its apt, dnf and brew package)
      +-- PortInUseError          a port we were told to use is taken
      +-- ServerStartError        a server did not come up (carries its log tail)
      +-- ServerDiedError         a server exited while we were using it
@@ -20,6 +20,8 @@ them and never print them: cli/main.py alone turns each into its message and exi
      +-- ResultsDatabaseError    the results database cannot be read or written
      +-- OutputError             stdout cannot be written (a full disk; a closed pipe is not one)
 """
+
+from layerbench.system_packages import install_commands
 
 
 class LayerbenchError(Exception):
@@ -38,7 +40,7 @@ class MissingBinaryError(MissingPackageError):
     def __init__(self, program: str, apt_package: str) -> None:
         self.program = program
         self.apt_package = apt_package
-        super().__init__(program, f"apt-get install {apt_package}")
+        super().__init__(program, install_commands(apt_package))
 
 
 class PortInUseError(LayerbenchError):

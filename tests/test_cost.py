@@ -110,7 +110,8 @@ def test_without_valgrind_cost_and_the_gate_refuse_in_one_line(tmp_path: Path) -
     done = cost("--rungs", "string", cwd=tmp_path, env=env)
     assert done.returncode == 1
     assert said(done.stderr) == (
-        "layerbench: error: valgrind is not installed; install it with: apt-get install valgrind\n"
+        "layerbench: error: valgrind is not installed; install it with: apt-get install valgrind "
+        "(dnf install valgrind)\n"
     )
     gate = subprocess.run(
         [*LAYERBENCH, "smoke", *shop("--measure", "instructions", "--baseline", "b.json",
@@ -118,7 +119,7 @@ def test_without_valgrind_cost_and_the_gate_refuse_in_one_line(tmp_path: Path) -
         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60, check=False,
     )  # fmt: skip
     assert gate.returncode == 2, gate.stderr
-    assert gate.stderr.endswith("apt-get install valgrind\n")
+    assert gate.stderr.endswith("apt-get install valgrind (dnf install valgrind)\n")
     assert len(said(gate.stderr).splitlines()) == 1
 
 

@@ -66,7 +66,8 @@ def test_a_missing_service_skips_its_rungs_naming_the_package(
     assert memcached.status is Status.SKIPPED
     assert (
         memcached.message
-        == "memcached is not installed; install it with: apt-get install memcached"
+        == "memcached is not installed; install it with: apt-get install memcached "
+        "(dnf install memcached; brew install memcached)"
     )
     assert redis.status is Status.SKIPPED
     assert "apt-get install redis-server" in (redis.message or "")

@@ -215,7 +215,10 @@ def test_without_nginx_the_static_rung_is_skipped_naming_the_package(
     result = run_short(workdir, load_binary, ("static", "string"))
     static, string = result.rungs
     assert static.status is Status.SKIPPED
-    assert static.message == "nginx is not installed; install it with: apt-get install nginx"
+    assert static.message == (
+        "nginx is not installed; install it with: apt-get install nginx "
+        "(dnf install nginx; brew install nginx)"
+    )
     assert string.status is Status.OK
     assert not result.failed
 
