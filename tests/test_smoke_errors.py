@@ -92,3 +92,20 @@ def test_a_url_that_does_not_answer_2xx_exits_2_naming_it(
     else:
         assert "last lines of the server's log" in first_line
         assert in_the_log in completed.stderr
+
+
+@pytest.mark.parametrize("measure", ["requests", "instructions"])
+def test_a_baseline_that_cannot_be_saved_is_refused_before_measuring(
+    tmp_path: Path, measure: str
+) -> None:
+    """--save to a directory that is not there: refused in one line before the application is
+    measured, not after a whole measurement (nothing measured: no table, no saved line)."""
+    baseline = tmp_path / "missing" / "b.json"
+    completed = smoke_here(*shop("--baseline", str(baseline), "--save", "--measure", measure))
+    assert completed.returncode == 2, completed.stderr
+    assert said(completed.stderr) == (
+        f"layerbench: error: cannot write the baseline to {baseline}: "
+        f"{baseline.parent} is not a writable directory\n"
+    )
+    assert completed.stdout == ""
+    assert not baseline.parent.exists()

@@ -12,7 +12,6 @@ asv's ``continuous`` does: the machine's drift between passes cancels, which a b
 from another run cannot do."""
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -32,6 +31,7 @@ from layerbench.errors import ConfigError
 from layerbench.lab.smoke import SmokeOptions
 from layerbench.lab.smoke_baseline import baseline_document, read_baseline
 from layerbench.lab.smoke_run import BaselineToMeet, run_smoke, run_smoke_against
+from layerbench.report.json_export import check_writable, write_json
 from layerbench.report.smoke_table import saved_line, verdict_lines
 from layerbench.results.smoke_result import (
     EXIT_STATUSES,
@@ -175,7 +175,9 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         raise ConfigError(
             "smoke needs --baseline FILE (with --save to measure it) or --against REF"
         )
-    if not args.save:
+    if args.save:
+        check_writable(args.baseline, "the baseline")
+    else:
         _warn_few(options.repeats)
     against = None
     if not args.save:
@@ -187,7 +189,7 @@ def cmd_smoke(args: argparse.Namespace) -> int:
     if against is None:
         document = baseline_document(options.app, measured.conditions, measured.rates)
         try:
-            args.baseline.write_text(json.dumps(document, indent=2))
+            write_json(document, args.baseline)
         except OSError as error:
             raise ConfigError(f"cannot write {args.baseline}: {error.strerror}") from None
         print(saved_line(args.baseline, measured.rates))

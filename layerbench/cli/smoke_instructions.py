@@ -4,7 +4,6 @@ over the baseline (1 % by default), 1 when one does, 2 when nothing was counted 
 baseline is not comparable (another interpreter or architecture)."""
 
 import argparse
-import json
 import sys
 
 from layerbench.cli.output import print_out
@@ -15,6 +14,7 @@ from layerbench.report.instructions_table import (
     instructions_verdict_lines,
     saved_instructions_line,
 )
+from layerbench.report.json_export import check_writable, write_json
 from layerbench.results.instructions_verdict import judge_instructions
 
 DEFAULT_TOLERANCE = 0.01
@@ -38,7 +38,9 @@ def smoke_instructions(args: argparse.Namespace) -> int:
         requests=args.requests,
     )
     baseline = None
-    if not args.save:
+    if args.save:
+        check_writable(args.baseline, "the baseline")
+    else:
         baseline = read_checked_baseline(args.baseline, args.ignore_conditions, _note)
         missing = [url for url in smoke.urls if url not in baseline.instructions]
         if missing:
@@ -47,7 +49,7 @@ def smoke_instructions(args: argparse.Namespace) -> int:
     if baseline is None:
         document = baseline_document(smoke.app, measured.conditions, measured.instructions)
         try:
-            args.baseline.write_text(json.dumps(document, indent=2))
+            write_json(document, args.baseline)
         except OSError as error:
             raise ConfigError(f"cannot write {args.baseline}: {error.strerror}") from None
         print_out(saved_instructions_line(args.baseline, measured.instructions))

@@ -2,14 +2,13 @@
 ``-``, stdout), written after every step and once more at the end, whatever the end; the
 results database, which keeps every run; the timestamps a result records."""
 
-import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from layerbench.errors import ConfigError, LayerbenchError
-from layerbench.report.json_export import write_json
+from layerbench.errors import LayerbenchError
+from layerbench.report.json_export import check_writable, write_json
 from layerbench.store.results_db import ResultsDatabase, default_path
 
 
@@ -20,12 +19,7 @@ class ResultsFile:
         self.path = path
         self.label = label
         self.to_stdout = str(path) == "-"
-        if not self.to_stdout:
-            directory = path.parent if str(path.parent) else Path(".")
-            if not directory.is_dir() or not os.access(directory, os.W_OK):
-                raise ConfigError(
-                    f"cannot write results to {path}: {directory} is not a writable directory"
-                )
+        check_writable(path, "results")
 
     def save(self, document: dict[str, Any]) -> None:
         """The results so far, in the file (stdout gets them once, at the end)."""
