@@ -35,11 +35,11 @@ def test_threaded_mpms_keep_their_min_spare_threads_from_the_start() -> None:
     assert ApacheSettings(mpm="worker", start_servers=1).children_at_start() == 1
 
 
-def test_mod_wsgi_prefork_is_ready_once_every_child_has_loaded_the_application(
-    workdir: Path, require_program: Callable[[str, str], Path]
-) -> None:
-    environment = slow_app_environment(workdir, require_program)
-    plan = ServerPlan(
+def prefork_plan(workdir: Path, environment: dict[str, str]) -> ServerPlan:
+    """Apache's prefork MPM, its defaults otherwise, serving the application ``environment``
+    names."""
+    (workdir / "data").mkdir()
+    return ServerPlan(
         workdir / "server",
         free_port(),
         workdir / "data" / "app.sqlite3",
@@ -47,7 +47,13 @@ def test_mod_wsgi_prefork_is_ready_once_every_child_has_loaded_the_application(
         {"apache": {"mpm": "prefork"}},
         app_environment=environment,
     )
-    (workdir / "data").mkdir()
+
+
+def test_mod_wsgi_prefork_is_ready_once_every_child_has_loaded_the_application(
+    workdir: Path, require_program: Callable[[str, str], Path]
+) -> None:
+    environment = slow_app_environment(workdir, require_program)
+    plan = prefork_plan(workdir, environment)
     deployment = find_adapter("mod_wsgi-embedded").build(plan)
     with deployment:
         (session,) = deployment.roles()["server"]
@@ -88,15 +94,7 @@ def importing_server(
     environment = slow_app_environment(workdir, require_program)
     app = Path(environment[USER_APP_PATH_VARIABLE]) / "slow_app.py"
     app.write_text(WORKING_APP.format(work_s=WORK_S, work=work))
-    plan = ServerPlan(
-        workdir / "server",
-        free_port(),
-        workdir / "data" / "app.sqlite3",
-        {},
-        {"apache": {"mpm": "prefork"}},
-        app_environment=environment,
-    )
-    (workdir / "data").mkdir()
+    plan = prefork_plan(workdir, environment)
     deployment = find_adapter(adapter).build(plan)
     assert isinstance(deployment, ManagedServer)
     deployment.start_timeout_s = TIMEOUT_S
