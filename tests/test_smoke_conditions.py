@@ -17,6 +17,10 @@ from layerbench.lab.smoke_conditions import differences
 from tests.cli_lines import said
 from tests.smoke_runs import BRIEF, SMOKE_APPS, shop, smoke_here
 
+# A verdict needs 5 trials on each side (fewer: inconclusive, with a warning on stderr).
+DECIDING_REPEATS = 5
+DECIDING = [*BRIEF, "--repeats", str(DECIDING_REPEATS)]
+
 APP = "shop.wsgi:application"
 Conditions = dict[str, Any]
 
@@ -110,8 +114,8 @@ def test_compared_anyway_when_told_saying_how_the_conditions_differ(
     conditions = conditions_now(tmp_path / "work", load_binary)
     _server(conditions)
     # A baseline no machine is slower than: the verdict is "ok" whatever this one measures.
-    baseline = write_baseline(tmp_path / "perf.json", conditions, [1.0, 1.0])
-    completed = smoke_here(*shop("--baseline", baseline, "--ignore-conditions", *BRIEF))
+    baseline = write_baseline(tmp_path / "perf.json", conditions, [1.0] * DECIDING_REPEATS)
+    completed = smoke_here(*shop("--baseline", baseline, "--ignore-conditions", *DECIDING))
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert said(completed.stderr) == (
         f"layerbench: note: compared anyway with {baseline}, measured under other conditions: "
@@ -155,7 +159,7 @@ def test_a_first_version_baseline_of_another_server_is_refused_after_the_note(
             }
         )
     )
-    completed = smoke_here(*shop("--baseline", str(path), *BRIEF))
+    completed = smoke_here(*shop("--baseline", str(path), *DECIDING))
     assert completed.returncode == 2, completed.stdout + completed.stderr
     note, error = said(completed.stderr).splitlines()
     assert note.startswith(f"layerbench: note: {path} is a baseline of an older layerbench")
