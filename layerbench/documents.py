@@ -119,29 +119,29 @@ def number(
     not a number."""
     kind = "a whole number" if integer else "a number"
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ConfigError(f"{where} is {kind}, not {_shown(value)}")
+        raise ConfigError(f"{where} is {kind}, not {shown(value)}")
     if integer and not isinstance(value, int):
-        raise ConfigError(f"{where} is {kind}, not {_shown(value)}")
+        raise ConfigError(f"{where} is {kind}, not {shown(value)}")
     if not math.isfinite(value):
         raise ConfigError(f"{where} is a finite number, not {value}")
     if (low is not None and value < low) or (high is not None and value > high):
-        raise ConfigError(f"{where} is {_bounds(low, high)}, not {_shown(value)}")
+        raise ConfigError(f"{where} is {_bounds(low, high)}, not {shown(value)}")
     if above is not None and value <= above:
-        raise ConfigError(f"{where} is more than {above:g}, not {_shown(value)}")
+        raise ConfigError(f"{where} is more than {above:g}, not {shown(value)}")
     return value
 
 
 def mapping(value: object, where: str) -> dict[str, Any]:
     """``value`` as a JSON object (its keys are strings)."""
     if not isinstance(value, Mapping):
-        raise ConfigError(f"{where} is an object, not {_shown(value)}")
+        raise ConfigError(f"{where} is an object, not {shown(value)}")
     return dict(value)
 
 
 def sequence(value: object, where: str, *, least: int = 0, most: int) -> list[Any]:
     """``value`` as a JSON array of ``least`` to ``most`` items."""
     if not isinstance(value, list):
-        raise ConfigError(f"{where} is a list, not {_shown(value)}")
+        raise ConfigError(f"{where} is a list, not {shown(value)}")
     if not least <= len(value) <= most:
         raise ConfigError(f"{where} holds {least} to {most:,} items, not {len(value):,}")
     return value
@@ -149,7 +149,7 @@ def sequence(value: object, where: str, *, least: int = 0, most: int) -> list[An
 
 def text(value: object, where: str) -> str:
     if not isinstance(value, str):
-        raise ConfigError(f"{where} is a string, not {_shown(value)}")
+        raise ConfigError(f"{where} is a string, not {shown(value)}")
     return value
 
 
@@ -168,7 +168,8 @@ def _bounds(low: float | None, high: float | None) -> str:
     return f"at most {high:g}"
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
+    """``value`` as an error message shows it: JSON, at most 40 characters."""
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):

@@ -15,14 +15,13 @@ lab's namespaces only; a topology that gives one to an SSH host is refused in on
 """
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated
 
 from layerbench.errors import ConfigError
+from layerbench.typed_documents import Closed, Refusal
 
 SSH_ROLES = ("client",)
-SSH_HOST_KEYS = ("roles", "ssh", "load_binary")
 # A user and a host as a command line may carry them: no leading '-' (an option to ssh), no
 # space or quote; a host name or an IPv4 address.
 DESTINATION = re.compile(
@@ -40,26 +39,30 @@ class SshHost:
     load_binary: str | None  # the load generator's path on it; None: the same as here
 
 
-def ssh_host_from(name: str, table: Mapping[str, Any], source: str) -> SshHost:
-    """The host ``name`` of the topology ``source``, whose table has an ``ssh`` key."""
-    where = f"{source}: host {name}"
-    unknown = set(table) - set(SSH_HOST_KEYS)
-    if unknown:
-        raise ConfigError(f"{where}: unknown keys {sorted(unknown)} ({', '.join(SSH_HOST_KEYS)})")
-    target = table["ssh"]
-    found = DESTINATION.fullmatch(target) if isinstance(target, str) else None
+@dataclass(frozen=True)
+class SshHostTable(Closed):
+    """``[hosts.NAME]`` of a host reached over SSH, as written."""
+
+    roles: tuple[str, ...]
+    ssh: Annotated[str, Refusal('is expected as "[user@]host[:port]"')]
+    load_binary: str | None = None
+
+
+def ssh_host_from(name: str, table: SshHostTable, where: str) -> SshHost:
+    """The host ``name`` (``where``: "the topology t.toml: host NAME"), read from its table."""
+    found = DESTINATION.fullmatch(table.ssh)
     port = int(found["port"]) if found and found["port"] else None
     if found is None or (port is not None and not 1 <= port <= 65535):
-        raise ConfigError(f'{where}: ssh = {target!r}: expected "[user@]host[:port]"')
-    roles = tuple(table["roles"])
+        raise ConfigError(f'{where}: ssh = {table.ssh!r}: expected "[user@]host[:port]"')
+    roles = table.roles
     if set(roles) - set(SSH_ROLES):
         others = ", ".join(sorted(set(roles) - set(SSH_ROLES)))
         raise ConfigError(
             f"{where}: an SSH host can be a client only (it runs the load generator); "
             f"{others} run on the lab's namespaces (a host without ssh)"
         )
-    load_binary = table.get("load_binary")
-    if load_binary is not None and (not isinstance(load_binary, str) or load_binary[:1] != "/"):
+    load_binary = table.load_binary
+    if load_binary is not None and load_binary[:1] != "/":
         raise ConfigError(f"{where}: load_binary must be an absolute path on that host")
     destination = f"{found['user']}@{found['host']}" if found["user"] else found["host"]
     return SshHost(name, roles, destination, port, load_binary)

@@ -22,16 +22,18 @@ file.
 import ipaddress
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, ClassVar, Literal, get_args
 
 from layerbench.documents import MIB, parse_toml, read_text
 from layerbench.errors import ConfigError
 from layerbench.hosts.netns import machine_networks
-from layerbench.hosts.ssh_host import SshHost, ssh_host_from
+from layerbench.hosts.ssh_host import SshHost, SshHostTable, ssh_host_from
+from layerbench.typed_documents import Bounds, Closed, Refusal, decode
 
-ROLES = ("client", "front", "app", "db", "cache")
+Role = Literal["client", "front", "app", "db", "cache"]
+ROLES: tuple[Role, ...] = get_args(Role)
 DEFAULT_SUBNET = "10.77.0.0/24"
 # RFC 1918's private ranges, exactly: not loopback, link-local, "this network", reserved or
 # documentation ranges, which ``is_private`` also calls private.
@@ -73,65 +75,77 @@ def read_topology(path: Path) -> Topology:
     return topology_from(document, str(path), directory=path.parent)
 
 
-def _ssh_config(value: object, source: str, directory: Path) -> Path | None:
+def _ssh_config(value: str | None, source: str, directory: Path) -> Path | None:
     if value is None:
         return None
-    path = directory / Path(value).expanduser() if isinstance(value, str) else None
-    if path is None or not path.is_file():
+    path = directory / Path(value).expanduser()
+    if not path.is_file():
         raise ConfigError(f"{source}: ssh_config {value!r} is not a file")
     return path
 
 
+ROLES_REFUSED = f"must be a list of {', '.join(ROLES)}, each once"
+
+
+@dataclass(frozen=True)
+class HostRoles:
+    """What every host's table says: its roles."""
+
+    roles: Annotated[tuple[Role, ...], Bounds(least=1), Refusal(ROLES_REFUSED)]
+
+
+@dataclass(frozen=True)
+class NamespaceHostTable(HostRoles, Closed):
+    """``[hosts.NAME]`` of a host in the lab's namespaces: its roles, nothing else."""
+
+    KEYS: ClassVar[str] = "roles; ssh for a host reached over SSH"
+
+
+@dataclass(frozen=True)
+class TopologyFile(Closed):
+    """The topology file as written; a host's table is read by its kind (an ``ssh`` key makes
+    it an :class:`~layerbench.hosts.ssh_host.SshHostTable`), under its own name."""
+
+    subnet: str = DEFAULT_SUBNET
+    hosts: dict[str, object] = field(default_factory=dict)  # each host's table, read below
+    ssh_config: str | None = None
+
+
 def topology_from(
-    document: Mapping[str, Any], source: str, *, directory: Path = Path()
+    document: Mapping[str, object], source: str, *, directory: Path = Path()
 ) -> Topology:
-    unknown = set(document) - {"subnet", "hosts", "ssh_config"}
-    if unknown:
-        raise ConfigError(f"{source}: unknown keys {sorted(unknown)} (subnet, hosts, ssh_config)")
-    ssh_config = _ssh_config(document.get("ssh_config"), source, directory)
-    subnet = _subnet(document.get("subnet", DEFAULT_SUBNET), source)
-    hosts_table = document.get("hosts")
-    if not isinstance(hosts_table, dict) or not hosts_table:
+    written = decode(TopologyFile, document, source)
+    ssh_config = _ssh_config(written.ssh_config, source, directory)
+    subnet = _subnet(written.subnet, source)
+    if not written.hosts:
         raise ConfigError(f"{source}: no [hosts.NAME] table")
     addresses = iter(subnet.hosts())  # a list for a /31 or a /32, not an iterator
     hosts = []
     ssh_hosts = []
-    for name, table in hosts_table.items():
+    for name, table in written.hosts.items():
+        where = f"{source}: host {name}"
         if not NAME.fullmatch(name):
             raise ConfigError(
                 f"{source}: host name {name!r}: lower-case letters, digits and '-', at most 20"
             )
-        roles = table.get("roles") if isinstance(table, dict) else None
-        if (
-            not isinstance(roles, list)
-            or not roles
-            or not all(isinstance(role, str) and role in ROLES for role in roles)
-            or len(set(roles)) < len(roles)
-        ):
-            raise ConfigError(
-                f"{source}: host {name}: roles must be a list of {', '.join(ROLES)}, each once"
-            )
-        if "ssh" in table:
-            ssh_hosts.append(ssh_host_from(name, table, source))
+        roles = decode(HostRoles, table, where).roles
+        if len(set(roles)) < len(roles):
+            raise ConfigError(f"{where}: roles {ROLES_REFUSED}")
+        if isinstance(table, dict) and "ssh" in table:
+            ssh_hosts.append(ssh_host_from(name, decode(SshHostTable, table, where), where))
             continue
-        if set(table) - {"roles"}:
-            raise ConfigError(
-                f"{source}: host {name}: unknown keys {sorted(set(table) - {'roles'})} "
-                "(roles; ssh for a host reached over SSH)"
-            )
+        decode(NamespaceHostTable, table, where)  # nothing but its roles
         address = next(addresses, None)
         if address is None:
             raise ConfigError(f"{source}: subnet {subnet} has too few addresses for its hosts")
-        hosts.append(Host(name, tuple(roles), address))
+        hosts.append(Host(name, roles, address))
     return Topology(subnet, tuple(hosts), tuple(ssh_hosts), ssh_config)
 
 
-def _subnet(value: object, source: str) -> ipaddress.IPv4Network:
+def _subnet(value: str, source: str) -> ipaddress.IPv4Network:
     """The lab's subnet: inside one of RFC 1918's private ranges, and apart from every address
     and route of this machine's own network (a host given the machine's eth0 address would
     cut it off, or be cut off)."""
-    if not isinstance(value, str):
-        raise ConfigError(f"{source}: subnet is a string such as {DEFAULT_SUBNET!r}")
     try:
         subnet = ipaddress.IPv4Network(value)
     except ValueError as error:
