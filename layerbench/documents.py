@@ -73,8 +73,9 @@ def read_json(path: Path, what: str, limit: int = MAX_DOCUMENT_BYTES, *, missing
     return parse_json(read_text(path, what, limit, missing=missing), what)
 
 
-def parse_toml(text: str, what: str) -> dict[str, Any]:
-    """``text``'s TOML, refused as JSON is: no nan or inf, no nesting too deep."""
+def parse_toml(text: str, what: str) -> dict[str, Any]:  # boundary: TOML just parsed
+    """``text``'s TOML, refused as JSON is: no nan or inf, no nesting too deep; its schema is
+    checked by :func:`layerbench.typed_documents.decode`."""
     try:
         return tomllib.loads(text, parse_float=_finite_float)
     except RecursionError:
@@ -131,7 +132,7 @@ def number(
     return value
 
 
-def mapping(value: object, where: str) -> dict[str, Any]:
+def mapping(value: object, where: str) -> dict[str, Any]:  # boundary: an object not yet typed
     """``value`` as a JSON object (its keys are strings)."""
     if not isinstance(value, Mapping):
         raise ConfigError(f"{where} is an object, not {shown(value)}")

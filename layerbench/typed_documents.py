@@ -38,8 +38,8 @@ OMIT_NONE = {"omit_none": True}
 
 @dataclass(frozen=True)
 class Bounds:
-    """A number's range (``low`` and ``high`` included, ``above`` excluded) or a list's length
-    (``least`` to ``most`` items): ``Annotated[float, Bounds(low=0)]``."""
+    """A number's range (``low`` and ``high`` included, ``above`` excluded) or how many items
+    a list or an object holds (``least`` to ``most``): ``Annotated[float, Bounds(low=0)]``."""
 
     low: float | None = None
     high: float | None = None
@@ -75,6 +75,12 @@ def decode(kind: type[T], value: object, what: str) -> T:
     return typing.cast(T, _decode(kind, value, what, NO_BOUNDS))
 
 
+def decode_at(kind: type[T], value: object, where: str) -> T:
+    """As :func:`decode`, of a part of a document: ``where`` is its place in it
+    ("ladder.json: rungs[2].load"), its fields named after a dot."""
+    return typing.cast(T, _decode(kind, value, where, NO_BOUNDS))
+
+
 def decode_versioned(
     readers: Mapping[int, Callable[[object, str], T]], value: object, what: str
 ) -> T:
@@ -91,7 +97,7 @@ def encode(document: object) -> Any:
     """A dataclass (or a value of a field's type) as JSON: objects, lists, strings, numbers,
     booleans and null; a tuple is a list, an Enum its value."""
     if dataclasses.is_dataclass(document) and not isinstance(document, type):
-        encoded: dict[str, Any] = {}
+        encoded: dict[str, object] = {}
         for field in dataclasses.fields(document):
             value = getattr(document, field.name)
             if value is None and field.metadata.get("omit_none"):
@@ -180,9 +186,14 @@ def _container(
     if origin is list or origin is tuple:
         return _sequence(origin, arguments, value, where, bounds)
     if origin is dict and arguments[0] is str:
+        table = mapping(value, where)
+        if not bounds.least <= len(table) <= bounds.most:
+            raise ConfigError(
+                f"{where} holds {bounds.least} to {bounds.most:,} items, not {len(table):,}"
+            )
         return {
             key: _decode(arguments[1], item, f"{where}.{key}", NO_BOUNDS)
-            for key, item in mapping(value, where).items()
+            for key, item in table.items()
         }
     raise TypeError(f"no document type {origin!r}{list(arguments)}")
 
@@ -228,7 +239,7 @@ def _dataclass(kind: type[Any], value: object, where: str, *, root: bool) -> Any
         if unknown:
             named = getattr(kind, "KEYS", "") or ", ".join(key for key, _, _ in fields)
             raise ConfigError(f"{where}: unknown keys {unknown} ({named})")
-    given: dict[str, Any] = {}
+    given: dict[str, object] = {}
     for key, field, hint in fields:
         if key in table:
             given[field.name] = _decode(hint, table[key], prefix + key, NO_BOUNDS)

@@ -16,6 +16,7 @@ from layerbench.typed_documents import (
     Bounds,
     Closed,
     decode,
+    decode_at,
     decode_versioned,
     encode,
 )
@@ -40,7 +41,7 @@ class Run:
     colour: Colour
     kind: Literal["ladder", "mix"]
     processes: tuple[Process, ...]
-    roles: dict[str, Process] = field(default_factory=dict)
+    roles: Annotated[dict[str, Process], Bounds(most=2)] = field(default_factory=dict)
     rates: Annotated[list[float], Bounds(most=3)] = field(default_factory=list)
     finished_at: str | None = None
     interrupted: bool = False
@@ -120,6 +121,12 @@ def _with(path: tuple[str | int, ...], value: object) -> dict[str, object]:
         (("processes", 0, "pid"), KeyError, "run.json: processes[0].pid is missing"),
         (("roles", "server", "pid"), "x", 'run.json: roles.server.pid is a whole number, not "x"'),
         (("rates",), [1, 2, 3, 4], "run.json: rates holds 0 to 3 items, not 4"),
+        (("roles", "a"), {"pid": 1, "cpu_s": 1}, None),
+        (
+            ("roles",),
+            {r: {"pid": 1, "cpu_s": 1} for r in "abc"},
+            "run.json: roles holds 0 to 2 items, not 3",
+        ),
         (("finished_at",), 3, "run.json: finished_at is a string, not 3"),
         (
             ("setting",),
@@ -130,8 +137,11 @@ def _with(path: tuple[str | int, ...], value: object) -> dict[str, object]:
     ],
 )
 def test_a_wrong_field_is_one_line_naming_it(
-    path: tuple[str | int, ...], value: object, message: str
+    path: tuple[str | int, ...], value: object, message: str | None
 ) -> None:
+    if message is None:  # within its bounds: read
+        decode(Run, _with(path, value), "run.json")
+        return
     with pytest.raises(ConfigError) as refused:
         decode(Run, _with(path, value), "run.json")
     assert str(refused.value) == message
@@ -200,3 +210,9 @@ def test_a_version_without_a_reader_is_refused_naming_those_there_are(version: o
     with pytest.raises(ConfigError) as refused:
         decode_versioned(READERS, {"version": version}, "r.json")
     assert str(refused.value) == f"r.json has version {version!r}; this layerbench reads 1, 2"
+
+
+def test_a_part_of_a_document_names_its_fields_after_its_place() -> None:
+    with pytest.raises(ConfigError) as refused:
+        decode_at(Process, {"pid": 1, "cpu_s": "x"}, "run.json: roles.server")
+    assert str(refused.value) == 'run.json: roles.server.cpu_s is a number, not "x"'
