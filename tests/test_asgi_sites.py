@@ -33,8 +33,8 @@ from tests.upstream_fixture import upstream_url  # noqa: F401 (a fixture)
 ASGI_APPLICATIONS = [app for app in APPLICATIONS.values() if app.interface == "asgi"]
 # Those built by a factory from an AppConfig, so that each test has its own.
 FACTORIES = {
-    "starlette": "layerbench_sites.frameworks.starlette_site.starlette_app:create_app",
-    "fastapi": "layerbench_sites.frameworks.fastapi_site.fastapi_app:create_app",
+    "starlette": "layerbench_sites.frameworks.starlette_site.app:create_app",
+    "fastapi": "layerbench_sites.frameworks.fastapi_site.main:create_app",
 }
 
 

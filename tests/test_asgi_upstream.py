@@ -21,7 +21,7 @@ from layerbench.servers.adapters import ADAPTERS, ServerPlan
 from layerbench.servers.deployment import Deployment
 from layerbench.services.upstream import UpstreamService
 from layerbench_sites.app.app_config import SERVICE_URL_VARIABLES, AppConfig
-from layerbench_sites.frameworks.starlette_site.starlette_app import create_app
+from layerbench_sites.frameworks.starlette_site.app import create_app
 from tests.app_server import Client
 from tests.asgi_client import asgi_client
 

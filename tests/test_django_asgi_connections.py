@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from layerbench.rungs.applications import APPLICATIONS
-from layerbench_sites.frameworks.django_asgi_site.django_asgi_settings import POOL_MAX_SIZE
+from layerbench_sites.frameworks.django_asgi_site.settings import POOL_MAX_SIZE
 from tests.test_asgi_sites_served import served
 from tests.test_framework_sites import LAYOUTS
 

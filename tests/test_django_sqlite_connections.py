@@ -24,7 +24,7 @@ connection_created.connect(
     lambda sender, connection, **_: opened.update([connection.alias]), weak=False
 )
 from layerbench.cost.collect_child import Caller
-from layerbench_sites.frameworks.django_site.django_wsgi import application
+from layerbench_sites.frameworks.django_site.wsgi import application
 caller = Caller(application, {"method": "GET", "path": "/ladder/page"})
 for _ in range(3):
     caller.call()

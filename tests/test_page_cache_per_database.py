@@ -24,9 +24,9 @@ from layerbench_sites.app.app_config import AppConfig
 from layerbench_sites.app.cache import LocalCache
 from layerbench_sites.app.cache_select import cache_from_url, pages_from_url
 from layerbench_sites.app.ladder_data import AppData, prepare_app_data
-from layerbench_sites.frameworks.django_site.django_settings import django_settings
-from layerbench_sites.frameworks.fastapi_site.fastapi_app import create_app as fastapi_app
-from layerbench_sites.frameworks.starlette_site.starlette_app import create_app as starlette_app
+from layerbench_sites.frameworks.django_site.settings import django_settings
+from layerbench_sites.frameworks.fastapi_site.main import create_app as fastapi_app
+from layerbench_sites.frameworks.starlette_site.app import create_app as starlette_app
 from tests.app_server import Client, serve
 from tests.asgi_client import asgi_client
 from tests.test_framework_sites import SiteData, framework_site

@@ -229,7 +229,7 @@ def test_the_wheel_has_both_programs_and_the_package_data(wheel: Path) -> None:
         "layerbench/cost/callgrind_shim.c",
         "layerbench_sites/app/templates/site/style.css",
         "layerbench_sites/frameworks/zope_site/component.xml",
-        "layerbench_sites/frameworks/pyramid_site/pyramid_site.ini",
+        "layerbench_sites/frameworks/pyramid_site/production.ini",
         "layerbench_sites/frameworks/templates/jinja_video.html",
     ):
         assert name in listing, name
@@ -289,7 +289,7 @@ def test_ladder_report_and_results_on_the_embedded_defaults(
 def test_replicate_lists_its_published_experiments(
     core: Venv, account: Account, work: Path
 ) -> None:
-    """Each experiment is a TOML file of package data (layerbench/report/experiments/)."""
+    """Each experiment is a TOML file of package data (layerbench/replicate/experiments/)."""
     listed = account.run([core.program("layerbench"), "replicate", "--list"], cwd=work)
     assert listed.returncode == 0, listed.stderr
     names = [path.stem for path in (ROOT / "layerbench" / "report" / "experiments").glob("*.toml")]

@@ -55,21 +55,21 @@ class Application:
 BARE = Application("bare", None, None, "layerbench's own WSGI application (Falcon for the site)")
 DJANGO = Application(
     "django",
-    "layerbench_sites.frameworks.django_site.django_wsgi:application",
+    "layerbench_sites.frameworks.django_site.wsgi:application",
     WAITING_RUNGS,
     "Django 5.2: views, URLconf, Django templates, the Django ORM, Django's cache framework",
     layers=DJANGO_LAYERS,
 )
 FLASK = Application(
     "flask",
-    "layerbench_sites.frameworks.flask_site.flask_wsgi:application",
+    "layerbench_sites.frameworks.flask_site.wsgi:application",
     WAITING_RUNGS,
     "Flask 3: Jinja2, SQLAlchemy 2, its own page cache and sweeper",
     layers=FLASK_LAYERS,
 )
 PYRAMID = Application(
     "pyramid",
-    "layerbench_sites.frameworks.pyramid_site.pyramid_wsgi:application",
+    "layerbench_sites.frameworks.pyramid_site.wsgi:application",
     WAITING_RUNGS,
     "Pyramid 2: Chameleon templates, SQLAlchemy, deployed through a paste.deploy ini",
     layers=PYRAMID_LAYERS,
@@ -86,21 +86,21 @@ ZOPE = Application(
 
 STARLETTE = Application(
     "starlette",
-    "layerbench_sites.frameworks.starlette_site.starlette_asgi:application",
+    "layerbench_sites.frameworks.starlette_site.asgi:application",
     WAITING_RUNGS,
     "Starlette (ASGI): Jinja2, async SQLAlchemy 2 (aiosqlite, psycopg, aiomysql), async cache",
     interface="asgi",
 )
 FASTAPI = Application(
     "fastapi",
-    "layerbench_sites.frameworks.fastapi_site.fastapi_asgi:application",
+    "layerbench_sites.frameworks.fastapi_site.asgi:application",
     WAITING_RUNGS,
     "FastAPI (ASGI): Pydantic models for the API, the Starlette site's async data layer",
     interface="asgi",
 )
 DJANGO_ASGI = Application(
     "django-asgi",
-    "layerbench_sites.frameworks.django_asgi_site.django_asgi:application",
+    "layerbench_sites.frameworks.django_asgi_site.asgi:application",
     WAITING_RUNGS,
     "Django 5.2 through its ASGI handler: async views, Django's async ORM where it is async",
     interface="asgi",

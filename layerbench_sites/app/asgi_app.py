@@ -10,7 +10,7 @@ from typing import Any
 from layerbench.site_contract import ASGI_APP_VARIABLE, USER_APP_PATH_VARIABLE
 from layerbench_sites.app.user_app import PROBE_PATH, import_callable
 
-DEFAULT_ASGI_APP = "layerbench_sites.frameworks.starlette_site.starlette_asgi:application"
+DEFAULT_ASGI_APP = "layerbench_sites.frameworks.starlette_site.asgi:application"
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

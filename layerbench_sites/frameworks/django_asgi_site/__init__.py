@@ -1,5 +1,5 @@
 """The Django application served through Django's ASGI handler (entry
-``django_asgi:application``): the Django site's models, templates, comment write and page
+``asgi:application``): the Django site's models, templates, comment write and page
 sweeper (:mod:`layerbench_sites.frameworks.django_site`), with async views. Django's async ORM API
 (``afirst``, ``async for``) and its async cache API (``aget_many``, ``aset``) where Django has
 them; Django 5.2 runs both on its worker threads (its database backends are sync), and a

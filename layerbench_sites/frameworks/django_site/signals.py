@@ -10,7 +10,7 @@ from django.db.models.signals import post_delete, post_save
 
 from layerbench_sites.app.api.page_sweeper import families_of
 from layerbench_sites.datalayer.written import Written
-from layerbench_sites.frameworks.django_site.django_page_cache import site_pages
+from layerbench_sites.frameworks.django_site.page_cache import site_pages
 
 
 def video_written(video: Any) -> Written:

@@ -16,18 +16,18 @@ from layerbench_sites.frameworks.site_templates import (
     JINJA_TEMPLATES,
     VIDEO_TEMPLATE,
 )
-from layerbench_sites.frameworks.starlette_site.starlette_database import (
+from layerbench_sites.frameworks.starlette_site.database import (
     dialect_of,
     rung_engine,
     site_engine,
 )
-from layerbench_sites.frameworks.starlette_site.starlette_page_cache import (
+from layerbench_sites.frameworks.starlette_site.page_cache import (
     AsyncPageCache,
     async_pages_from_url,
 )
-from layerbench_sites.frameworks.starlette_site.starlette_sweeper import AsyncSweeper, SiteSession
-from layerbench_sites.frameworks.starlette_site.starlette_upstream import AsyncUpstreamClient
-from layerbench_sites.frameworks.starlette_site.starlette_videos import (
+from layerbench_sites.frameworks.starlette_site.sweeper import AsyncSweeper, SiteSession
+from layerbench_sites.frameworks.starlette_site.upstream import AsyncUpstreamClient
+from layerbench_sites.frameworks.starlette_site.videos import (
     CommentWriter,
     comments_of,
     find_video,

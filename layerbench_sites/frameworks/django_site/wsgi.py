@@ -1,6 +1,5 @@
-"""The WSGI entry (``layerbench_sites.frameworks.django_site.django_wsgi:application``): Django set
-up
-from the environment (:mod:`django_settings`), no settings module."""
+"""The WSGI entry (``layerbench_sites.frameworks.django_site.wsgi:application``): Django set up
+from the environment (:func:`settings.django_settings`), no DJANGO_SETTINGS_MODULE."""
 
 import django
 from django.conf import settings
@@ -8,7 +7,7 @@ from django.core.handlers.wsgi import WSGIHandler
 
 from layerbench_sites.app.app_config import AppConfig
 from layerbench_sites.app.body_limit import limited_wsgi
-from layerbench_sites.frameworks.django_site.django_settings import django_settings
+from layerbench_sites.frameworks.django_site.settings import django_settings
 
 if not settings.configured:
     settings.configure(**django_settings(AppConfig.from_env()))

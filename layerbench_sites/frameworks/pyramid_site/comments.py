@@ -22,7 +22,7 @@ from layerbench_sites.datalayer.open_repository import is_sqlite
 from layerbench_sites.datalayer.postgres_dialect import PostgresDialect
 from layerbench_sites.datalayer.retried import run_retried, wrapped_driver_error
 from layerbench_sites.datalayer.sqlite_dialect import SqliteDialect
-from layerbench_sites.frameworks.pyramid_site.pyramid_lookup import find_video
+from layerbench_sites.frameworks.pyramid_site.lookup import find_video
 from layerbench_sites.frameworks.site_models import Video
 from layerbench_sites.frameworks.site_orm import comment_json, new_comment
 

@@ -11,10 +11,10 @@ from django.views.decorators.http import require_GET, require_POST
 from layerbench.rungs.rung_data import HELLO_ID, PAGE_VIDEO_PRETTYID, MissingRungDataError
 from layerbench_sites.app.api.page_cache import CachedPage, etag_of, video_family
 from layerbench_sites.app.app_config import ServiceUrls
-from layerbench_sites.frameworks.django_site.django_comments import write_comment
-from layerbench_sites.frameworks.django_site.django_models import Comment, Hello, Video
-from layerbench_sites.frameworks.django_site.django_settings import RUNGS, SITE
-from layerbench_sites.frameworks.django_site.django_views import (
+from layerbench_sites.frameworks.django_site.comments import write_comment
+from layerbench_sites.frameworks.django_site.models import Comment, Hello, Video
+from layerbench_sites.frameworks.django_site.settings import RUNGS, SITE
+from layerbench_sites.frameworks.django_site.views import (
     HELLO_BYTES,
     HTML,
     TEXT,
@@ -26,8 +26,8 @@ from layerbench_sites.frameworks.django_site.django_views import (
     rendered_page,
     videos_named,
 )
-from layerbench_sites.frameworks.starlette_site.starlette_page_cache import AsyncPageCache
-from layerbench_sites.frameworks.starlette_site.starlette_upstream import AsyncUpstreamClient
+from layerbench_sites.frameworks.starlette_site.page_cache import AsyncPageCache
+from layerbench_sites.frameworks.starlette_site.upstream import AsyncUpstreamClient
 
 
 class DjangoAsyncCache:
@@ -70,7 +70,7 @@ async def orm(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 async def template(request: HttpRequest) -> HttpResponse:
-    body = render_to_string("django_hello.html", {"hello": await hello_row()})
+    body = render_to_string("django_site/hello.html", {"hello": await hello_row()})
     return HttpResponse(body.encode(), content_type=HTML)
 
 

@@ -1,17 +1,18 @@
-"""The Django site's settings under ASGI: the WSGI site's (:mod:`django_settings`), its URLconf
-the async views', and no persistent database connection, as Django's documentation asks of an
-ASGI deployment. Under ASGI each request's sync work (the ORM's queries) runs on a thread of
-its own, and a persistent connection is per thread: kept, they pile up, one per request (seen:
-98 PostgreSQL connections from one worker after 250 requests). PostgreSQL's connections come
-from Django's pool instead (psycopg_pool, bounded per process); MariaDB's are opened per
-request; SQLite's are files opened per request already."""
+"""The Django site's settings under ASGI: the WSGI site's
+(:mod:`layerbench_sites.frameworks.django_site.settings`), its URLconf the async views', and no
+persistent database connection, as Django's documentation asks of an ASGI deployment. Under ASGI
+each request's sync work (the ORM's queries) runs on a thread of its own, and a persistent
+connection is per thread: kept, they pile up, one per request (seen: 98 PostgreSQL connections
+from one worker after 250 requests). PostgreSQL's connections come from Django's pool instead
+(psycopg_pool, bounded per process); MariaDB's are opened per request; SQLite's are files opened
+per request already."""
 
 from typing import Any
 
 from layerbench_sites.app.app_config import AppConfig
-from layerbench_sites.frameworks.django_site.django_settings import django_settings
+from layerbench_sites.frameworks.django_site.settings import django_settings
 
-URLCONF = "layerbench_sites.frameworks.django_asgi_site.django_asgi_urls"
+URLCONF = "layerbench_sites.frameworks.django_asgi_site.urls"
 POSTGRESQL = "django.db.backends.postgresql"
 # Connections a worker process keeps for PostgreSQL (Django 5.1's pool: psycopg_pool).
 POOL_MIN_SIZE = 2

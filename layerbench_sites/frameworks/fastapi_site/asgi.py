@@ -3,6 +3,6 @@ through ``layerbench_sites.app.asgi_entry``): the application configured from th
 
 from fastapi import FastAPI
 
-from layerbench_sites.frameworks.fastapi_site.fastapi_app import create_app
+from layerbench_sites.frameworks.fastapi_site.main import create_app
 
 application: FastAPI = create_app()

@@ -23,7 +23,7 @@ from layerbench_sites.app.api.http import ACTOR_HEADER, ACTOR_PATTERN
 from layerbench_sites.app.api.json_text import parse_json
 from layerbench_sites.app.app_config import AppConfig
 from layerbench_sites.app.body_limit import LimitedAsgi
-from layerbench_sites.frameworks.starlette_site.starlette_core import HTML, TEXT, AsgiSiteData, Site
+from layerbench_sites.frameworks.starlette_site.core import HTML, TEXT, AsgiSiteData, Site
 
 JSON = "application/json"
 HELLO_BYTES = HELLO_VALUE.encode()

@@ -1,7 +1,8 @@
-"""Django's settings, made in code from the application's environment (:class:`AppConfig`): no
-settings module of its own. Two databases: the site's (``default``: the videos and comments,
-whose schema the project's migrations made) and the rung data's (``rungs``: the hello row);
-the page cache in Django's cache framework, on the backend the cache URL names."""
+"""Django's settings, made in code from the application's environment (:class:`AppConfig`) and
+given to ``settings.configure`` (no DJANGO_SETTINGS_MODULE). Two databases: the site's
+(``default``: the videos and comments, whose schema the project's migrations made) and the rung
+data's (``rungs``: the hello row); the page cache in Django's cache framework, on the backend
+the cache URL names."""
 
 from pathlib import Path
 from typing import Any
@@ -85,9 +86,9 @@ def django_settings(config: AppConfig) -> dict[str, Any]:
         "DEBUG": False,
         "ALLOWED_HOSTS": ["127.0.0.1", "localhost", "[::1]"],
         "SECRET_KEY": config.secret.hex(),
-        "INSTALLED_APPS": ["layerbench_sites.frameworks.django_site.django_apps.DjangoSiteConfig"],
+        "INSTALLED_APPS": ["layerbench_sites.frameworks.django_site.apps.DjangoSiteConfig"],
         "MIDDLEWARE": [],
-        "ROOT_URLCONF": "layerbench_sites.frameworks.django_site.django_urls",
+        "ROOT_URLCONF": "layerbench_sites.frameworks.django_site.urls",
         "DATABASES": {
             # Without a site, only the ladder's rungs are answered (no default database).
             SITE: database(config.database_url) if config.database_url else {},

@@ -1,13 +1,16 @@
-"""The URLconf of the async views: each rung at its definition's path; the site's pages when a
-site is configured."""
+"""The URLconf: each rung at its definition's path; the site's pages when a site is configured."""
 
 from django.conf import settings
 from django.urls import URLPattern, path
 
 from layerbench.rungs.definitions import ORM, PAGE, STRING, TEMPLATE, UPSTREAM
-from layerbench_sites.frameworks.django_asgi_site import django_asgi_views as views
-from layerbench_sites.frameworks.django_site.django_settings import SITE
-from layerbench_sites.frameworks.django_site.django_urls import rung_path
+from layerbench_sites.frameworks.django_site import views
+from layerbench_sites.frameworks.django_site.settings import SITE
+
+
+def rung_path(rung_path: str) -> str:
+    return rung_path.removeprefix("/")
+
 
 urlpatterns: list[URLPattern] = [
     path(rung_path(STRING.path), views.string),

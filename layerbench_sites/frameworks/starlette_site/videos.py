@@ -20,7 +20,7 @@ from layerbench_sites.frameworks.site_orm import (
     new_comment,
     video_query,
 )
-from layerbench_sites.frameworks.starlette_site.starlette_sweeper import AsyncSweeper
+from layerbench_sites.frameworks.starlette_site.sweeper import AsyncSweeper
 
 
 async def hello_row(session: AsyncSession) -> Hello:

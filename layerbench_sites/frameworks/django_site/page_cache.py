@@ -6,7 +6,7 @@ DummyCache)."""
 from django.core.cache import caches
 
 from layerbench_sites.app.api.page_cache import KeyValuePageCache
-from layerbench_sites.frameworks.django_site.django_settings import SITE
+from layerbench_sites.frameworks.django_site.settings import SITE
 
 
 class DjangoCache:

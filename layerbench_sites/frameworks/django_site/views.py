@@ -21,10 +21,10 @@ from layerbench_sites.app.api.page_cache import CachedPage, etag_of, video_famil
 from layerbench_sites.app.api.pages import COMMENTS_SHOWN
 from layerbench_sites.app.upstream_client import UpstreamClient
 from layerbench_sites.app.videos import COMMENT_COLUMNS, REF_PATTERN, short_id_number
-from layerbench_sites.frameworks.django_site.django_comments import write_comment
-from layerbench_sites.frameworks.django_site.django_models import Comment, Hello, History, Video
-from layerbench_sites.frameworks.django_site.django_page_cache import site_pages
-from layerbench_sites.frameworks.django_site.django_settings import RUNGS
+from layerbench_sites.frameworks.django_site.comments import write_comment
+from layerbench_sites.frameworks.django_site.models import Comment, Hello, History, Video
+from layerbench_sites.frameworks.django_site.page_cache import site_pages
+from layerbench_sites.frameworks.django_site.settings import RUNGS
 
 TEXT = "text/plain; charset=utf-8"
 HTML = "text/html; charset=utf-8"
@@ -61,7 +61,7 @@ def orm(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def template(request: HttpRequest) -> HttpResponse:
-    body = render_to_string("django_hello.html", {"hello": hello_row()})
+    body = render_to_string("django_site/hello.html", {"hello": hello_row()})
     return HttpResponse(body.encode(), content_type=HTML)
 
 
@@ -94,7 +94,8 @@ def comments_of(video: Video) -> QuerySet[Comment]:
 
 
 def rendered_page(video: Video, comments: list[Comment]) -> bytes:
-    return render_to_string("django_video.html", {"video": video, "comments": comments}).encode()
+    values = {"video": video, "comments": comments}
+    return render_to_string("django_site/video.html", values).encode()
 
 
 def video_page(video: Video) -> bytes:

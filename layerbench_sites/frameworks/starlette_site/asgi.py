@@ -3,6 +3,6 @@ through ``layerbench_sites.app.asgi_entry``): the application configured from th
 
 from starlette.applications import Starlette
 
-from layerbench_sites.frameworks.starlette_site.starlette_app import create_app
+from layerbench_sites.frameworks.starlette_site.app import create_app
 
 application: Starlette = create_app()

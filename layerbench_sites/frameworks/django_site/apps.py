@@ -10,8 +10,8 @@ class DjangoSiteConfig(AppConfig):
     def ready(self) -> None:
         # Models are defined once the applications are loaded.
         from layerbench_sites.frameworks.django_site import (  # noqa: PLC0415
-            django_models,
-            django_sweeper,
+            models,
+            signals,
         )
 
-        django_sweeper.connect(django_models.Video, django_models.Comment)
+        signals.connect(models.Video, models.Comment)

@@ -9,7 +9,7 @@ from django.db import connections, transaction
 
 from layerbench_sites.datalayer.dialect import Dialect
 from layerbench_sites.datalayer.retried import run_retried, wrapped_driver_error
-from layerbench_sites.frameworks.django_site.django_models import Comment, Video
+from layerbench_sites.frameworks.django_site.models import Comment, Video
 from layerbench_sites.frameworks.site_dialect import dialect_named
 from layerbench_sites.ids.codec import encode
 from layerbench_sites.ids.generate import new_number

@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID
 from layerbench_sites.app.api.page_cache import CachedPage, PageCache, etag_of, video_family
 from layerbench_sites.app.api.pages import COMMENTS_SHOWN, HTML
-from layerbench_sites.frameworks.pyramid_site.pyramid_lookup import comments_of, find_video
-from layerbench_sites.frameworks.pyramid_site.pyramid_rungs import text
+from layerbench_sites.frameworks.pyramid_site.lookup import comments_of, find_video
+from layerbench_sites.frameworks.pyramid_site.views import text
 
 VIDEO_TEMPLATE = "layerbench_sites.frameworks.pyramid_site:templates/video.pt"
 

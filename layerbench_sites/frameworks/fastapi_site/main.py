@@ -20,18 +20,18 @@ from layerbench_sites.app.api.http import ACTOR_HEADER
 from layerbench_sites.app.api.json_text import parse_json
 from layerbench_sites.app.app_config import AppConfig
 from layerbench_sites.app.body_limit import LimitedAsgi
-from layerbench_sites.frameworks.fastapi_site.fastapi_models import (
+from layerbench_sites.frameworks.fastapi_site.schemas import (
     CommentInput,
     CommentOutput,
     error_words,
 )
-from layerbench_sites.frameworks.starlette_site.starlette_app import (
+from layerbench_sites.frameworks.starlette_site.app import (
     JSON,
     actor_of,
     created,
     problem,
 )
-from layerbench_sites.frameworks.starlette_site.starlette_core import HTML, TEXT, AsgiSiteData, Site
+from layerbench_sites.frameworks.starlette_site.core import HTML, TEXT, AsgiSiteData, Site
 
 HELLO_BYTES = HELLO_VALUE.encode()
 

@@ -3,6 +3,6 @@ the application configured from the environment."""
 
 from flask import Flask
 
-from layerbench_sites.frameworks.flask_site.flask_app import create_app
+from layerbench_sites.frameworks.flask_site.app import create_app
 
 application: Flask = create_app()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from layerbench_sites.frameworks.django_site.django_settings import APP_LABEL
+from layerbench_sites.frameworks.django_site.settings import APP_LABEL
 
 
 class Hello(models.Model):

@@ -8,8 +8,8 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session, UOWTransaction
 
-from layerbench_sites.frameworks.flask_site.flask_sweeper import families_of
-from layerbench_sites.frameworks.starlette_site.starlette_page_cache import AsyncPageCache
+from layerbench_sites.frameworks.flask_site.sweeper import families_of
+from layerbench_sites.frameworks.starlette_site.page_cache import AsyncPageCache
 
 WRITTEN_FAMILIES = "asgi_written_families"
 

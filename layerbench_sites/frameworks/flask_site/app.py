@@ -27,13 +27,13 @@ from layerbench_sites.app.app_config import AppConfig
 from layerbench_sites.app.body_limit import limited_wsgi
 from layerbench_sites.app.cache_select import cache_from_url, pages_from_url
 from layerbench_sites.app.upstream_client import UpstreamClient
-from layerbench_sites.frameworks.flask_site.flask_database import (
+from layerbench_sites.frameworks.flask_site.db import (
     dialect_of,
     rung_engine,
     site_engine,
 )
-from layerbench_sites.frameworks.flask_site.flask_sweeper import PageSweeper
-from layerbench_sites.frameworks.flask_site.flask_videos import add_comment, comments_of, find_video
+from layerbench_sites.frameworks.flask_site.sweeper import PageSweeper
+from layerbench_sites.frameworks.flask_site.videos import add_comment, comments_of, find_video
 from layerbench_sites.frameworks.site_models import Hello
 from layerbench_sites.frameworks.site_templates import (
     HELLO_TEMPLATE,
