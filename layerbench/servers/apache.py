@@ -133,7 +133,7 @@ class ApacheServer(ManagedServer):
         it keeps from its start, or every child it runs when it has forked more. A child still
         importing is not idle to Apache, which forks more meanwhile (one, two, four… a second):
         on a loaded machine prefork's 5 became 9."""
-        running = len(members({self.session})) - 1 if self._process is not None else 0
+        running = len(members({self.session})) - 1 if self.started else 0
         return max(self.settings.children_at_start(), running)
 
     @property

@@ -1,5 +1,7 @@
-"""What every server adapter shares: a generated config in a work directory, a process group,
-a readiness probe with a deadline, and a stop that takes the whole tree down."""
+"""What every server adapter shares: a generated config in a work directory, and the lifecycle
+of whatever layerbench starts (:class:`~layerbench.proc.lifecycle.ProcessLifecycle`: a process
+group, a readiness probe waited for as long as the start progresses, a stop that takes the
+whole tree down) with an HTTP probe as its readiness."""
 
 import http.client
 import os
@@ -10,13 +12,11 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Protocol
 
-from layerbench.errors import ServerDiedError, ServerStartError
+from layerbench.errors import ServerStartError
 from layerbench.proc.http_probe import http_get
+from layerbench.proc.lifecycle import ProcessLifecycle
 from layerbench.proc.ports import LOOPBACK, ensure_port_free
 from layerbench.proc.process import ManagedProcess
-from layerbench.proc.readiness import wait_until_ready
-from layerbench.proc.start_progress import StartProgress
-from layerbench.proc.start_stop import StartStop
 from layerbench.roles import SERVER_ROLE
 from layerbench.servers.loaded_workers import fresh_loaded_dir, loaded_count, not_loaded_reason
 from layerbench.site_contract import LOADED_DIR_VARIABLE
@@ -46,9 +46,10 @@ class ProbeSite(Protocol):
     def entered(self) -> AbstractContextManager[None]: ...
 
 
-class ManagedServer(StartStop):
+class ManagedServer(ProcessLifecycle):
     name: str
     ready_path = "/"
+    probe_interval_s = PROBE_INTERVAL_S
 
     def __init__(
         self,
@@ -58,12 +59,10 @@ class ManagedServer(StartStop):
         host: str = LOOPBACK,
         start_timeout_s: float = START_TIMEOUT_S,
     ) -> None:
+        super().__init__(cpus=cpus, start_timeout_s=start_timeout_s)
         self.workdir = workdir
         self.host = host
         self.port = port
-        self.cpus = cpus
-        self.start_timeout_s = start_timeout_s
-        self._process: ManagedProcess | None = None
         self._loaded_dir: Path | None = None
         # Where its readiness is probed from: the starting thread's network, unless the lab
         # sends the probe the way its requests come (on a topology, from a client host).
@@ -82,7 +81,7 @@ class ManagedServer(StartStop):
     @property
     def session(self) -> int:
         """The session its processes run in (the sampler's way to find them)."""
-        return self._require_process().pid
+        return self.pid
 
     def roles(self) -> dict[str, set[int]]:
         """The sessions of its processes by role, for the sampler."""
@@ -99,10 +98,6 @@ class ManagedServer(StartStop):
     @abstractmethod
     def command(self) -> list[str]:
         """The argv that runs the server in the foreground."""
-
-    def environment(self) -> dict[str, str] | None:
-        """The server's environment; None inherits ours."""
-        return None
 
     def prepare(self) -> None:  # an optional hook, empty by default
         """Write configuration and content into ``self.workdir`` before the start."""
@@ -123,34 +118,15 @@ class ManagedServer(StartStop):
             self._loaded_dir = fresh_loaded_dir(self.workdir)
             inherited = os.environ if environment is None else environment
             environment = {**inherited, LOADED_DIR_VARIABLE: str(self._loaded_dir)}
-        self._process = ManagedProcess(
-            self.name,
-            self.command(),
-            log_path=self.log_path,
-            env=environment,
-            cpus=self.cpus,
-        )
-        self._process.start()
         try:
-            self._wait_until_ready()
+            process = self.launch(
+                self.name, self.command(), log_path=self.log_path, env=environment
+            )
+            self._wait_until_ready(process)
         except BaseException:
             self.stop()
             raise
         return self
-
-    def stop(self) -> None:
-        if self._process is not None:
-            self._process.stop()
-
-    def check_alive(self) -> None:
-        """Raise ServerDiedError when the server has exited."""
-        process = self._require_process()
-        returncode = process.returncode()
-        if returncode is not None:
-            raise ServerDiedError(self.name, returncode, process.log_tail())
-
-    def log_tail(self) -> str:
-        return self._require_process().log_tail()
 
     def probe(self) -> str | None:
         """None once the server answers; otherwise why not yet (the last reason is shown when
@@ -165,8 +141,7 @@ class ManagedServer(StartStop):
             raise FailingAnswerError(f"{url}: HTTP {response.status}")
         return None if response.status == HTTPStatus.OK else f"{url}: HTTP {response.status}"
 
-    def _wait_until_ready(self) -> None:
-        process = self._require_process()
+    def _wait_until_ready(self, process: ManagedProcess) -> None:
         failing_since: float | None = None
 
         def ready_reason() -> str | None:
@@ -190,14 +165,7 @@ class ManagedServer(StartStop):
 
         loaded_dir = self._loaded_dir
         count = None if loaded_dir is None else lambda: loaded_count(loaded_dir)
-        wait_until_ready(
-            process,
-            self.name,
-            ready_reason,
-            timeout_s=self.start_timeout_s,
-            interval_s=PROBE_INTERVAL_S,
-            progress=StartProgress(process.pid, count),
-        )
+        self.wait_ready(process, ready_reason, announced=count)
 
     def _probe_from_site(self) -> str | None:
         """:meth:`probe`, sent from :attr:`probed_from` when it is set."""
@@ -206,8 +174,3 @@ class ManagedServer(StartStop):
         with self.probed_from.entered():
             reason = self.probe()
         return None if reason is None else f"from {self.probed_from.name}: {reason}"
-
-    def _require_process(self) -> ManagedProcess:
-        if self._process is None:
-            raise RuntimeError(f"{self.name} was not started")
-        return self._process

@@ -128,7 +128,7 @@ class PassengerServer(ApacheServer):
 
     def stop(self) -> None:
         sessions = set(self._sessions)
-        if self._process is not None and self._process.returncode() is None:
+        if self.running():
             sessions |= sessions_below(self.session)
         super().stop()
         # Without Apache, Passenger's watchdog stops its core and the Ruby processes.

@@ -83,7 +83,7 @@ class PumaServer(ManagedServer):
         reason = super().probe()
         if reason is not None or self.settings.workers == 0:
             return reason
-        booted = workers_booted(self.log_path, self._require_process().pid)
+        booted = workers_booted(self.log_path, self.pid)
         if booted >= self.settings.workers:
             return None
         return f"{booted} of {self.settings.workers} puma workers have booted"

@@ -160,7 +160,7 @@ class GaleraService(PlacedNodes, MariadbService):
 
     @property
     def urls(self) -> tuple[str, ...]:
-        if self._process is None:
+        if not self.started:
             raise RuntimeError(f"{self.name} was not started")
         return tuple(
             mariadb_url(self.address(number), node.mysql)

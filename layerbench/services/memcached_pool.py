@@ -42,7 +42,7 @@ class MemcachedPoolService(PlacedNodes, MemcachedService):
 
     @property
     def urls(self) -> tuple[str, ...]:
-        if self._process is None:
+        if not self.started:
             raise RuntimeError(f"{self.name} was not started")
         return tuple(
             node_url(self.address(number), port) for number, port in enumerate(self.node_ports, 1)

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from layerbench.errors import LayerbenchError
 from layerbench.proc.ports import free_low_ports
-from layerbench.proc.readiness import wait_until_ready
 from layerbench.services.redis import RedisService, redis_client
 from layerbench.services.service import PROBE_INTERVAL_S
 from layerbench.services.urls import ServiceUrl
@@ -56,7 +55,7 @@ class RedisClusterService(RedisService):
 
     @property
     def urls(self) -> tuple[str, ...]:
-        if self._process is None:
+        if not self.started:
             raise RuntimeError(f"{self.name} was not started")
         return tuple(self.url_for(port) for port in self.node_ports)
 
@@ -76,12 +75,9 @@ class RedisClusterService(RedisService):
             ],
             self.directory,
         )
-        assert self._process is not None
-        wait_until_ready(
-            self._process,
-            self.name,
+        self.wait_ready(
+            self.process,
             lambda: next(filter(None, map(cluster_state, self.urls)), None),
-            timeout_s=self.ready_timeout_s,
             interval_s=PROBE_INTERVAL_S * 10,
         )
 

@@ -1,4 +1,5 @@
-"""The one lifecycle every throwaway backing service shares.
+"""What every throwaway backing service shares, on the lifecycle of whatever layerbench starts
+(:class:`~layerbench.proc.lifecycle.ProcessLifecycle`: processes, readiness, check, stop).
 
     start:  a private directory, marked as ours (:mod:`~layerbench.proc.work_dirs`) →
             prepare (initdb, install-db, …) → the server on a free loopback port, as an
@@ -18,24 +19,20 @@ between choosing it and the server binding it is retried with another.
 """
 
 import shutil
-import signal
 import subprocess
 import time
 from abc import abstractmethod
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import ClassVar
 
-from layerbench.errors import LayerbenchError, ServerDiedError, ServerStartError
+from layerbench.errors import LayerbenchError, ServerStartError
 from layerbench.proc.binaries import find_program
+from layerbench.proc.lifecycle import ProcessLifecycle
 from layerbench.proc.outside_resources import DETACH_WAIT_S, release
 from layerbench.proc.ports import LOOPBACK, free_port, holds_listening_socket
 from layerbench.proc.process import ManagedProcess
-from layerbench.proc.readiness import wait_until_ready
 from layerbench.proc.run_as import UNPRIVILEGED_ACCOUNT, RunAs, unprivileged_account
-from layerbench.proc.start_progress import StartProgress
-from layerbench.proc.start_stop import StartStop
 from layerbench.proc.work_dirs import make_work_directory
 
 READY_TIMEOUT_S = 60.0
@@ -48,12 +45,11 @@ class NodePortTakenError(ServerStartError):
     time it started."""
 
 
-class ManagedService(StartStop):
+class ManagedService(ProcessLifecycle):
     """A private server instance. Use as a context manager; ``url`` once started."""
 
-    name: ClassVar[str]
     apt_package: ClassVar[str]
-    stop_signal: ClassVar[signal.Signals] = signal.SIGTERM
+    probe_interval_s = PROBE_INTERVAL_S
     # The log line a server prints when its port is taken (retried with another port).
     port_taken_marker: ClassVar[str] = "Address already in use"
     # The account the server runs as when we are root.
@@ -62,15 +58,12 @@ class ManagedService(StartStop):
     def __init__(
         self, *, cpus: frozenset[int] | None = None, ready_timeout_s: float = READY_TIMEOUT_S
     ) -> None:
-        self.cpus = cpus
-        self.ready_timeout_s = ready_timeout_s
+        super().__init__(cpus=cpus, start_timeout_s=ready_timeout_s)
         self.host = LOOPBACK
         self.port = 0
         self.directory: Path | None = None
         self.run_as: RunAs | None = None
         self.startup_s: float | None = None
-        self._process: ManagedProcess | None = None
-        self._other_nodes: list[ManagedProcess] = []
 
     # What each service says about itself.
 
@@ -127,7 +120,7 @@ class ManagedService(StartStop):
 
     @property
     def url(self) -> str:
-        if self._process is None:
+        if not self.started:
             raise RuntimeError(f"{self.name} was not started")
         return self.url_for(self.port)
 
@@ -135,17 +128,6 @@ class ManagedService(StartStop):
     def urls(self) -> tuple[str, ...]:
         """Every URL it answers on: its one URL, or each node's of a cluster."""
         return (self.url,)
-
-    @property
-    def pid(self) -> int:
-        if self._process is None:
-            raise RuntimeError(f"{self.name} was not started")
-        return self._process.pid
-
-    @property
-    def pids(self) -> tuple[int, ...]:
-        """Every node's server process: node 1's (the service's own), then the others'."""
-        return (self.pid, *(process.pid for process in self._other_nodes))
 
     def find(self, program: str) -> Path:
         location = self.programs()[program]
@@ -188,29 +170,19 @@ class ManagedService(StartStop):
     def _start_server(self, directory: Path) -> None:
         for attempt in range(1, PORT_ATTEMPTS + 1):
             self.port = self.choose_port()
-            log_path = directory / f"{self.name}-{attempt}.log"
-            self._process = ManagedProcess(
+            process = self.launch(
                 self.name,
                 self.command(directory, self.port),
-                log_path=log_path,
-                cpus=self.cpus,
+                log_path=directory / f"{self.name}-{attempt}.log",
                 cwd=directory,
                 run_as=self.run_as,
-                stop_signal=self.stop_signal,
-            ).start()
+            )
             try:
-                wait_until_ready(
-                    self._process,
-                    self.name,
-                    self._ready_reason,
-                    timeout_s=self.ready_timeout_s,
-                    interval_s=PROBE_INTERVAL_S,
-                    progress=StartProgress(self._process.pid),
-                )
+                self.wait_ready(process, self._ready_reason)
                 return
             except ServerStartError:
-                taken = self.port_taken_marker in self._process.log_tail(40)
-                self._process.stop()
+                taken = self.port_taken_marker in process.log_tail(40)
+                self.stop_processes()
                 if not taken or attempt == PORT_ATTEMPTS:
                     raise
 
@@ -224,35 +196,26 @@ class ManagedService(StartStop):
         number: int,
         command: list[str],
         ready: Callable[[], str | None],
-        interval_s: float = PROBE_INTERVAL_S,
+        interval_s: float | None = None,
     ) -> ManagedProcess:
         """Node ``number`` (2 and up) of a multi-node service: ``command`` run like the
         service's own process, in :meth:`node_directory` (made if absent), returned once
-        ``ready`` says None; stopped with the service."""
+        ``ready`` says None (asked every ``interval_s``, by default every
+        :attr:`probe_interval_s`); stopped with the service."""
         directory = self.node_directory(number)
         if not directory.exists():
             directory.mkdir()
             if self.run_as is not None:
                 self.run_as.give(directory)
-        process = ManagedProcess(
+        process = self.launch(
             f"{self.name}-node{number}",
             command,
             log_path=directory / f"node{number}.log",
-            cpus=self.cpus,
             cwd=directory,
             run_as=self.run_as,
-            stop_signal=self.stop_signal,
         )
-        self._other_nodes.append(process.start())
         try:
-            wait_until_ready(
-                process,
-                process.name,
-                ready,
-                timeout_s=self.ready_timeout_s,
-                interval_s=interval_s,
-                progress=StartProgress(process.pid),
-            )
+            self.wait_ready(process, ready, interval_s=interval_s)
         except ServerStartError as error:
             if self.port_taken_marker in process.log_tail(40):
                 reason = "a port chosen for it was taken meanwhile"
@@ -276,29 +239,16 @@ class ManagedService(StartStop):
     def _ready_reason(self) -> str | None:
         """None once the server answers its probe from a socket of its own; otherwise why not
         yet."""
-        assert self._process is not None
         try:
             self.probe_ready()
         except LayerbenchError as error:
             return str(error)
-        if holds_listening_socket(self._process.pid, self.port):
+        if holds_listening_socket(self.pid, self.port):
             return None
         return f"port {self.port} answers, but from another process"
 
-    def check_alive(self) -> None:
-        """Raise ServerDiedError when the server, or any other node of it, has exited."""
-        processes = [] if self._process is None else [self._process]
-        for process in [*processes, *self._other_nodes]:
-            if (status := process.returncode()) is not None:
-                raise ServerDiedError(process.name, status, process.log_tail())
-
     def stop(self) -> None:
-        others, self._other_nodes = self._other_nodes, []
-        if others:  # at once: each may take its grace (memcached takes about a second)
-            with ThreadPoolExecutor(len(others)) as stopping:
-                list(stopping.map(ManagedProcess.stop, others))
-        if self._process is not None:
-            self._process.stop()
+        self.stop_processes()
         if self.directory is not None:
             # What it kept outside its directory (PostgreSQL's SysV segment, when it was killed).
             release(self.directory, wait_s=DETACH_WAIT_S)
