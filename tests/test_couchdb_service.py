@@ -54,14 +54,14 @@ def test_the_client_sends_again_on_a_connection_the_server_closed_idle(couchdb_u
     client = CouchdbClient(couchdb_url)
     try:
         assert client.get_raw("/")[0] == 200
-        first = client._connection
+        first = client._http._connection
         assert first is not None and first.sock is not None
         # Until the server has closed it (its FIN makes the socket readable): sleeping the idle
         # time was a race with the close, lost at times (the request went out just before it).
         closed, _, _ = select.select([first.sock], [], [], NODE_IDLE_CLOSE_S + 10)
         assert closed, f"the server kept an idle connection over {NODE_IDLE_CLOSE_S + 10} s"
         assert client.get_raw("/")[0] == 200  # the closed one found, a new one opened
-        assert client._connection is not first
+        assert client._http._connection is not first
     finally:
         client.close()
 

@@ -1,18 +1,15 @@
-"""One plain HTTP request over loopback, for readiness probes and response verification."""
+"""One plain HTTP request over loopback, for readiness probes and response verification: the
+instrument's HTTP client (:mod:`~layerbench.proc.http_client`) used once and closed."""
 
-import http.client
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from layerbench.proc.http_client import HttpClient, HttpResponse
 
-@dataclass(frozen=True)
-class ProbeResponse:
-    status: int
-    headers: dict[str, str]
-    body: bytes
+# What a probe answers (the name its callers know).
+ProbeResponse = HttpResponse
 
 
-def http_get(url: str, timeout_s: float = 2.0) -> ProbeResponse:
+def http_get(url: str, timeout_s: float = 2.0) -> HttpResponse:
     """GET ``url``; raises OSError (or http.client.HTTPException) when there is no answer."""
     return http_request(url, timeout_s=timeout_s)
 
@@ -24,15 +21,13 @@ def http_request(
     body: bytes | None = None,
     content_type: str | None = None,
     timeout_s: float = 2.0,
-) -> ProbeResponse:
-    """One request; raises OSError (or http.client.HTTPException) when there is no answer."""
+) -> HttpResponse:
+    """One request on a connection of its own; raises OSError (or http.client.HTTPException)
+    when there is no answer."""
     parts = urlsplit(url)
-    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout_s)
+    path = parts.path or "/"
     headers = {"Content-Type": content_type} if content_type else {}
-    try:
-        path = parts.path or "/"
-        connection.request(method, f"{path}?{parts.query}" if parts.query else path, body, headers)
-        response = connection.getresponse()
-        return ProbeResponse(response.status, dict(response.getheaders()), response.read())
-    finally:
-        connection.close()
+    with HttpClient.for_url(url, timeout_s=timeout_s) as client:
+        return client.request(
+            method, f"{path}?{parts.query}" if parts.query else path, body, headers
+        )

@@ -10,11 +10,12 @@ request).
 refused in one line where it is not.
 """
 
+import http.client
 import json
 from pathlib import Path
 
 from layerbench.errors import ConfigError, LayerbenchError, MissingBinaryError, MissingPackageError
-from layerbench.services.couchdb_client import CLOSED_CONNECTION, CouchdbClient
+from layerbench.services.couchdb_client import CouchdbClient
 from layerbench.services.service import READY_TIMEOUT_S, ManagedService
 from layerbench.words import did_you_mean
 
@@ -139,7 +140,7 @@ def probe_couchdb(url: str) -> None:
     client = CouchdbClient(url, timeout_s=2.0)
     try:
         status, welcome = client.request("GET", "/")
-    except (OSError, ValueError, *CLOSED_CONNECTION) as error:
+    except (OSError, ValueError, http.client.HTTPException) as error:
         raise LayerbenchError(f"CouchDB at {url} does not answer: {error}") from None
     finally:
         client.close()
