@@ -25,8 +25,8 @@ from layerbench.rungs.service_clients import (
     mariadb_connection,
     memcached_client,
     postgres_connection,
-    redis_client,
 )
+from layerbench.services.redis import redis_client
 from layerbench.services.registry import SERVICES
 from layerbench_sites.app.app_config import ServiceUrls
 from layerbench_sites.app.cache import LocalCache

@@ -22,8 +22,8 @@ from layerbench.rungs.service_clients import (
     mariadb_connection,
     memcached_client,
     postgres_connection,
-    redis_client,
 )
+from layerbench.services.redis import redis_client
 
 
 def seed_mariadb(url: str) -> None:

@@ -9,7 +9,6 @@ from layerbench.services.urls import ServiceUrl
 if TYPE_CHECKING:  # the databases extra's clients, imported where used (the core has none)
     import MySQLdb
     import psycopg
-    import redis
     from pymemcache.client.base import Client as MemcacheClient
 
 TIMEOUT_S = 5.0
@@ -21,19 +20,6 @@ def memcached_client(url: str) -> "MemcacheClient":
     parsed = ServiceUrl.parse(url)
     return MemcacheClient(
         (parsed.host, parsed.port), connect_timeout=TIMEOUT_S, timeout=TIMEOUT_S, no_delay=True
-    )
-
-
-def redis_client(url: str) -> "redis.Redis":
-    import redis
-
-    parsed = ServiceUrl.parse(url)
-    return redis.Redis(
-        host=parsed.host,
-        port=parsed.port,
-        db=parsed.redis_db,
-        password=parsed.password,
-        socket_timeout=TIMEOUT_S,
     )
 
 

@@ -53,9 +53,11 @@ class RedisService(ManagedService):
 
 
 def redis_client(url: str, timeout_s: float = 2.0) -> "redis.Redis":
-    """A client that fails fast: one immediate retry (a pooled connection the server closed),
-    not redis-py's default of three with a backoff from 1 s, which held every request of a
-    site whose cache had gone for up to 10 s before its error."""
+    """The one Redis client of layerbench (probes, seeding, the redis rung, the page cache):
+    ``timeout_s`` to connect and for each answer, and one immediate retry on a new connection
+    (a pooled connection the server closed), not redis-py's default of three with a jittered
+    exponential backoff, which held every request of a site whose cache had gone for up to
+    10 s before its error, and would hide a failing server inside a measured latency."""
     import redis
     from redis.backoff import NoBackoff
     from redis.retry import Retry

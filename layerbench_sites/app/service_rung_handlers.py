@@ -32,13 +32,14 @@ from layerbench.rungs.rung_data import (
     MissingRungDataError,
 )
 from layerbench.rungs.service_clients import (
+    TIMEOUT_S,
     couchdb_client,
     mariadb_arguments,
     mariadb_connection,
     memcached_client,
     postgres_connection,
-    redis_client,
 )
+from layerbench.services.redis import redis_client
 from layerbench_sites.app.app_config import ServiceUrls
 from layerbench_sites.app.couchdb_rung_handler import read_hello_document
 from layerbench_sites.app.models import Hello
@@ -76,7 +77,7 @@ class ServiceRungs:
             self._handlers[MEMCACHED.name] = self.memcached
         if redis_url := urls.redis:
             # redis-py's client is a pool shared by threads; per thread, as the others.
-            self._redis = PerThread(lambda: redis_client(redis_url))
+            self._redis = PerThread(lambda: redis_client(redis_url, TIMEOUT_S))
             self._handlers[REDIS.name] = self.redis
         if mariadb_url := urls.mariadb:
             from MySQLdb import _mysql  # the databases extra's, imported where used
