@@ -27,6 +27,9 @@ OTHER_SYSTEMS: dict[str, tuple[str | None, str | None]] = {
     # valgrind runs on Linux only: Homebrew's macOS has none.
     "valgrind": ("valgrind", None),
     "gcc": ("gcc", "gcc"),
+    # strace runs on Linux only, as valgrind.
+    "strace": ("strace", None),
+    "util-linux": ("util-linux", None),
     "openssl": ("openssl", "openssl@3"),
     "memcached": ("memcached", "memcached"),
     "redis-server": ("redis", "redis"),

@@ -28,6 +28,8 @@ apt_packages=(python3 python3-venv python3-dev build-essential pkg-config libmar
 command -v npm >/dev/null || apt_packages+=(nodejs npm)
 # valgrind: `layerbench cost` counts instructions under callgrind (its callgrind.h builds the shim).
 apt_packages+=(valgrind)
+# strace: `--measure instructions` counts a served request's system calls by role (strace -f -c).
+apt_packages+=(strace)
 # iproute2: ip makes a topology's hosts network namespaces (layerbench/hosts/, issue 26).
 apt_packages+=(iproute2)
 # openssh-server (and its openssh-client): the tests of a topology's SSH hosts run a private

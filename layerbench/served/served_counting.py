@@ -1,0 +1,109 @@
+"""How each adapter's processes are counted: which of them run the application, told apart from
+those that start the server or hand requests on. An adapter without a declaration is refused
+before anything starts, saying why."""
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from layerbench.errors import ConfigError
+from layerbench.served.served_roles import WorkerTest
+from layerbench.servers.managed_server import ManagedServer
+
+# uWSGI's master logs each process it forks: its HTTP router hands requests on.
+_UWSGI_ROUTER = re.compile(r"^spawned uWSGI http \d+ \(pid: (\d+)\)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Counting:
+    # Its processes and their roles, in words (the docs' table).
+    processes: str
+    runs_application: WorkerTest
+
+
+def every_child(server: ManagedServer, pid: int) -> bool:
+    """Every process the server forks runs the application (gunicorn's workers; Apache's
+    children under mod_wsgi's embedded mode)."""
+    return True
+
+
+def uwsgi_worker(server: ManagedServer, pid: int) -> bool:
+    """A process uWSGI's master forked, other than its HTTP router (which its log names)."""
+    log = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
+    return pid not in {int(found) for found in _UWSGI_ROUTER.findall(log)}
+
+
+def mod_wsgi_daemon_process(server: ManagedServer, pid: int) -> bool:
+    """A process that holds mod_wsgi's daemon socket (``WSGISocketPrefix``, in the server's work
+    directory): mod_wsgi closes it in Apache's children, which only pass requests on to it."""
+    paths = unix_socket_paths(pid)
+    prefix = str(server.workdir / "wsgi")
+    return any(path.startswith(prefix) for path in paths)
+
+
+def unix_socket_paths(pid: int) -> set[str]:
+    """The paths of the unix sockets ``pid`` holds open (/proc/net/unix by inode)."""
+    inodes = set()
+    try:
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            target = _readlink(fd)
+            if target.startswith("socket:["):
+                inodes.add(target[len("socket:[") : -1])
+    except OSError:
+        return set()
+    paths = set()
+    for line in Path("/proc/net/unix").read_text().splitlines()[1:]:
+        fields = line.split()
+        if len(fields) >= 8 and fields[6] in inodes:
+            paths.add(fields[7])
+    return paths
+
+
+def _readlink(path: Path) -> str:
+    try:
+        return str(path.readlink())
+    except OSError:
+        return ""
+
+
+COUNTED: dict[str, Counting] = {
+    "gunicorn": Counting("the arbiter (server), its sync workers (application)", every_child),
+    "gunicorn-gthread": Counting(
+        "the arbiter (server), its threaded workers (application)", every_child
+    ),
+    "uwsgi": Counting(
+        "the master and its HTTP router (server), its workers (application)", uwsgi_worker
+    ),
+    "uwsgi-nginx": Counting(
+        "nginx's master and workers (front), uWSGI's master (server), its workers (application)",
+        uwsgi_worker,
+    ),
+    "mod_wsgi-embedded": Counting(
+        "Apache's parent (server), its children running the application (application)",
+        every_child,
+    ),
+    "mod_wsgi-daemon": Counting(
+        "Apache's parent and children passing requests on (server), mod_wsgi's daemon "
+        "processes (application)",
+        mod_wsgi_daemon_process,
+    ),
+}
+# Why an adapter is not counted, where there is more to say than that it is not declared.
+WHY_NOT = {
+    "passenger": "its Ruby processes are started by Passenger's watchdog in sessions of their "
+    "own, and their roles are not declared",
+    "puma": "its Ruby processes' roles are not declared",
+    "nginx-static": "it serves the static file: no application to count",
+    "apache-static": "it serves the static file: no application to count",
+}
+
+
+def counting_for(adapter: str) -> Counting:
+    """The adapter's declaration; a ConfigError naming it, and why, when it has none."""
+    counting = COUNTED.get(adapter)
+    if counting is None:
+        why = WHY_NOT.get(adapter, "which of its processes run the application is not declared")
+        raise ConfigError(
+            f"--measure instructions cannot count {adapter}: {why} (counted: {', '.join(COUNTED)})"
+        )
+    return counting

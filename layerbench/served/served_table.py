@@ -1,0 +1,99 @@
+"""The served cost as text: per column (a server configuration), per role, its processes, its
+instructions per request (estimated cycles too, when measured), and its system calls per
+request by call, most first; the application's in-process count beside it, the anchor."""
+
+from layerbench.served.served_cost import ServedCost
+
+# A call made fewer times than this per request is left out of the list (idle work's jitter).
+SHOWN_CALLS_AT_LEAST = 0.05
+TOTAL = "total"
+
+
+def syscall_line(calls: dict[str, float]) -> str:
+    """``accept4 1.0, recvfrom 2.0, …``: the calls made at least SHOWN_CALLS_AT_LEAST times per
+    request, most first."""
+    shown = sorted(
+        ((name, count) for name, count in calls.items() if count >= SHOWN_CALLS_AT_LEAST),
+        key=lambda item: (-item[1], item[0]),
+    )
+    return ", ".join(f"{name} {count:.1f}" for name, count in shown) or "none"
+
+
+def format_served_table(
+    costs: dict[str, ServedCost | str], anchors: dict[str, float] | None = None
+) -> str:
+    """``costs``: per column label, its served cost, or why it has none; ``anchors``: per
+    column, the application's own instructions per request counted in-process."""
+    if not costs:
+        return ""
+    anchors = anchors or {}
+    first = next((cost for cost in costs.values() if isinstance(cost, ServedCost)), None)
+    cycles = first is not None and bool(first.cycles_per_request)
+    header = ["column", "role", "procs", "instructions/req"]
+    header += ["est. cycles/req"] if cycles else []
+    header += ["syscalls/req", "system calls per request"]
+    rows: list[list[str]] = []
+    for label, cost in costs.items():
+        if not isinstance(cost, ServedCost):
+            rows.append([label, "-", "", "", *([""] if cycles else []), "", cost])
+            continue
+        for index, (role, instructions) in enumerate(cost.instructions_per_request.items()):
+            rows.append(_row(label if index == 0 else "", role, cost, instructions, cycles))
+        rows.append(_total_row(cost, cycles))
+        anchor = anchors.get(label)
+        if anchor is not None:
+            filler = [""] if cycles else []
+            rows.append(
+                ["", "in-process", "", f"{anchor:,.0f}", *filler, "", "its application alone"]
+            )
+    return _render(header, rows, _caption(first))
+
+
+def _row(label: str, role: str, cost: ServedCost, instructions: float, cycles: bool) -> list[str]:
+    calls = cost.syscalls_per_request.get(role, {})
+    row = [label, role, str(cost.processes.get(role, "")), f"{instructions:,.0f}"]
+    row += [f"{cost.cycles_per_request.get(role, 0):,.0f}"] if cycles else []
+    return [*row, f"{sum(calls.values()):.1f}", syscall_line(calls)]
+
+
+def _total_row(cost: ServedCost, cycles: bool) -> list[str]:
+    row = ["", TOTAL, str(sum(cost.processes.values())), f"{cost.total_instructions:,.0f}"]
+    row += [f"{cost.total_cycles or 0:,.0f}"] if cycles else []
+    return [*row, f"{cost.total_syscalls():.1f}", ""]
+
+
+def _caption(first: ServedCost | None) -> str:
+    if first is None:
+        return "Served cost per request: none counted"
+    conditions = first.conditions
+    short, long = conditions.get("windows_requests", ["?", "?"])
+    cache = conditions.get("cache_sizes")
+    cycles = (
+        "; cycles estimated as L1 + 5 LL + 35 RAM, caches "
+        + ", ".join(f"{level} {size}" for level, size in cache.items())
+        if cache
+        else ""
+    )
+    return (
+        f"Served cost per request: windows of {short} and {long} requests at concurrency "
+        f"{conditions.get('concurrency', '?')}, the difference; instructions by callgrind "
+        f"(every process and thread, ASLR off, PYTHONHASHSEED={conditions.get('hash_seed')}), "
+        f"system calls by strace -f -c{cycles}"
+    )
+
+
+def _render(header: list[str], rows: list[list[str]], caption: str) -> str:
+    width = len(header)
+    rows = [row + [""] * (width - len(row)) for row in rows]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(width - 1)]
+    numeric = {2, 3, 4} if width == 7 else {2, 3}
+    numeric |= {width - 2}
+
+    def line(row: list[str]) -> str:
+        cells = [
+            row[i].rjust(widths[i]) if i in numeric else row[i].ljust(widths[i])
+            for i in range(width - 1)
+        ]
+        return ("  ".join(cells) + "  " + row[-1]).rstrip()
+
+    return "\n".join([caption, line(header), *(line(row) for row in rows)])

@@ -1,0 +1,136 @@
+"""The two counted windows over a running deployment: after a warm-up, a window of ``short``
+requests and one of ``long`` (the same requests, at the same concurrency), each process's count
+taken over each; the per-request figures are their difference over ``long - short``
+(:mod:`layerbench.served.per_request`), by role. Instructions are counted in a deployment
+started under callgrind (counts zeroed at a window's start, dumped at its end, through vgdb);
+system calls in one started natively, by strace attached for the window."""
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from layerbench.errors import ConfigError, LayerbenchError
+from layerbench.served.counted_launch import VGDB_NAME
+from layerbench.served.fixed_load import FixedLoad
+from layerbench.served.per_request import per_request, summed
+from layerbench.served.served_counting import Counting
+from layerbench.served.served_dumps import window_dumps
+from layerbench.served.served_roles import CountedProcesses, process_roles
+from layerbench.served.syscall_counts import SyscallCounter
+from layerbench.served.vgdb_control import Vgdb
+from layerbench.servers.deployment import Deployment
+
+DEFAULT_SHORT = 100
+DEFAULT_LONG = 300
+DEFAULT_WARMUP = 20
+MAX_REQUESTS = 100_000
+
+
+@dataclass(frozen=True)
+class Windows:
+    short: int = DEFAULT_SHORT
+    long: int = DEFAULT_LONG
+    warmup: int = DEFAULT_WARMUP
+    concurrency: int = 1
+    # Seconds each window idles before its requests: what the server does meanwhile (its
+    # heartbeats, its timers) is counted in both windows alike, and cancels.
+    idle_s: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.short < self.long <= MAX_REQUESTS:
+            raise ConfigError(
+                f"the counted windows serve 1 <= short < long <= {MAX_REQUESTS} requests, "
+                f"not {self.short} and {self.long}"
+            )
+        if self.warmup < 0 or self.concurrency < 1 or self.idle_s < 0:
+            raise ConfigError(
+                "the warm-up is 0 or more requests, the idle time 0 or more seconds, the "
+                "concurrency 1 or more"
+            )
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        return (self.short, self.long)
+
+
+def _same_processes(before: CountedProcesses, after: CountedProcesses, what: str) -> None:
+    if before.roles != after.roles:
+        started = sorted(set(after.roles) - set(before.roles))
+        ended = sorted(set(before.roles) - set(after.roles))
+        raise LayerbenchError(
+            f"the server's processes changed while its {what} were counted "
+            f"(started {started or 'none'}, ended {ended or 'none'}): no figure of it"
+        )
+
+
+def count_syscalls(
+    deployment: Deployment, counting: Counting, load: FixedLoad, directory: Path, windows: Windows
+) -> tuple[CountedProcesses, dict[str, dict[str, float]]]:
+    """Its processes with their roles, and per role its system calls per request, by call."""
+    directory.mkdir(parents=True, exist_ok=True)
+    processes = process_roles(deployment, counting.runs_application)
+    load.send(windows.warmup, "syscalls-warmup")
+    counted: dict[int, dict[str, dict[str, int]]] = {}
+    for size in windows.sizes:
+        counters = {
+            role: SyscallCounter(processes.pids(role), directory, f"{role}-{size}")
+            for role in processes.present_roles()
+        }
+        started: list[SyscallCounter] = []
+        try:
+            for counter in counters.values():
+                counter.start()
+                started.append(counter)
+            time.sleep(windows.idle_s)
+            load.send(size, f"syscalls-{size}")
+        finally:
+            calls = {
+                role: counter.stop() for role, counter in counters.items() if counter in started
+            }
+        counted[size] = calls
+    _same_processes(processes, process_roles(deployment, counting.runs_application), "system calls")
+    return processes, {
+        role: per_request(
+            counted[windows.short].get(role, {}),
+            windows.short,
+            counted[windows.long].get(role, {}),
+            windows.long,
+        )
+        for role in processes.present_roles()
+    }
+
+
+def count_instructions(
+    deployment: Deployment, counting: Counting, load: FixedLoad, directory: Path, windows: Windows
+) -> tuple[CountedProcesses, dict[str, dict[str, float]]]:
+    """Its processes with their roles, and per role callgrind's events per request (Ir, and the
+    cache simulation's with it), of a deployment started under callgrind with its dumps in
+    ``directory``."""
+    processes = process_roles(deployment, counting.runs_application)
+    pids = processes.pids()
+    vgdb = Vgdb(directory / VGDB_NAME)
+    vgdb.tell(pids, "instrumentation on")
+    load.send(windows.warmup, "instructions-warmup")
+    for size in windows.sizes:
+        vgdb.tell(pids, "zero")
+        time.sleep(windows.idle_s)
+        load.send(size, f"instructions-{size}")
+        vgdb.tell(pids, f"dump window-{size}")
+    _same_processes(processes, process_roles(deployment, counting.runs_application), "instructions")
+    by_window = {}
+    for size in windows.sizes:
+        dumps = window_dumps(directory, f"window-{size}")
+        missing = sorted(set(pids) - set(dumps))
+        if missing:
+            raise LayerbenchError(f"callgrind wrote no dump of window {size} for {missing}")
+        by_process = {pid: {k: float(v) for k, v in dumps[pid].events.items()} for pid in pids}
+        by_window[size] = summed(by_process, processes.roles)
+    return processes, {
+        role: per_request(
+            by_window[windows.short][role],
+            windows.short,
+            by_window[windows.long][role],
+            windows.long,
+        )
+        for role in processes.present_roles()
+    }

@@ -1,0 +1,32 @@
+"""The served cost end to end: gunicorn (one sync worker) on the string rung, started natively
+with strace attached, then under callgrind, two windows of requests counted. The one test of
+the default suite that runs callgrind on a server."""
+
+from pathlib import Path
+
+from layerbench.served.served_cost import measure_served
+from layerbench.served.served_counting import counting_for
+from layerbench.served.served_windows import Windows
+from tests.served_deployments import served_deployment
+
+
+def test_gunicorn_counted_by_role(workdir: Path) -> None:
+    deployment, load = served_deployment("gunicorn", workdir, {"gunicorn": {"workers": "1"}})
+    cost = measure_served(
+        deployment, counting_for("gunicorn"), load, workdir / "served", Windows(20, 60, 10)
+    )
+    assert cost.processes == {"server": 1, "application": 1}
+    worker = cost.instructions_per_request["application"]
+    arbiter = cost.instructions_per_request["server"]
+    # The arbiter never touches a request: what it counts is its own timer's work.
+    assert abs(arbiter) < worker / 100
+    assert cost.total_instructions == arbiter + worker
+    calls = cost.syscalls_per_request["application"]
+    # The sync worker: a connection per request, accepted, read, answered, closed.
+    assert calls["accept4"] >= 1
+    assert calls["recvfrom"] >= 1
+    assert calls["sendto"] >= 1
+    assert calls["close"] >= 1
+    assert cost.total_syscalls("server") < 1
+    assert cost.conditions["windows_requests"] == [20, 60]
+    assert cost.conditions["address_randomisation"] == "off (setarch -R)"
