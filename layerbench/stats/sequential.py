@@ -7,9 +7,21 @@ over any number of looks is at most ALPHA times the sum of 1/(k(k+1)), which is 
 bound, as in alpha spending, Lan & DeMets 1983, with a spending sequence that never runs
 out). The first look is at 97.5 %, the second at 99.2 %, the tenth at 99.95 %: a verdict
 reached late needs a clearer difference.
+
+:class:`Looks` is the one bookkeeping of every command with ``--until-decided`` (smoke
+``--against``, matrix, ladder ``--apps``, replicate): the run calls :meth:`Looks.enough` after
+each pass it may stop at, with a function that says how many of its comparisons are still
+undecided at a given confidence; the final verdicts are judged at :meth:`Looks.final_confidence`.
+The error rate is per comparison: each comparison's chance of a wrong verdict over all the
+looks is at most ALPHA.
 """
 
+import time
+from collections.abc import Callable
+
 ALPHA = 0.05
+# The default of --max-time, in seconds.
+DEFAULT_MAX_TIME_S = 600.0
 
 
 def look_confidence(look: int, alpha: float = ALPHA) -> float:
@@ -17,3 +29,63 @@ def look_confidence(look: int, alpha: float = ALPHA) -> float:
     if look < 1:
         raise ValueError(f"looks count from 1, not {look}")
     return 1 - alpha / (look * (look + 1))
+
+
+class Looks:
+    """``--until-decided``'s looks at a run that adds passes: how many were made, at which
+    confidence, and when to stop (every comparison decided, or ``max_time_s`` since it was made
+    is up). ``clock`` is a monotonic clock in seconds (a fake one in tests)."""
+
+    def __init__(self, max_time_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        if not max_time_s > 0:
+            raise ValueError(f"--max-time is a number of seconds above 0, not {max_time_s:g}")
+        self.max_time_s = max_time_s
+        self._clock = clock
+        self._deadline = clock() + max_time_s
+        self.looks = 0
+        self.passes_looked_at = 0
+        # How many comparisons were undecided, and of how many, at the last look.
+        self.undecided = 0
+        self.comparisons = 0
+
+    @property
+    def time_up(self) -> bool:
+        return self._clock() >= self._deadline
+
+    def enough(self, passes: int, undecided_at: Callable[[float], tuple[int, int]]) -> bool:
+        """Look at the run after ``passes`` passes: ``undecided_at(confidence)`` says how many
+        comparisons are undecided at this look's confidence, and of how many. True when none
+        is, or the time is up."""
+        self.looks += 1
+        self.passes_looked_at = passes
+        self.undecided, self.comparisons = undecided_at(look_confidence(self.looks))
+        return self.undecided == 0 or self.time_up
+
+    def final_confidence(self, passes: int) -> float:
+        """The confidence of the final verdicts after ``passes`` passes: the last look's, or a
+        look of its own when passes were added after it (or none was made)."""
+        if self.looks == 0 or passes != self.passes_looked_at:
+            self.looks += 1
+            self.passes_looked_at = passes
+        return look_confidence(self.looks)
+
+    def summary(self, passes: int, decided: int, comparisons: int) -> str:
+        """What the output says of the looks: "--until-decided: 9 passes, 4 looks, the last
+        at 99.75 % confidence (the 5 % shared across the looks); 3 of 3 comparisons decided"."""
+        said = (
+            f"--until-decided: {_count(passes, 'pass', 'passes')}, "
+            f"{_count(self.looks, 'look', 'looks')}, the last at "
+            f"{look_confidence(max(self.looks, 1)):.2%} confidence (the 5 % shared across the "
+            f"looks); {decided} of {_count(comparisons, 'comparison', 'comparisons')} decided"
+        )
+        if decided < comparisons:
+            said += (
+                f" (--max-time {self.max_time_s:g} s was up)"
+                if self.time_up
+                else " (the most passes were made)"
+            )
+        return said
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
