@@ -17,7 +17,14 @@ use crate::url_list::{self, UrlList, WeightedUrl};
 
 /// HTTP/1.1 load generator with ApacheBench's flags and report.
 #[derive(Debug, Parser)]
-#[command(name = "layerbench-load", version, about, max_term_width = 100)]
+#[command(
+    name = "layerbench-load",
+    version,
+    about,
+    max_term_width = 100,
+    after_help = "Merge several clients' JSON documents into one, histograms added exactly:\n  \
+                  layerbench-load merge FILE... [-o OUT] (see layerbench-load merge --help)"
+)]
 pub struct Cli {
     /// The URL to request: http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH
     #[arg(value_parser = parse_url, required_unless_present = "urls", conflicts_with = "urls")]

@@ -9,6 +9,7 @@ mod error;
 mod http;
 mod input_file;
 mod json_float;
+mod merge;
 mod plan;
 mod report;
 mod results;
@@ -31,9 +32,16 @@ use plan::Plan;
 use results::Results;
 
 /// Exit status for bad arguments, as clap and ab use.
-const EXIT_USAGE: u8 = 2;
+pub(crate) const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
+    // `layerbench-load merge FILE...`: the one subcommand, beside ab's interface.
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|first| first == "merge")
+    {
+        return merge::main(std::env::args_os().skip(1));
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
@@ -50,7 +58,7 @@ fn main() -> ExitCode {
 
 /// `--help` and `--version` print in full; a mistake is one line on stderr (clap's first
 /// line, which names the flag and what is wrong), then exit status 2.
-fn usage_error(error: &clap::Error) -> ExitCode {
+pub(crate) fn usage_error(error: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     if matches!(
         error.kind(),

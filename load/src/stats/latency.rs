@@ -7,7 +7,7 @@ use hdrhistogram::Histogram;
 use super::nearest_rank;
 
 /// The percentiles of a summary in per mille, in its fields' order: p50 … p99_9.
-const PERCENTILES_PER_MILLE: [u16; 9] = [500, 660, 750, 800, 900, 950, 980, 990, 999];
+pub const PERCENTILES_PER_MILLE: [u16; 9] = [500, 660, 750, 800, 900, 950, 980, 990, 999];
 
 /// Running sums, exact and mergeable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
