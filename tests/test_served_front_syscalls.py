@@ -13,10 +13,12 @@ def test_nginx_in_front_makes_the_proxy_hop_calls(workdir: Path) -> None:
         "uwsgi-nginx", workdir, {"uwsgi-nginx": {"processes": "1"}}
     )
     with deployment:
-        processes, calls = count_syscalls(
-            deployment, counting_for("uwsgi-nginx"), load, workdir / "strace", Windows(50, 150)
+        counting = counting_for("uwsgi-nginx")
+        processes, by_load = count_syscalls(
+            deployment, counting, {"string": load}, workdir / "strace", Windows(50, 150)
         )
     assert processes.present_roles() == ["front", "server", "application"]
+    calls = by_load["string"]
     front = calls["front"]
     # Per request, nginx connects to uWSGI's socket, sends it the request and reads its answer,
     # beside what it does with the client's connection (kept alive: no accept per request).

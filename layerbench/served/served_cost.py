@@ -3,7 +3,7 @@ counted by strace; started again under callgrind, its instructions per request c
 role, over the same two windows (:mod:`layerbench.served.served_windows`)."""
 
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -16,7 +16,7 @@ from layerbench.served.counted_launch import CACHE_SIZES, HASH_SEED, count_deplo
 from layerbench.served.fixed_load import FixedLoad
 from layerbench.served.per_request import estimated_cycles
 from layerbench.served.served_counting import Counting
-from layerbench.served.served_roles import ROLE_ORDER
+from layerbench.served.served_roles import ROLE_ORDER, CountedProcesses
 from layerbench.served.served_windows import Windows, count_instructions, count_syscalls
 from layerbench.servers.deployment import Deployment
 
@@ -103,13 +103,45 @@ def measure_served(
     """Start ``deployment`` natively and count its system calls, then under callgrind and
     count its instructions (and, measuring cycles, its cache simulation's events); it is
     stopped after each."""
+    label = "request"
+    costs = measure_served_requests(
+        deployment, counting, {label: load}, directory, windows, measure=measure
+    )
+    return costs[label]
+
+
+def measure_served_requests(
+    deployment: Deployment,
+    counting: Counting,
+    loads: Mapping[str, FixedLoad],
+    directory: Path,
+    windows: Windows,
+    *,
+    measure: str = INSTRUCTIONS,
+) -> dict[str, ServedCost]:
+    """:func:`measure_served` for several requests (a ladder's rungs) on one deployment: each
+    counted in its own windows, one after the other, in the same two starts."""
     cache_sim = measure == CYCLES
     with deployment:
-        _, syscalls = count_syscalls(deployment, counting, load, directory / "strace", windows)
+        _, syscalls = count_syscalls(deployment, counting, loads, directory / "strace", windows)
     with counted(deployment, directory / "callgrind", cache_sim=cache_sim), deployment:
         processes, events = count_instructions(
-            deployment, counting, load, directory / "callgrind", windows
+            deployment, counting, loads, directory / "callgrind", windows
         )
+    conditions = served_conditions(windows, cache_sim)
+    return {
+        label: _served_cost(events[label], syscalls[label], processes, conditions, cache_sim)
+        for label in loads
+    }
+
+
+def _served_cost(
+    events: dict[str, dict[str, float]],
+    syscalls: dict[str, dict[str, float]],
+    processes: CountedProcesses,
+    conditions: dict[str, Any],
+    cache_sim: bool,
+) -> ServedCost:
     roles = [role for role in ROLE_ORDER if role in events]
     return ServedCost(
         instructions_per_request={role: events[role]["Ir"] for role in roles},
@@ -118,7 +150,7 @@ def measure_served(
             {role: estimated_cycles(events[role]) for role in roles} if cache_sim else {}
         ),
         processes={role: len(processes.pids(role)) for role in roles},
-        conditions=served_conditions(windows, cache_sim),
+        conditions=conditions,
     )
 
 

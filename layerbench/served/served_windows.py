@@ -6,6 +6,7 @@ started under callgrind (counts zeroed at a window's start, dumped at its end, t
 system calls in one started natively, by strace attached for the window."""
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,73 +65,100 @@ def _same_processes(before: CountedProcesses, after: CountedProcesses, what: str
 
 
 def count_syscalls(
-    deployment: Deployment, counting: Counting, load: FixedLoad, directory: Path, windows: Windows
-) -> tuple[CountedProcesses, dict[str, dict[str, float]]]:
-    """Its processes with their roles, and per role its system calls per request, by call."""
+    deployment: Deployment,
+    counting: Counting,
+    loads: Mapping[str, FixedLoad],
+    directory: Path,
+    windows: Windows,
+) -> tuple[CountedProcesses, dict[str, dict[str, dict[str, float]]]]:
+    """Its processes with their roles, and per load (each a request: a rung), per role, its
+    system calls per request by call."""
     directory.mkdir(parents=True, exist_ok=True)
     processes = process_roles(deployment, counting.runs_application)
-    load.send(windows.warmup, "syscalls-warmup")
-    counted: dict[int, dict[str, dict[str, int]]] = {}
-    for size in windows.sizes:
-        counters = {
-            role: SyscallCounter(processes.pids(role), directory, f"{role}-{size}")
+    figures = {}
+    for label, load in loads.items():
+        load.send(windows.warmup, f"syscalls-{label}-warmup")
+        counted = {
+            size: _window_syscalls(processes, load, directory, f"{label}-{size}", size, windows)
+            for size in windows.sizes
+        }
+        figures[label] = {
+            role: per_request(
+                counted[windows.short].get(role, {}),
+                windows.short,
+                counted[windows.long].get(role, {}),
+                windows.long,
+            )
             for role in processes.present_roles()
         }
-        started: list[SyscallCounter] = []
-        try:
-            for counter in counters.values():
-                counter.start()
-                started.append(counter)
-            time.sleep(windows.idle_s)
-            load.send(size, f"syscalls-{size}")
-        finally:
-            calls = {
-                role: counter.stop() for role, counter in counters.items() if counter in started
-            }
-        counted[size] = calls
     _same_processes(processes, process_roles(deployment, counting.runs_application), "system calls")
-    return processes, {
-        role: per_request(
-            counted[windows.short].get(role, {}),
-            windows.short,
-            counted[windows.long].get(role, {}),
-            windows.long,
-        )
+    return processes, figures
+
+
+def _window_syscalls(  # noqa: PLR0917 (one window's parts)
+    processes: CountedProcesses,
+    load: FixedLoad,
+    directory: Path,
+    tag: str,
+    size: int,
+    windows: Windows,
+) -> dict[str, dict[str, int]]:
+    """Per role, the calls its processes made over a window of ``size`` requests."""
+    counters = {
+        role: SyscallCounter(processes.pids(role), directory, f"{role}-{tag}")
         for role in processes.present_roles()
     }
+    started: list[SyscallCounter] = []
+    try:
+        for counter in counters.values():
+            counter.start()
+            started.append(counter)
+        time.sleep(windows.idle_s)
+        load.send(size, f"syscalls-{tag}")
+    finally:
+        calls = {role: counter.stop() for role, counter in counters.items() if counter in started}
+    return calls
 
 
 def count_instructions(
-    deployment: Deployment, counting: Counting, load: FixedLoad, directory: Path, windows: Windows
-) -> tuple[CountedProcesses, dict[str, dict[str, float]]]:
-    """Its processes with their roles, and per role callgrind's events per request (Ir, and the
-    cache simulation's with it), of a deployment started under callgrind with its dumps in
-    ``directory``."""
+    deployment: Deployment,
+    counting: Counting,
+    loads: Mapping[str, FixedLoad],
+    directory: Path,
+    windows: Windows,
+) -> tuple[CountedProcesses, dict[str, dict[str, dict[str, float]]]]:
+    """Its processes with their roles, and per load, per role, callgrind's events per request
+    (Ir, and the cache simulation's with it), of a deployment started under callgrind with its
+    dumps in ``directory``."""
     processes = process_roles(deployment, counting.runs_application)
     pids = processes.pids()
     vgdb = Vgdb(directory / VGDB_NAME)
     vgdb.tell(pids, "instrumentation on")
-    load.send(windows.warmup, "instructions-warmup")
-    for size in windows.sizes:
-        vgdb.tell(pids, "zero")
-        time.sleep(windows.idle_s)
-        load.send(size, f"instructions-{size}")
-        vgdb.tell(pids, f"dump window-{size}")
+    for label, load in loads.items():
+        load.send(windows.warmup, f"instructions-{label}-warmup")
+        for size in windows.sizes:
+            vgdb.tell(pids, "zero")
+            time.sleep(windows.idle_s)
+            load.send(size, f"instructions-{label}-{size}")
+            vgdb.tell(pids, f"dump window-{label}-{size}")
     _same_processes(processes, process_roles(deployment, counting.runs_application), "instructions")
-    by_window = {}
-    for size in windows.sizes:
-        dumps = window_dumps(directory, f"window-{size}")
-        missing = sorted(set(pids) - set(dumps))
-        if missing:
-            raise LayerbenchError(f"callgrind wrote no dump of window {size} for {missing}")
-        by_process = {pid: {k: float(v) for k, v in dumps[pid].events.items()} for pid in pids}
-        by_window[size] = summed(by_process, processes.roles)
-    return processes, {
-        role: per_request(
-            by_window[windows.short][role],
-            windows.short,
-            by_window[windows.long][role],
-            windows.long,
-        )
-        for role in processes.present_roles()
-    }
+    figures = {}
+    for label in loads:
+        by_window = {}
+        for size in windows.sizes:
+            dumps = window_dumps(directory, f"window-{label}-{size}")
+            missing = sorted(set(pids) - set(dumps))
+            if missing:
+                raise LayerbenchError(f"no dump of window {label}-{size} from {missing}")
+            by_process = {pid: {k: float(v) for k, v in dumps[pid].events.items()} for pid in pids}
+            by_window[size] = summed(by_process, processes.roles)
+        figures[label] = {
+            role: per_request(
+                by_window[windows.short][role],
+                windows.short,
+                by_window[windows.long][role],
+                windows.long,
+            )
+            for role in processes.present_roles()
+        }
+    return processes, figures
