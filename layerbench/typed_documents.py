@@ -22,14 +22,30 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union, get_args, get_origin
+from typing import (
+    Annotated,
+    Any,
+    ClassVar,
+    Literal,
+    TypeAlias,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+)
 
 from layerbench.documents import mapping, number, sequence, shown, text
 from layerbench.errors import ConfigError
 
 T = TypeVar("T")
+# JSON as a writer makes it, what json.dumps takes: checked by mypy to hold nothing else (a
+# Path, a dataclass). Mapping and Sequence, not dict and list, so that a dict[str, float] is one.
+JsonValue: TypeAlias = (
+    "str | int | float | bool | Sequence[JsonValue] | Mapping[str, JsonValue] | None"
+)
+JsonObject = dict[str, JsonValue]
 # A list's length when its field says none: a histogram's buckets are a few thousand.
 MAX_ITEMS = 1_000_000
 # A field that is left out of the encoded document when it is None (``field(metadata=...)``).
