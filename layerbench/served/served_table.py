@@ -2,6 +2,8 @@
 instructions per request (estimated cycles too, when measured), and its system calls per
 request by call, most first; the application's in-process count beside it, the anchor."""
 
+from typing import Any
+
 from layerbench.served.served_cost import ServedCost
 
 # A call made fewer times than this per request is left out of the list (idle work's jitter).
@@ -97,3 +99,28 @@ def _render(header: list[str], rows: list[list[str]], caption: str) -> str:
         return ("  ".join(cells) + "  " + row[-1]).rstrip()
 
     return "\n".join([caption, line(header), *(line(row) for row in rows)])
+
+
+Costs = dict[str, ServedCost | str]
+
+
+def served_from_document(document: dict[str, Any]) -> tuple[Costs, dict[str, float]]:
+    """A run's ``served`` document (per label its cost, or ``{"error": why}``; the anchors)
+    read back: what :func:`format_served_table` takes."""
+    costs: Costs = {
+        label: ServedCost.from_dict(each) if "error" not in each else str(each["error"])
+        for label, each in document.get("costs", {}).items()
+    }
+    anchors = {label: float(value) for label, value in document.get("anchors", {}).items()}
+    return costs, anchors
+
+
+def served_document(costs: Costs, anchors: dict[str, float]) -> dict[str, Any]:
+    """What a run's result keeps of its served costs (see :func:`served_from_document`)."""
+    return {
+        "costs": {
+            label: cost.to_dict() if isinstance(cost, ServedCost) else {"error": cost}
+            for label, cost in costs.items()
+        },
+        "anchors": anchors,
+    }

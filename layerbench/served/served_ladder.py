@@ -1,0 +1,94 @@
+"""``ladder --measure instructions``: after the ladder, its server (the adapter of ``--server``,
+with its settings) started again, alone, on the ladder's embedded data, and each of the
+application's rungs counted served (:func:`~layerbench.served.served_cost.
+measure_served_requests`); refused before the ladder runs when it cannot be done."""
+
+from dataclasses import dataclass, field
+
+from layerbench.cost.shim_build import find_valgrind
+from layerbench.errors import ConfigError
+from layerbench.lab.app_under_test import app_environment
+from layerbench.proc.binaries import find_program
+from layerbench.proc.ports import free_port
+from layerbench.proc.work_dirs import work_directory
+from layerbench.rungs.applications import find_application
+from layerbench.rungs.definitions import Rung, Stack
+from layerbench.served.served_cost import MEASURES, measure_served_requests, rung_load
+from layerbench.served.served_counting import counting_for
+from layerbench.served.served_table import Costs
+from layerbench.served.served_windows import Windows
+from layerbench.servers.adapters import ServerPlan, find_adapter
+from layerbench.servers.server_settings import SettingsBook
+from layerbench.sites import prepare_app_data
+
+
+@dataclass(frozen=True)
+class LadderServed:
+    server: str
+    app: str
+    rungs: tuple[Rung, ...]
+    book: SettingsBook
+    measure: str
+    windows: Windows = field(default_factory=Windows)
+
+
+def ladder_served(
+    *,
+    measure: str,
+    full: bool,
+    apps: tuple[str, ...],
+    rungs: tuple[Rung, ...],
+    server: str,
+    book: SettingsBook,
+) -> LadderServed:
+    """What ``ladder --measure MEASURE`` counts; a ConfigError before the ladder runs when it
+    cannot: on the full ladder (its services are not started again), with several applications,
+    with a server whose processes are not declared, or with no application rung chosen."""
+    if measure not in MEASURES:
+        raise ConfigError(f"--measure is one of {', '.join(MEASURES)}, not {measure}")
+    if full:
+        raise ConfigError(f"--measure {measure} counts the default ladder's rungs; not with --full")
+    if len(apps) != 1:
+        raise ConfigError(f"--measure {measure} counts one application's rungs; not with --apps")
+    counting_for(server)
+    counted = tuple(rung for rung in rungs if rung.stack is Stack.PYTHON and not rung.mix)
+    if not counted:
+        raise ConfigError(f"--measure {measure} counts the application's rungs; none is chosen")
+    find_valgrind()
+    find_program("strace", "strace")
+    find_program("setarch", "util-linux")
+    return LadderServed(server, apps[0], counted, book, measure)
+
+
+def run_ladder_served(
+    plan: LadderServed,
+    server_cpus: frozenset[int] | None,
+    client_cpus: frozenset[int] | None,
+) -> Costs:
+    """Each rung's served cost, by rung; a failure is every rung's message."""
+    application = find_application(plan.app)
+    with work_directory("layerbench-served-") as workdir:
+        data = prepare_app_data(workdir / "data")
+        server_plan = ServerPlan(
+            workdir=workdir / "server",
+            port=free_port(),
+            db_path=data.db_path,
+            static_files={},
+            book=plan.book,
+            cpus=server_cpus,
+            app_environment={**data.environment, **app_environment(application)},
+        )
+        deployment = find_adapter(plan.server).build(server_plan)
+        loads = {
+            rung.name: rung_load(rung, deployment.base_url, workdir, plan.windows, client_cpus)
+            for rung in plan.rungs
+        }
+        costs = measure_served_requests(
+            deployment,
+            counting_for(plan.server),
+            loads,
+            workdir / "served",
+            plan.windows,
+            measure=plan.measure,
+        )
+    return dict(costs)

@@ -1,0 +1,69 @@
+"""The served cost's table, from a stored document; and what ``ladder --measure`` refuses
+before the ladder runs."""
+
+import pytest
+
+from layerbench.errors import ConfigError
+from layerbench.rungs.definitions import LADDER
+from layerbench.served.served_cost import ServedCost
+from layerbench.served.served_ladder import ladder_served
+from layerbench.served.served_table import (
+    format_served_table,
+    served_document,
+    served_from_document,
+    syscall_line,
+)
+
+COST = ServedCost(
+    instructions_per_request={"server": 86_373.0, "application": 338_907.0},
+    syscalls_per_request={
+        "server": {"newfstatat": 12.0, "connect": 1.0, "futex": 0.04},
+        "application": {"accept4": 1.0, "read": 4.65},
+    },
+    processes={"server": 4, "application": 2},
+    conditions={"windows_requests": [100, 300], "concurrency": 1, "hash_seed": "0"},
+)
+
+
+def test_calls_most_first_those_under_a_twentieth_left_out() -> None:
+    assert syscall_line(COST.syscalls_per_request["server"]) == "newfstatat 12.0, connect 1.0"
+    assert syscall_line({}) == "none"
+
+
+def test_the_table_read_back_from_its_document() -> None:
+    costs = {"mod_wsgi-daemon": COST, "passenger": "not counted"}
+    document = served_document(costs, {"mod_wsgi-daemon": 4_975.0})
+    read_costs, anchors = served_from_document(document)
+    assert read_costs == costs
+    table = format_served_table(read_costs, anchors)
+    lines = table.splitlines()
+    assert lines[0].startswith("Served cost per request: windows of 100 and 300 requests")
+    row = next(line for line in lines if line.startswith("mod_wsgi-daemon"))
+    assert row.split()[1:5] == ["server", "4", "86,373", "13.0"]
+    total = next(line for line in lines if line.split()[:1] == ["total"])
+    assert total.split()[1:4] == ["6", "425,280", "18.7"]
+    assert "in-process" in table and "4,975" in table
+    assert next(line for line in lines if line.startswith("passenger")).endswith("not counted")
+
+
+def _refused(**changed: object) -> str:
+    arguments: dict[str, object] = {
+        "measure": "instructions",
+        "full": False,
+        "apps": ("bare",),
+        "rungs": LADDER,
+        "server": "gunicorn",
+        "book": {},
+    }
+    arguments.update(changed)
+    with pytest.raises(ConfigError) as refused:
+        ladder_served(**arguments)  # type: ignore[arg-type]
+    return str(refused.value)
+
+
+def test_ladder_measure_refused_where_it_cannot_count() -> None:
+    assert "not with --full" in _refused(full=True)
+    assert "not with --apps" in _refused(apps=("bare", "flask"))
+    assert "cannot count waitress" in _refused(server="waitress")
+    assert "none is chosen" in _refused(rungs=tuple(r for r in LADDER if r.name == "static"))
+    assert "--measure is one of" in _refused(measure="time")
