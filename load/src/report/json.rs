@@ -14,8 +14,8 @@
 //! version 1 documents reads version 2's other fields unchanged.
 //! 3: every latency histogram encoded so: `latency_uncorrected_histogram_us` (with `--rate`,
 //! else null), `connection_histograms_us` (connect, processing, waiting) and each `by_url`
-//! entry's `latency_histogram_us`; and `clients`, empty here: the lab's merge of several
-//! clients' documents into one document of this schema lists them there. Version 2's other
+//! entry's `latency_histogram_us`; and `clients`, empty here: the merge of several clients'
+//! documents into one document of this schema (`layerbench-load merge`) lists them there. Version 2's other
 //! fields are unchanged.
 
 use std::fs;
@@ -39,7 +39,7 @@ pub struct Document<'a> {
     pub options: OptionsDocument<'a>,
     #[serde(flatten)]
     pub results: &'a Results,
-    /// The documents a merged document was made of (the lab writes them); always empty here.
+    /// The documents a merged document was made of (`merge` writes them); always empty here.
     pub clients: [(); 0],
 }
 

@@ -1,8 +1,8 @@
 //! A latency histogram in HdrHistogram's interchange encoding: the V2 compressed form
 //! (cookie `0x1c849314`, the V2 payload deflated with zlib), in standard base64. It is the
 //! form HdrHistogram's Java, C and Rust libraries exchange (`HistogramLogWriter`'s
-//! histogram field), so that histograms of several runs can be added exactly: the lab's
-//! `layerbench/stats/hdr_histogram.py` decodes it.
+//! histogram field), so that histograms of several runs can be added exactly:
+//! `layerbench-load merge` (`src/merge/`) decodes and adds them.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;

@@ -8,7 +8,7 @@
 //!
 //! HdrHistogram's `value_at_quantile(percent / 100.0)` computes the rank in floating point,
 //! where `99.9 / 100.0` is 0.9990000000000001: whenever n × 0.999 is whole (n = 1000, 9000,
-//! …) it read the next rank up. The lab's decoder (`layerbench/stats/hdr_histogram.py`) uses
+//! …) it read the next rank up. The merge of several clients' documents (`src/merge/`) uses
 //! this same rule, so the generator's and the merged percentiles agree.
 
 use hdrhistogram::Histogram;
