@@ -19,11 +19,11 @@ import argparse
 import os
 import sys
 
+from layerbench.cluster.cluster_plan import ClusterOptions, plan_cluster
+from layerbench.cluster.cluster_result import HTTP, REPOSITORY
+from layerbench.cluster.cluster_run import empty_result, run_cluster
+from layerbench.cluster.cluster_table import render
 from layerbench.hosts.topology import topology_from
-from layerbench.lab.cluster_plan import ClusterOptions, plan_cluster
-from layerbench.lab.cluster_run import empty_result, run_cluster
-from layerbench.report.cluster_table import render
-from layerbench.results.cluster_result import HTTP, REPOSITORY
 
 
 def parse() -> argparse.Namespace:

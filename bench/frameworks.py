@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from layerbench.report.text_table import format_table
+from layerbench.render.text_table import format_table
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.result_documents import read_result
 from layerbench.roles import SERVER_ROLE

@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from layerbench.cost.smoke_cost import measure_urls
+from layerbench.smoke.smoke_cost import measure_urls
 
 APP = """
 import itertools

@@ -89,7 +89,7 @@ SERVICES: dict[str, tuple[Need, ...]] = {
     # The upstream rung's delaying server runs on uvloop.
     "upstream": _need(ASGI_EXTRA, "uvloop"),
 }
-# By store of ``layerbench writes`` (lab/writes_stores.py).
+# By store of ``layerbench writes`` (writes/writes_stores.py).
 _ZODB = Need("zope", ("ZODB", "ZEO"))
 _RELSTORAGE = Need("zope", ("ZODB", "relstorage"))
 STORES: dict[str, tuple[Need, ...]] = {

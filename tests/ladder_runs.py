@@ -4,8 +4,8 @@ call that runs it with given options on this machine's CPU layout."""
 from pathlib import Path
 
 from layerbench.lab.cpu_layout import plan_cpu_layout
-from layerbench.lab.ladder import Ladder, LadderObserver
-from layerbench.lab.options import LadderOptions
+from layerbench.ladder.ladder import Ladder, LadderObserver
+from layerbench.ladder.options import LadderOptions
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.rungs.definitions import Rung
 

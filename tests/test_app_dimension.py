@@ -14,7 +14,7 @@ import pytest
 from layerbench.cli.main import build_parser
 from layerbench.errors import MissingPackageError
 from layerbench.lab.app_under_test import check_installed
-from layerbench.lab.options import LadderOptions
+from layerbench.ladder.options import LadderOptions
 from layerbench.report.exports import to_csv
 from layerbench.results.result_documents import read_result
 from layerbench.results.status import Status

@@ -1,7 +1,7 @@
 """Each framework application's rungs are described as its own layers (the ladder prints the
 text beside each rung): the Django ORM's row, not the bare application's SQLAlchemy one."""
 
-from layerbench.cli.ladder_progress import layer_in
+from layerbench.ladder.ladder_progress import layer_in
 from layerbench.rungs.applications import APPLICATIONS, FRAMEWORK_RUNGS
 from layerbench.rungs.definitions import ORM, TEMPLATE
 

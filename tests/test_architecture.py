@@ -49,7 +49,7 @@ def modules() -> list[Path]:
 
 
 def part_of(module: str) -> str:
-    """The package a dotted module name belongs to: layerbench.lab.ladder -> lab; a module at
+    """The package a dotted module name belongs to: layerbench.lab.trial -> lab; a module at
     the top (layerbench.errors) is a part of its own."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else parts[0]

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.lab.matrix_options import Column, MatrixOptions
-from layerbench.lab.options import LadderOptions
+from layerbench.ladder.options import LadderOptions
+from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.proc.http_probe import http_get
 from layerbench.rungs.applications import APPLICATIONS
 from layerbench.rungs.definitions import HELLO, STRING

@@ -12,13 +12,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from layerbench.errors import LayerbenchError
-from layerbench.lab.cluster_http_writes import (
+from layerbench.cluster.cluster_http_writes import (
     MAX_CLIENT_ATTEMPTS,
     HttpTally,
     Writer,
     run_http_writers,
 )
+from layerbench.errors import LayerbenchError
 from layerbench.proc.ports import free_port
 from layerbench_sites.datalayer.open_repository import open_repository
 from layerbench_sites.ids.generate import new_id

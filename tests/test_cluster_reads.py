@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from layerbench.lab.cluster_reads import MIN_ROUNDS, READS_PER_PAGE, read_your_write
+from layerbench.cluster.cluster_reads import MIN_ROUNDS, READS_PER_PAGE, read_your_write
 from tests.app_serve_process import Serving, app_serve
 
 

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from layerbench.cluster.cluster_plan import LOCAL, SHARED, ClusterOptions, plan_cluster
+from layerbench.cluster.cluster_result import HTTP, REPOSITORY, ClusterResult
+from layerbench.cluster.cluster_run import empty_result, run_cluster
 from layerbench.errors import MissingBinaryError
 from layerbench.hosts import netns
 from layerbench.hosts.lab_network import STATE_DIR
 from layerbench.hosts.topology import topology_from
-from layerbench.lab.cluster_plan import LOCAL, SHARED, ClusterOptions, plan_cluster
-from layerbench.lab.cluster_run import empty_result, run_cluster
 from layerbench.proc.work_dirs import MARKER, owner_record
-from layerbench.results.cluster_result import HTTP, REPOSITORY, ClusterResult
 from tests.conftest import missing
 from tests.service_nodes import alive
 

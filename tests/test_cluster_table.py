@@ -5,14 +5,14 @@ rates."""
 
 import json
 
-from layerbench.report.cluster_table import render
-from layerbench.results.cluster_result import (
+from layerbench.cluster.cluster_result import (
     HTTP,
     ClusterResult,
     ReadYourWrite,
     SiteCondition,
     WritersRow,
 )
+from layerbench.cluster.cluster_table import render
 
 
 def writers_row(writers: int, nodes: int, retries: int) -> WritersRow:

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from layerbench.lab.cluster_http_check import http_writers_row, off_by_at_most
-from layerbench.lab.cluster_http_writes import HttpWrites, run_http_writers
-from layerbench.lab.cluster_writes import causal_query
+from layerbench.cluster.cluster_http_check import http_writers_row, off_by_at_most
+from layerbench.cluster.cluster_http_writes import HttpWrites, run_http_writers
+from layerbench.cluster.cluster_writes import causal_query
 from layerbench.proc.ports import free_port
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from layerbench.cost.instructions_baseline import baseline_document
-from layerbench.cost.smoke_cost import current_conditions
+from layerbench.smoke.smoke_cost import current_conditions
 from tests.cli_lines import said
 from tests.smoke_runs import LAYERBENCH, shop, smoke, smoke_here
 

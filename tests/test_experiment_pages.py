@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.report.published import published
+from layerbench.replicate.published import published
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 PAGES = REPOSITORY / "docs" / "experiments"

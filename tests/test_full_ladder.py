@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.lab.options import LadderOptions
+from layerbench.ladder.options import LadderOptions
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.status import Status
 from layerbench.rungs.definitions import FULL_RUNG_NAMES

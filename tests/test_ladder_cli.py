@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from layerbench.lab.options import LadderOptions
 from layerbench.lab.trial import TrialRunner
+from layerbench.ladder.options import LadderOptions
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.status import Status

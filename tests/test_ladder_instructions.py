@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from layerbench.cli.main import run
+from layerbench.ladder.ladder_instructions import ladder_instructions_lines
 from layerbench.report.html_report import html_report
-from layerbench.report.ladder_instructions import ladder_instructions_lines
 from layerbench.results.cost_result import CostResult, RequestCost
 from layerbench.results.result_documents import read_result
 from tests.cli_lines import said

@@ -1,5 +1,5 @@
 """Published vs here for a ladder (``layerbench ladder --published NAME``,
-report/seed_ladder_table.py): a post's figures placed on the ladder's rungs, each against the
+replicate/seed_ladder_table.py): a post's figures placed on the ladder's rungs, each against the
 figure above it in the post's chain (not the row above), our change with its bootstrap
 interval, whether each conclusion holds; a ladder that holds none of the experiments' rungs
 refused in one line before it starts.
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.report.seed_ladder_table import (
+from layerbench.replicate.seed_ladder_table import (
     LadderShape,
     check_ladder_seed,
     format_ladder_seed_table,

@@ -1,8 +1,8 @@
 """A ladder's "vs above" judged on the pairs of trials measured in the same pass
-(LadderResult.compared_vs_above, report/ladder_table.py's marks): the machine's speed doubling
+(LadderResult.compared_vs_above, ladder/ladder_table.py's marks): the machine's speed doubling
 every other pass cancels in the pairs."""
 
-from layerbench.report.ladder_table import MARKS_NOTE, format_ladder_table
+from layerbench.ladder.ladder_table import MARKS_NOTE, format_ladder_table
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from layerbench.errors import LoadGeneratorError
-from layerbench.report.ladder_table import format_ladder_table
+from layerbench.ladder.ladder_table import format_ladder_table
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.load_merge import merge_documents, merge_loads
 from layerbench.results.load_merge_latency import merged_latency

@@ -16,8 +16,8 @@ import pytest
 
 from layerbench.errors import MissingBinaryError
 from layerbench.lab.cpu_layout import plan_cpu_layout
-from layerbench.lab.matrix import Matrix
-from layerbench.lab.matrix_options import Column, MatrixOptions
+from layerbench.matrix.matrix import Matrix
+from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.servers import apache as apache_module

@@ -3,8 +3,8 @@ log) is printed once, in the notes under the table."""
 
 import io
 
-from layerbench.cli.matrix_progress import MatrixProgress
-from layerbench.lab.matrix_options import Column, MatrixOptions
+from layerbench.matrix.matrix_options import Column, MatrixOptions
+from layerbench.matrix.matrix_progress import MatrixProgress
 from layerbench.results.matrix_result import Cell
 from layerbench.results.status import Status
 

@@ -16,20 +16,20 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.lab.writes_result import WritesResult, WritesRow, WritesTrial
+from layerbench.ladder.ladder_table import format_ladder_table
+from layerbench.matrix.matrix_table import format_matrix_table
+from layerbench.replicate.seed_compare import rate_text
+from layerbench.replicate.seed_ladder_table import format_ladder_seed_table
+from layerbench.replicate.seed_table import format_seed_table
 from layerbench.report.exports import to_csv, to_json, to_markdown
 from layerbench.report.html_report import html_report
-from layerbench.report.ladder_table import format_ladder_table
-from layerbench.report.matrix_table import format_matrix_table
-from layerbench.report.seed_compare import rate_text
-from layerbench.report.seed_ladder_table import format_ladder_seed_table
-from layerbench.report.seed_table import format_seed_table
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.result_documents import read_result
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.stats.median import median, representative_index
+from layerbench.writes.writes_result import WritesResult, WritesRow, WritesTrial
 from tests.report_documents import CONDITIONS, load, usage
 from tests.test_ladder_seed import RATES, ladder, row_of
 from tests.test_seed_table import seed_003

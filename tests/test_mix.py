@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.lab.mix import MixOptions, mix_outcome, mixed_rung
-from layerbench.lab.options import LadderOptions
+from layerbench.ladder.mix import MixOptions, mix_outcome, mixed_rung
+from layerbench.ladder.options import LadderOptions
 from layerbench.report.exports import to_markdown
 from layerbench.report.html_report import html_report
 from layerbench.results.ladder_result import LadderResult, RungResult

@@ -1,7 +1,7 @@
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.lab.options import LadderOptions
+from layerbench.ladder.options import LadderOptions
 
 
 @pytest.mark.parametrize(

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError, MissingPackageError
-from layerbench.lab.matrix_options import Column, MatrixOptions
-from layerbench.lab.options import LadderOptions
 from layerbench.lab.sampler import Sampler
+from layerbench.ladder.options import LadderOptions
+from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.proc.ports import free_port
 from layerbench.proc.sessions import sessions_below
 from layerbench.rungs.applications import RAILS

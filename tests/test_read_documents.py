@@ -14,7 +14,7 @@ import pytest
 from layerbench.cost.instructions_baseline import read_instructions_baseline
 from layerbench.documents import parse_json, parse_toml, read_json, read_text
 from layerbench.errors import ConfigError
-from layerbench.lab.smoke_baseline import read_baseline
+from layerbench.smoke.smoke_baseline import read_baseline
 from tests.cli_lines import said
 from tests.smoke_runs import smoke_here
 

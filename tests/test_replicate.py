@@ -1,4 +1,4 @@
-"""The published experiments by name (``layerbench replicate``, report/published.py): each read
+"""The published experiments by name (``layerbench replicate``, replicate/published.py): each read
 from its TOML file and validated, listed with its post's title, year and headline claim within
 120 columns, run by the ladder or matrix command it names with this run's options after its
 own; a mistyped name answered with the nearest; the data files shipped as package data."""
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.report.published import (
+from layerbench.replicate.published import (
     LADDER,
     MATRIX,
     of_post,
@@ -27,7 +27,7 @@ from tests.conftest import missing
 
 COMMAND = (sys.executable, "-m", "layerbench.cli")
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "layerbench" / "report" / "experiments"
+DATA = ROOT / "layerbench" / "replicate" / "experiments"
 
 
 def layerbench(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -4,8 +4,8 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from layerbench.report.ladder_table import format_ladder_table
-from layerbench.report.noise_notes import noise_causes
+from layerbench.ladder.ladder_table import format_ladder_table
+from layerbench.render.noise_notes import noise_causes
 from layerbench.results.ladder_document import read_ladder
 from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult
 from layerbench.results.load_result import LoadResult

@@ -1,4 +1,4 @@
-"""Published vs here (report/seed_table.py): a published experiment's figures placed in a
+"""Published vs here (replicate/seed_table.py): a published experiment's figures placed in a
 matrix run's cells, our ratios with their bootstrap intervals, and whether each of the post's
 conclusions holds; a run that holds none of the experiments named is refused in one line.
 Results are built with the project's own structures (the table is under test, not the
@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.report.seed_table import RunColumn, RunShape, check_seed, format_seed_table
+from layerbench.replicate.seed_table import RunColumn, RunShape, check_seed, format_seed_table
 from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial

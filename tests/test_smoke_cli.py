@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.lab.reference_checkout import reference_checkout
+from layerbench.smoke.reference_checkout import reference_checkout
 from tests.cli_lines import said
 from tests.smoke_runs import smoke, smoke_here
 

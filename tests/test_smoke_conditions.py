@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from layerbench.lab.cpu_layout import plan_cpu_layout
-from layerbench.lab.smoke import SmokeOptions, prepare
-from layerbench.lab.smoke_baseline import baseline_document, read_baseline
-from layerbench.lab.smoke_conditions import differences
+from layerbench.smoke.smoke import SmokeOptions, prepare
+from layerbench.smoke.smoke_baseline import baseline_document, read_baseline
+from layerbench.smoke.smoke_conditions import differences
 from tests.cli_lines import said
 from tests.smoke_runs import BRIEF, SMOKE_APPS, shop, smoke_here
 

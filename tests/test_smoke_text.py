@@ -3,8 +3,7 @@
 
 from pathlib import Path
 
-from layerbench.report.smoke_table import saved_line, verdict_lines
-from layerbench.results.smoke_result import (
+from layerbench.smoke.smoke_result import (
     EXIT_INCONCLUSIVE,
     EXIT_PASSED,
     EXIT_REGRESSED,
@@ -13,6 +12,7 @@ from layerbench.results.smoke_result import (
     judge,
     judge_paired,
 )
+from layerbench.smoke.smoke_table import saved_line, verdict_lines
 
 EVEN_REPEATS = {"/": [100.0, 400.0, 200.0, 300.0]}
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.report.colour import colour_wanted
+from layerbench.ladder.ladder_table import LOAD_COLUMNS, format_ladder_table
+from layerbench.matrix.matrix_table import format_matrix_table
+from layerbench.render.colour import colour_wanted
 from layerbench.report.exports import to_markdown
-from layerbench.report.ladder_table import LOAD_COLUMNS, format_ladder_table
-from layerbench.report.matrix_table import format_matrix_table
 from layerbench.results.matrix_result import MatrixResult
 from layerbench.results.result_documents import read_result
 from tests.report_documents import (

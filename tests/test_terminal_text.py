@@ -5,8 +5,8 @@ of ``results list`` (``99 2030-01-01 … FAKE ROW``)."""
 import pytest
 
 from layerbench.cli.main import run
-from layerbench.report.terminal_text import escaped
-from layerbench.report.text_table import format_table
+from layerbench.render.terminal_text import escaped
+from layerbench.render.text_table import format_table
 from layerbench.store.results_db import ResultsDatabase, default_path
 from tests.stored_runs import ladder_v3
 

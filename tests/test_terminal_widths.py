@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from layerbench.cli.ladder_progress import LadderProgress
-from layerbench.cli.matrix_progress import MatrixProgress
 from layerbench.lab.cpu_layout import CpuLayout
-from layerbench.lab.matrix_options import Column, MatrixOptions
-from layerbench.lab.options import LadderOptions
+from layerbench.ladder.ladder_progress import LadderProgress
+from layerbench.ladder.options import LadderOptions
+from layerbench.matrix.matrix_options import Column, MatrixOptions
+from layerbench.matrix.matrix_progress import MatrixProgress
 from layerbench.report.exports import to_markdown
 from layerbench.report.html_report import html_report
 from layerbench.report.terminal_tables import terminal_tables

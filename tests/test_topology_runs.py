@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from layerbench.cli.ladder_progress import LadderProgress
 from layerbench.errors import LayerbenchError
 from layerbench.hosts import netns
 from layerbench.hosts.topology import read_topology
-from layerbench.lab.ladder_run import run_ladder
-from layerbench.lab.options import LadderOptions
 from layerbench.lab.publish import ResultsFile
+from layerbench.ladder.ladder_progress import LadderProgress
+from layerbench.ladder.ladder_run import run_ladder
+from layerbench.ladder.options import LadderOptions
 from layerbench.rungs.definitions import Rung
 from tests.cli_lines import said
 from tests.conftest import missing

@@ -23,7 +23,7 @@ import pytest
 
 from layerbench.errors import ConfigError
 from layerbench.lab.app_under_test import app_environment
-from layerbench.lab.options import LadderOptions
+from layerbench.ladder.options import LadderOptions
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
 from layerbench.rungs.applications import APPLICATIONS, Application

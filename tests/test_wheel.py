@@ -292,7 +292,9 @@ def test_replicate_lists_its_published_experiments(
     """Each experiment is a TOML file of package data (layerbench/replicate/experiments/)."""
     listed = account.run([core.program("layerbench"), "replicate", "--list"], cwd=work)
     assert listed.returncode == 0, listed.stderr
-    names = [path.stem for path in (ROOT / "layerbench" / "report" / "experiments").glob("*.toml")]
+    names = [
+        path.stem for path in (ROOT / "layerbench" / "replicate" / "experiments").glob("*.toml")
+    ]
     assert names
     for name in names:
         assert f"{name} (a " in listed.stdout, name

@@ -1,5 +1,5 @@
 """Memory per worker as the seeds read it (RSS, top's RES) beside PSS and USS: the mean over
-the server's processes that served (report/worker_memory.py), printed after the ladder's and
+the server's processes that served (render/worker_memory.py), printed after the ladder's and
 the matrix's tables and in the HTML report; and from a real server, as the sampler read it."""
 
 import json
@@ -9,14 +9,14 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from layerbench.report.html_report import html_report
-from layerbench.report.worker_memory import (
+from layerbench.render.worker_memory import (
     MIB,
     WorkerMemory,
     format_memory_table,
     ladder_memory_items,
     matrix_memory_items,
 )
+from layerbench.report.html_report import html_report
 from layerbench.results.usage import ProcessUsage, RoleUsage
 from tests.report_documents import full_ladder, seed_002_matrix
 

@@ -21,9 +21,9 @@ from relstorage.options import Options
 from relstorage.storage import RelStorage
 
 from layerbench.errors import MissingBinaryError
-from layerbench.lab.writes_result import percentile_us
 from layerbench.services.mariadb import MariadbService, connect_mariadb
 from layerbench.services.urls import ServiceUrl
+from layerbench.writes.writes_result import percentile_us
 from layerbench_sites.relstorage_mariadb import MariadbAdapter
 from tests.cli_lines import said
 from tests.conftest import missing, start_service

@@ -22,7 +22,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from layerbench.cli.numbers import MAX_PORT, MAX_PROCESSES, MAX_THREADS, whole
+from layerbench.console.numbers import MAX_PORT, MAX_PROCESSES, MAX_THREADS, whole
 from layerbench.errors import ConfigError, MissingBinaryError
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import LOOPBACK, free_port

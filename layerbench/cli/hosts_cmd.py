@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from layerbench.cli.output import print_out
+from layerbench.console.output import print_out
 from layerbench.errors import ConfigError
 from layerbench.hosts.lab_network import lab_network
 from layerbench.hosts.ssh_command import ssh_command

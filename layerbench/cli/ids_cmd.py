@@ -9,7 +9,7 @@ layerbench ids check ID        exit 0 when ID is well-formed, 1 with the reason 
 import argparse
 from typing import Any
 
-from layerbench.cli.output import print_out
+from layerbench.console.output import print_out
 from layerbench.errors import ConfigError
 from layerbench.sites import decode_id, encode_id, id_scheme_version, new_id
 

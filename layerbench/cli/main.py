@@ -11,7 +11,7 @@ errors.py's typed errors, never printing it:
          setting, name or file); a NothingMeasuredError (smoke measured nothing: not a
          regression)
     130  interrupted (Ctrl-C, SIGTERM, or SIGHUP: a closed terminal, a dropped SSH session)
-    141  stdout closed by its reader (`| head -1`): quietly, by cli/output.py's print_out
+    141  stdout closed by its reader (`| head -1`): quietly, by console/output.py's print_out
 """
 
 import argparse
@@ -27,20 +27,14 @@ from typing import NoReturn
 from layerbench import __version__
 from layerbench.cli import (
     app_cmd,
-    cluster_cmd,
-    cost_cmd,
     hosts_cmd,
     ids_cmd,
-    ladder_cmd,
-    matrix_cmd,
-    mix_cmd,
-    replicate_cmd,
     report_cmd,
     results_cmd,
     services_cmd,
-    smoke_cmd,
-    writes_cmd,
 )
+from layerbench.cluster import cluster_cmd
+from layerbench.cost import cost_cmd
 from layerbench.errors import (
     ConfigError,
     IncompleteRunError,
@@ -49,9 +43,14 @@ from layerbench.errors import (
 )
 from layerbench.extras import check_command as check_extras
 from layerbench.hosts.lab_network import sweep_abandoned_networks
+from layerbench.ladder import ladder_cmd, mix_cmd
+from layerbench.matrix import matrix_cmd
 from layerbench.proc.work_dirs import sweep_abandoned
-from layerbench.report.terminal_text import escaped
+from layerbench.render.terminal_text import escaped
+from layerbench.replicate import replicate_cmd
+from layerbench.smoke import smoke_cmd
 from layerbench.words import nearest
+from layerbench.writes import writes_cmd
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2

@@ -8,15 +8,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from layerbench.cli.numbers import MAX_RUN_ID
-from layerbench.cli.output import print_out
+from layerbench.console.numbers import MAX_RUN_ID
+from layerbench.console.output import print_out
 from layerbench.documents import read_json
 from layerbench.errors import ConfigError, ResultsDatabaseError
+from layerbench.replicate.published import LADDER, MATRIX, published_named
+from layerbench.replicate.seed_ladder_table import format_ladder_seed_table
+from layerbench.replicate.seed_table import format_seed_table
 from layerbench.report.exports import to_csv, to_json, to_markdown
 from layerbench.report.html_report import html_report
-from layerbench.report.published import LADDER, MATRIX, published_named
-from layerbench.report.seed_ladder_table import format_ladder_seed_table
-from layerbench.report.seed_table import format_seed_table
 from layerbench.report.terminal_tables import terminal_tables
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.matrix_result import MatrixResult

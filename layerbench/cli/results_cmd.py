@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.cli import results_compare
-from layerbench.cli.numbers import MAX_RUN_ID, whole
-from layerbench.cli.output import print_out
 from layerbench.cli.results_compare import warn
+from layerbench.console.numbers import MAX_RUN_ID, whole
+from layerbench.console.output import print_out
 from layerbench.documents import read_json
 from layerbench.errors import LayerbenchError
-from layerbench.report.mix_lines import mix_rows
-from layerbench.report.terminal_text import escaped
-from layerbench.report.text_table import TERMINAL_WIDTH, format_table
+from layerbench.ladder.mix_lines import mix_rows
+from layerbench.render.terminal_text import escaped
+from layerbench.render.text_table import TERMINAL_WIDTH, format_table
 from layerbench.results.ladder_result import LadderResult
 from layerbench.stats.spread import Spread
 from layerbench.store.results_db import (

@@ -12,11 +12,11 @@ import json
 import sys
 from typing import Any
 
-from layerbench.cli.numbers import MAX_RUN_ID, whole
-from layerbench.cli.output import print_out
+from layerbench.console.numbers import MAX_RUN_ID, whole
+from layerbench.console.output import print_out
 from layerbench.errors import ConfigError, LayerbenchError
-from layerbench.report.terminal_text import escaped
-from layerbench.report.text_table import format_table
+from layerbench.render.terminal_text import escaped
+from layerbench.render.text_table import format_table
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.run_conditions import differences, run_conditions
 from layerbench.stats.apart import MIN_DRIFT, compare_apart, drift_between

@@ -1,4 +1,4 @@
-"""A smoke test's baseline file, whatever it counts (req/s: :mod:`layerbench.lab.smoke_baseline`;
+"""A smoke test's baseline file, whatever it counts (req/s: :mod:`layerbench.smoke.smoke_baseline`;
 instructions: :mod:`layerbench.cost.instructions_baseline`): one JSON document holding every
 URL's values, one per repeat, under one field, and the conditions they were counted under;
 read back with a one-line error for each way the file can be wrong."""

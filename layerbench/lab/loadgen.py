@@ -24,6 +24,8 @@ NOT_FOUND = (
     f"from a clone, `cargo install --path load`; or name the binary with ${BINARY_VARIABLE}"
 )
 EXIT_NO_RESPONSE = 1
+# The most connections a run opens (-c, a matrix's concurrency levels).
+MAX_CONCURRENCY = 20_000
 # Beyond the planned duration: start-up, connection set-up, the report, a slow last request.
 OVERRUN_ALLOWANCE_S = 30.0
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import LayerbenchError
-from layerbench.report.json_export import check_writable, write_json
+from layerbench.render.json_export import check_writable, write_json
 from layerbench.store.results_db import ResultsDatabase, default_path
 
 

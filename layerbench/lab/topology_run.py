@@ -33,7 +33,7 @@ from layerbench.lab.balanced_servers import BalancedServers
 from layerbench.lab.probed_from import probe_from
 from layerbench.lab.publish import ResultsFile
 from layerbench.proc.ports import LOOPBACK, free_port
-from layerbench.report.host_table import Items, format_host_table, with_per_host
+from layerbench.render.host_table import Items, format_host_table, with_per_host
 from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.nginx_balancer import NginxBalancer
 

@@ -9,16 +9,16 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from layerbench.report.app_costs import TITLE as COSTS_TITLE
-from layerbench.report.app_costs import app_cost_rows
-from layerbench.report.mix_lines import mix_rows
-from layerbench.report.run_facts import condition_facts, facts_sentence, load_facts
-from layerbench.report.worker_memory import TITLE as MEMORY_TITLE
-from layerbench.report.worker_memory import (
+from layerbench.ladder.app_costs import TITLE as COSTS_TITLE
+from layerbench.ladder.app_costs import app_cost_rows
+from layerbench.ladder.mix_lines import mix_rows
+from layerbench.render.worker_memory import TITLE as MEMORY_TITLE
+from layerbench.render.worker_memory import (
     ladder_memory_items,
     matrix_memory_items,
     memory_rows,
 )
+from layerbench.report.run_facts import condition_facts, facts_sentence, load_facts
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.results.trials import Repeated

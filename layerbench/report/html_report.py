@@ -12,20 +12,20 @@ from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
 
-from layerbench.report.app_costs import TITLE as COSTS_TITLE
-from layerbench.report.app_costs import app_cost_rows
-from layerbench.report.host_table import TITLE as HOST_TITLE
-from layerbench.report.host_table import host_roles, host_table_rows
-from layerbench.report.mix_lines import mix_rows
-from layerbench.report.run_facts import load_facts
-from layerbench.report.svg_bars import Bar, bar_chart, stacked_bar_chart
-from layerbench.report.svg_lines import Series, line_chart
-from layerbench.report.worker_memory import (
+from layerbench.ladder.app_costs import TITLE as COSTS_TITLE
+from layerbench.ladder.app_costs import app_cost_rows
+from layerbench.ladder.mix_lines import mix_rows
+from layerbench.render.host_table import TITLE as HOST_TITLE
+from layerbench.render.host_table import host_roles, host_table_rows
+from layerbench.render.svg_bars import Bar, bar_chart, stacked_bar_chart
+from layerbench.render.svg_lines import Series, line_chart
+from layerbench.render.worker_memory import (
     TITLE,
     ladder_memory_items,
     matrix_memory_items,
     memory_rows,
 )
+from layerbench.report.run_facts import load_facts
 from layerbench.results.cost_result import CostResult
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.matrix_result import Cell, MatrixResult
@@ -126,7 +126,7 @@ def _memory_table(items: list[tuple[str, Repeated]]) -> str:
 
 
 def _host_table(conditions: dict[str, Any], items: list[tuple[str, Repeated]]) -> str:
-    """On a topology: CPU and PSS per host and role (:mod:`layerbench.report.host_table`)."""
+    """On a topology: CPU and PSS per host and role (:mod:`layerbench.render.host_table`)."""
     topology = conditions.get("topology")
     if topology is None:
         return ""

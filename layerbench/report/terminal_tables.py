@@ -5,17 +5,17 @@ matrix's (with its memory per worker), under a header that says how it was measu
 
 import textwrap
 
-from layerbench.report.app_costs import format_app_costs
-from layerbench.report.ladder_instructions import ladder_instructions_lines
-from layerbench.report.ladder_table import format_ladder_table
-from layerbench.report.matrix_table import format_matrix_table
-from layerbench.report.run_facts import facts_sentence, load_facts
-from layerbench.report.text_table import TERMINAL_WIDTH
-from layerbench.report.worker_memory import (
+from layerbench.ladder.app_costs import format_app_costs
+from layerbench.ladder.ladder_instructions import ladder_instructions_lines
+from layerbench.ladder.ladder_table import format_ladder_table
+from layerbench.matrix.matrix_table import format_matrix_table
+from layerbench.render.text_table import TERMINAL_WIDTH
+from layerbench.render.worker_memory import (
     format_memory_table,
     ladder_memory_items,
     matrix_memory_items,
 )
+from layerbench.report.run_facts import facts_sentence, load_facts
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.matrix_result import MatrixResult
 

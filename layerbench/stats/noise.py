@@ -1,6 +1,6 @@
 """Whether a thing measured several times (a ladder's rung, a matrix's cell) is noisy, and what
 was seen during its trials that may say why: the judgement, as figures. The sentences that say
-it are the report's (:mod:`layerbench.report.noise_notes`).
+it are the report's (:mod:`layerbench.render.noise_notes`).
 
 One definition of a client-bound measurement serves the ladder, the matrix and the load
 generator alike: the client's busiest thread on the CPU for at least ``CLIENT_BOUND_FRACTION``

@@ -1,0 +1,1 @@
+"""What every command shares: its numeric option types, its output, its --topology option."""

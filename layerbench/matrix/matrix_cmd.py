@@ -1,0 +1,132 @@
+"""``layerbench matrix``: server configurations x concurrency levels, the deployment
+table, and what every process cost."""
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from layerbench.console.numbers import MAX_REPEATS, seconds, whole
+from layerbench.console.topology_option import add_topology_argument, topology_of, with_hosts
+from layerbench.lab.publish import ResultsFile, publish
+from layerbench.matrix.matrix_options import (
+    MATRIX_RUNG_NAMES,
+    Column,
+    MatrixOptions,
+    parse_concurrency,
+)
+from layerbench.matrix.matrix_progress import MatrixProgress
+from layerbench.matrix.matrix_run import run_matrix
+from layerbench.matrix.matrix_table import format_matrix_table
+from layerbench.render.worker_memory import format_memory_table, matrix_memory_items
+from layerbench.replicate.published import MATRIX
+from layerbench.replicate.published_option import add_published_argument, published_names
+from layerbench.replicate.seed_table import RunColumn, RunShape, check_seed, format_seed_table
+from layerbench.rungs.applications import APPLICATIONS, BARE
+from layerbench.servers.adapters import ADAPTERS
+from layerbench.servers.server_settings import add_assignments
+
+EXIT_CELL_FAILED = 1
+
+
+def add_parser(commands: Any) -> None:
+    servers = "\n".join(f"  {name:<18} {adapter.summary}" for name, adapter in ADAPTERS.items())
+    parser = commands.add_parser(
+        "matrix",
+        help="compare server configurations across concurrency levels",
+        description="Run one rung under several server configurations at several concurrency "
+        "levels: req/s, ms/req and p99 per cell, and the CPU and memory of every process.",
+        epilog="servers:\n" + servers + "\n\nA server may carry its own settings: "
+        "NAME:KEY=VALUE[:KEY=VALUE…], e.g. mod_wsgi-daemon:processes=2:threads=10; and its "
+        "application, app=NAME (" + ", ".join(APPLICATIONS) + "), e.g. "
+        "mod_wsgi-embedded:app=django.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--servers", required=True, help="comma-separated server configurations (columns)"
+    )
+    parser.add_argument(
+        "-c", "--concurrency", default="10,100,200,500", help="levels (10,100,200,500)"
+    )
+    parser.add_argument(
+        "--app",
+        default=BARE.name,
+        metavar="NAME",
+        help=f"the application of every column that names none: {', '.join(APPLICATIONS)} "
+        f"({BARE.name})",
+    )
+    parser.add_argument(
+        "--rung", default="string", choices=MATRIX_RUNG_NAMES, help="the rung measured (string)"
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="SERVER.KEY=VALUE",
+        help="a setting for every column (repeatable), e.g. apache.max_request_workers=500",
+    )
+    parser.add_argument(
+        "-d", "--duration", type=seconds(), default=5.0, help="seconds measured per cell (5)"
+    )
+    parser.add_argument(
+        "--warmup", type=seconds(zero=True), default=1.0, help="seconds of warm-up (1)"
+    )
+    parser.add_argument(
+        "--repeats",
+        type=whole(1, MAX_REPEATS),
+        default=3,
+        help="passes over the columns, interleaved; each cell shows its median (3)",
+    )
+    parser.add_argument(
+        "--no-keep-alive", action="store_true", help="a new connection for every request"
+    )
+    parser.add_argument("--no-pin", action="store_true", help="do not pin client and servers")
+    add_topology_argument(parser)
+    parser.add_argument(
+        "--json", type=Path, default=Path("matrix.json"), help="results file (matrix.json)"
+    )
+    parser.add_argument("--label", help="a name for the run in the results database")
+    parser.add_argument("--wide", action="store_true", help="the table with every column")
+    add_published_argument(parser, MATRIX)
+    parser.set_defaults(handler=cmd_matrix)
+
+
+def cmd_matrix(args: argparse.Namespace) -> int:
+    common = add_assignments({}, args.set)
+    options = MatrixOptions(
+        columns=tuple(
+            Column.parse(text, common, args.app) for text in args.servers.split(",") if text.strip()
+        ),
+        concurrency=parse_concurrency(args.concurrency),
+        rung=args.rung,
+        duration_s=args.duration,
+        warmup_s=args.warmup,
+        repeats=args.repeats,
+        keep_alive=not args.no_keep_alive,
+        pin=not args.no_pin,
+        settings=common,
+    )
+    published = published_names(args, MATRIX)
+    if published is not None:
+        check_seed(published, _shape(options))  # a run that cannot hold the post's: refused
+    results = ResultsFile(args.json, args.label)
+    topology = topology_of(args)
+    result = run_matrix(options, results, MatrixProgress(options, sys.stderr), topology)
+    tables = [
+        format_matrix_table(result, wide=args.wide),
+        format_memory_table(matrix_memory_items(result)),
+        format_seed_table(result, published) if published is not None else "",
+    ]
+    document = result.to_dict()
+    with_hosts(results, document, tables, matrix_memory_items(result))
+    publish(results, document, "\n\n".join(table for table in tables if table))
+    return EXIT_CELL_FAILED if result.failed else 0
+
+
+def _shape(options: MatrixOptions) -> RunShape:
+    """The run as planned: its columns' settings as given (the defaults not known yet)."""
+    columns = tuple(
+        RunColumn(c.label, c.adapter, c.app, options.rung_for(c).name, c.book, {})
+        for c in options.columns
+    )
+    return RunShape(columns, options.concurrency)

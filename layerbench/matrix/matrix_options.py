@@ -1,0 +1,124 @@
+"""What the user asked a matrix run to do: server configurations (columns) x concurrency levels
+(rows) on one rung.
+
+A column is ``NAME`` or ``NAME:KEY=VALUE:…`` (``mod_wsgi-daemon:processes=2:threads=10``): its
+keys are the adapter's own settings, or ``SECTION.KEY`` for a shared one
+(``mod_wsgi-embedded:apache.mpm=prefork``); ``--set`` gives settings to every column, and a
+column's own win. The same adapter may appear in several columns with different settings.
+A column's ``app=NAME`` names the application its server runs (``mod_wsgi-embedded:app=django``;
+the bare one when it has none): a key of the column, not a setting of its server.
+"""
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from layerbench.errors import ConfigError
+from layerbench.lab.loadgen import MAX_CONCURRENCY
+from layerbench.results.trials import MAX_REPEATS
+from layerbench.rungs.applications import BARE, Application, find_application
+from layerbench.rungs.definitions import Rung, Stack, selectable_of
+from layerbench.servers.adapters import Serves, find_adapter
+from layerbench.servers.server_settings import SettingsBook, add_assignments
+from layerbench.words import did_you_mean
+
+# The rungs a matrix may measure: the default ladder's, and those run only when asked for.
+MATRIX_RUNGS = selectable_of(full=False)
+MATRIX_RUNG_NAMES = tuple(rung.name for rung in MATRIX_RUNGS)
+
+
+@dataclass(frozen=True)
+class Column:
+    label: str
+    adapter: str
+    book: SettingsBook
+    app: str = BARE.name
+
+    @classmethod
+    def parse(cls, text: str, common: SettingsBook, app: str = BARE.name) -> "Column":
+        """``app``: the application of a column that names none."""
+        name, *parts = [part.strip() for part in text.split(":")]
+        find_adapter(name)
+        apps = [part.partition("=")[2].strip() for part in parts if _is_app(part)]
+        if len(apps) > 1:
+            raise ConfigError(f"{text.strip()}: one app= per column, not {len(apps)}")
+        app = find_application(apps[0] if apps else app).name
+        assignments = [part for part in parts if not _is_app(part)]
+        book = add_assignments(common, assignments, default_section=name)
+        return cls(text.strip(), name, book, app)
+
+    @property
+    def application(self) -> Application:
+        return find_application(self.app)
+
+
+def _is_app(part: str) -> bool:
+    return part.partition("=")[0].strip() == "app"
+
+
+@dataclass(frozen=True)
+class MatrixOptions:
+    columns: tuple[Column, ...]
+    concurrency: tuple[int, ...] = (10, 100, 200, 500)
+    rung: str = "string"
+    duration_s: float = 5.0
+    warmup_s: float = 1.0
+    # Passes over the columns, interleaved; each cell's req/s is the median of its trials'.
+    repeats: int = 1
+    keep_alive: bool = True
+    pin: bool = True
+    settings: SettingsBook = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.columns:
+            raise ConfigError("no servers to run: give --servers NAME[,NAME…]")
+        if not self.concurrency:
+            raise ConfigError("no concurrency levels: give --concurrency N[,N…]")
+        for level in self.concurrency:
+            if not 1 <= level <= MAX_CONCURRENCY:
+                raise ConfigError(f"concurrency must be 1 to {MAX_CONCURRENCY:,}, not {level}")
+        if self.rung not in MATRIX_RUNG_NAMES:
+            known = ", ".join(MATRIX_RUNG_NAMES)
+            raise ConfigError(
+                did_you_mean(
+                    f"unknown rung {self.rung}",
+                    self.rung,
+                    MATRIX_RUNG_NAMES,
+                    f"the rungs are: {known}",
+                )
+            )
+        if self.duration_s <= 0 or self.warmup_s < 0:
+            raise ConfigError("the duration must be positive and the warm-up not negative")
+        if not 1 <= self.repeats <= MAX_REPEATS:
+            raise ConfigError(f"repeats must be 1 to {MAX_REPEATS}, not {self.repeats}")
+        for column in self.columns:
+            self.rung_for(column)  # refuses a rung the column's server cannot serve
+            app = column.application
+            find_adapter(column.adapter).check_interface(app.name, app.interface)
+
+    def named_rung(self) -> Rung:
+        """The rung ``rung`` names (a static column measures the static file instead)."""
+        return next(rung for rung in MATRIX_RUNGS if rung.name == self.rung)
+
+    def rung_for(self, column: Column) -> Rung:
+        """The rung a column measures: a static server always serves the static file (the
+        anchor the others are compared with); the others serve the chosen rung."""
+        serves = find_adapter(column.adapter).serves
+        name = "static" if serves is Serves.STATIC else self.rung
+        rung = next(rung for rung in MATRIX_RUNGS if rung.name == name)
+        if serves is Serves.APPLICATION and rung.stack is not Stack.PYTHON:
+            raise ConfigError(f"{column.adapter} runs the application: choose a Python rung")
+        if serves is Serves.STRING and rung.name != "string":
+            raise ConfigError(f"{column.adapter} serves the string rung only, not {rung.name}")
+        return rung
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def parse_concurrency(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise ConfigError(
+            f"--concurrency takes whole numbers, like 10,100,500; not {text!r}"
+        ) from None

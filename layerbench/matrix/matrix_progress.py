@@ -1,0 +1,66 @@
+"""Live progress of a matrix run on stderr: a line per pass (with repeats) and per column,
+then one per trial of a cell."""
+
+import textwrap
+from typing import TextIO
+
+from layerbench.lab.cpu_layout import CpuLayout
+from layerbench.matrix.matrix_options import MatrixOptions
+from layerbench.render.text_table import TERMINAL_WIDTH
+from layerbench.results.matrix_result import Cell, ColumnInfo
+from layerbench.results.status import Status
+from layerbench.words import counted
+
+
+class MatrixProgress:
+    def __init__(self, options: MatrixOptions, stream: TextIO) -> None:
+        self.options = options
+        self.stream = stream
+        self._cell_open = False
+
+    def begin(self, layout: CpuLayout) -> None:
+        options = self.options
+        keep_alive = "keep-alive" if options.keep_alive else "no keep-alive"
+        levels = ",".join(str(c) for c in options.concurrency)
+        self._say_wrapped(
+            f"layerbench matrix: {counted(len(options.columns), 'server')} x c={levels}, rung "
+            f"{options.rung}, {keep_alive}, {counted(options.repeats, 'pass', 'passes')} of "
+            f"{options.warmup_s:g} s warm-up + {options.duration_s:g} s measured per cell; "
+            f"{layout.describe()}"
+        )
+
+    def pass_starting(self, number: int, passes: int) -> None:
+        if passes > 1:
+            self._say(f"pass {number} of {passes}")
+
+    def column_starting(self, column: ColumnInfo) -> None:
+        self._say(f"{column.label} ({column.rung} rung)")
+
+    def cell_starting(self, column: ColumnInfo, concurrency: int) -> None:
+        self.stream.write(f"  c={concurrency:<6} … ")
+        self.stream.flush()
+        self._cell_open = True
+
+    def cell_finished(self, cell: Cell) -> None:
+        if not self._cell_open:
+            self.stream.write(f"  c={cell.concurrency:<6} ")
+        self._cell_open = False
+        if cell.status is Status.OK and cell.load is not None:
+            errors = f", {counted(cell.load.errors, 'error')}" if cell.load.errors else ""
+            self._say(f"{cell.load.requests_per_s:,.0f} req/s{errors}")
+        else:
+            # Its first line: the whole message (a server's log, say) is in the notes under
+            # the table, once.
+            first_line = cell.message.splitlines()[0] if cell.message else ""
+            self._say(f"{cell.status.value}: {first_line}")
+
+    def _say_wrapped(self, text: str) -> None:
+        """``text`` in lines of at most the terminal's 120 columns, the next ones indented."""
+        for line in textwrap.wrap(
+            text, TERMINAL_WIDTH, subsequent_indent="  ", break_on_hyphens=False
+        ):
+            self._say(line)
+
+    def _say(self, line: str) -> None:
+        self.stream.write(line + "\n")
+        self.stream.flush()

@@ -1,0 +1,216 @@
+"""Published vs here: a matrix run beside a published experiment's figures
+(:mod:`layerbench.replicate.published`).
+Per configuration the post measured, its req/s and its ratio to the experiment's
+reference, ours (the median of the cell's trials, with its bootstrap 95 % interval) and our
+ratio with its interval from the pairs of trials measured in the same pass
+(:func:`layerbench.stats.comparison.compare_paired`); then each of the post's conclusions, and
+whether it holds here, in direction and size: the absolute figures come from other hardware,
+the ratios are what can be compared."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from layerbench.errors import ConfigError
+from layerbench.render.text_table import format_table, setup_lines
+from layerbench.render.worker_memory import MIB, server_memory
+from layerbench.replicate.published import MATRIX, named_of_kind
+from layerbench.replicate.seed_compare import (
+    compare_items,
+    conclusion_lines,
+    interval_text,
+    rate_interval_text,
+    rate_text,
+    runs_with,
+)
+from layerbench.replicate.seed_figures import Place, SeedExperiment, SeedFigure
+from layerbench.results.matrix_result import Cell, MatrixResult
+from layerbench.stats.comparison import RungComparison
+
+# A column's label (its settings) at most this long, shortened with … (the matrix's own table
+# above names it whole); its level and which measurement of it follow.
+LABEL_WIDTH = 44
+
+
+@dataclass(frozen=True)
+class RunColumn:
+    """A matrix column as a post's figures are looked for in it: ``book`` the settings it
+    was given (SECTION → KEY → VALUE), ``used`` those its server ran with, defaults included
+    (empty before the run, and for a column whose server never started)."""
+
+    label: str
+    server: str
+    app: str
+    rung: str
+    book: Mapping[str, Mapping[str, Any]]
+    used: Mapping[str, Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class RunShape:
+    columns: tuple[RunColumn, ...]
+    # The run's levels, in order (a level may come twice: the first measurement and the next).
+    concurrency: tuple[int, ...]
+
+
+def shape_of(result: MatrixResult) -> RunShape:
+    books = {
+        column["label"]: column.get("book", {})
+        for column in result.options.get("columns", [])
+        if isinstance(column, dict)
+    }
+    return RunShape(
+        tuple(
+            RunColumn(c.label, c.server, c.app, c.rung, books.get(c.label, {}), c.settings)
+            for c in result.columns
+        ),
+        tuple(result.options.get("concurrency", ())),
+    )
+
+
+def check_seed(names: str, shape: RunShape) -> list[SeedExperiment]:
+    """Of the published experiments ``names`` names (comma-separated), those the run holds; a
+    ConfigError naming what a run of each needs when it holds none (or a name is not one of
+    them, or is a ladder's)."""
+    experiments = [p.experiment for p in named_of_kind(names, MATRIX)]
+    held = [e for e in experiments if isinstance(e, SeedExperiment) and not _missing(e, shape)]
+    if held:
+        return held
+    needs = "; ".join(
+        f"{e.name} lacks {_missing(e, shape)} (run: layerbench replicate {e.name})"
+        for e in experiments
+        if isinstance(e, SeedExperiment)
+    )
+    raise ConfigError(f"this matrix holds none of {names}: {needs}")
+
+
+def format_seed_table(result: MatrixResult, names: str, *, colour: bool | None = None) -> str:
+    """The run beside each published experiment of ``names`` it holds."""
+    shape = shape_of(result)
+    parts = []
+    for experiment in check_seed(names, shape):
+        parts.append(_experiment_table(experiment, result, shape, colour))
+    return "\n\n".join(parts)
+
+
+def _missing(experiment: SeedExperiment, shape: RunShape) -> str:
+    """The first figure of the post's that the run has no place for; empty when none."""
+    for figure in experiment.figures:
+        if figure.requests_per_s is None:
+            continue
+        if _column(experiment, figure.place, shape) is None or _row(figure.place, shape) is None:
+            place = figure.place
+            settings = "".join(f":{s}" for s in place.settings)
+            return f"{place.server}:app={place.app}{settings} at c={place.concurrency}" + (
+                f" (measurement {place.occurrence + 1})" if place.occurrence else ""
+            )
+    return ""
+
+
+def _column(experiment: SeedExperiment, place: Place, shape: RunShape) -> RunColumn | None:
+    for column in shape.columns:
+        rung = place.rung or experiment.rung
+        if (column.server, column.app, column.rung) != (place.server, place.app, rung):
+            continue
+        if all(runs_with(column.book, column.used, setting) for setting in place.settings):
+            return column
+    return None
+
+
+def _row(place: Place, shape: RunShape) -> int | None:
+    rows = [row for row, level in enumerate(shape.concurrency) if level == place.concurrency]
+    return rows[place.occurrence] if place.occurrence < len(rows) else None
+
+
+def _cell(
+    experiment: SeedExperiment, figure: SeedFigure, result: MatrixResult, shape: RunShape
+) -> Cell | None:
+    column = _column(experiment, figure.place, shape)
+    row = _row(figure.place, shape)
+    if column is None or row is None:
+        return None
+    cell = result.cell(column.label, row)
+    return cell if cell is not None and cell.requests_per_s else None
+
+
+def _comparison(
+    experiment: SeedExperiment,
+    figure: str,
+    reference: str,
+    result: MatrixResult,
+    shape: RunShape,
+) -> RungComparison | None:
+    return compare_items(
+        figure,
+        _cell(experiment, experiment.figure(reference), result, shape),
+        _cell(experiment, experiment.figure(figure), result, shape),
+    )
+
+
+def _experiment_table(
+    experiment: SeedExperiment, result: MatrixResult, shape: RunShape, colour: bool | None
+) -> str:
+    header = ["post's configuration", "here", "post req/s", "post ratio", "req/s", "95 %"]
+    header += ["ratio", "95 %", "post RES MiB", "RSS MiB/worker"]
+    rows = [header]
+    for figure in experiment.figures:
+        column = _column(experiment, figure.place, shape)
+        cell = _cell(experiment, figure, result, shape)
+        label = column.label if column else ""
+        if len(label) > LABEL_WIDTH:
+            label = label[: LABEL_WIDTH - 1] + "…"
+        here = f"{label} c={figure.place.concurrency}" if column else "not in this run"
+        if column and figure.place.occurrence:
+            here += f" ({_ordinal(figure.place.occurrence)})"
+        seed_ratio = _seed_ratio(experiment, figure)
+        compared = None
+        if figure.reference != figure.name:  # a reference against itself: 1, no interval
+            compared = _comparison(experiment, figure.name, figure.reference, result, shape)
+        reference = figure.reference == figure.name and cell is not None
+        row = [
+            figure.name,
+            here,
+            "—" if figure.requests_per_s is None else f"{figure.requests_per_s:,.0f}",
+            _seed_ratio_text(figure, seed_ratio),
+            rate_text(cell),
+            rate_interval_text(cell),
+            "1" if reference else "" if compared is None else f"{compared.ratio:.2f}",
+            "" if compared is None else interval_text(compared.ci_low, compared.ci_high, ".2f"),
+        ]
+        worker = server_memory(cell) if cell else None
+        row += [
+            "" if figure.rss_mib is None else f"{figure.rss_mib:.0f}",
+            "" if worker is None else f"{worker.rss_bytes / MIB:.1f}",
+        ]
+        rows.append(row)
+    lines = [
+        f"published vs here: {experiment.name} ({experiment.rung} rung; ratios against the "
+        "configuration each figure is compared with)",
+        *setup_lines(experiment.conditions),
+        *format_table(rows, 2, colour=colour),
+        "",
+    ]
+    claims = [
+        (claim, _comparison(experiment, claim.figure, claim.reference, result, shape))
+        for claim in experiment.claims
+    ]
+    return "\n".join(
+        lines + conclusion_lines(claims, lambda name: experiment.figure(name).requests_per_s)
+    )
+
+
+def _ordinal(occurrence: int) -> str:
+    return {1: "second", 2: "third"}.get(occurrence, f"measurement {occurrence + 1}")
+
+
+def _seed_ratio(experiment: SeedExperiment, figure: SeedFigure) -> float | None:
+    reference = experiment.figure(figure.reference).requests_per_s
+    if figure.requests_per_s is None or not reference:
+        return None
+    return figure.requests_per_s / reference
+
+
+def _seed_ratio_text(figure: SeedFigure, ratio: float | None) -> str:
+    if ratio is None:
+        return ""
+    return "1" if figure.reference == figure.name else f"{ratio:.2f}"

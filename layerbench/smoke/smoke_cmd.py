@@ -1,0 +1,260 @@
+"""``layerbench smoke package.module:application --baseline perf.json [--save]`` or ``--against
+REF``: a performance smoke test for CI. Exit 0 when no URL regressed (an undecided URL is a
+warning: too few trials, or an interval that spans both; exit 3 for it with
+``--fail-inconclusive``), 1 when one regressed (the run says which and by how much), 2 when
+nothing could be measured or compared: a usage error, an application that does not load, a
+server that does not start, a URL that does not answer 2xx, a baseline measured under other
+conditions. A typo never fails a build as a regression, and neither does noise.
+
+``--against REF`` measures the reference's application (a git ref checked out into a temporary
+worktree, or a directory) and the candidate side by side in one run, their passes paired, as
+asv's ``continuous`` does: the machine's drift between passes cancels, which a baseline stored
+from another run cannot do."""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from layerbench.console.numbers import (
+    MAX_CONCURRENCY,
+    MAX_COUNTED_REQUESTS,
+    MAX_REPEATS,
+    real,
+    seconds,
+    whole,
+)
+from layerbench.cost.cost_plan import DEFAULT_REQUESTS
+from layerbench.errors import ConfigError
+from layerbench.render.json_export import check_writable, write_json
+from layerbench.servers.server_settings import add_assignments
+from layerbench.sites import check_importable
+from layerbench.smoke.smoke import SmokeOptions
+from layerbench.smoke.smoke_baseline import baseline_document, read_baseline
+from layerbench.smoke.smoke_instructions import smoke_instructions
+from layerbench.smoke.smoke_result import (
+    EXIT_STATUSES,
+    MIN_TRIALS,
+    Verdict,
+    check_in_baseline,
+    exit_status,
+    judge,
+    judge_paired,
+)
+from layerbench.smoke.smoke_run import BaselineToMeet, run_smoke, run_smoke_against
+from layerbench.smoke.smoke_table import saved_line, verdict_lines
+from layerbench.stats.paired import CONFIDENCE
+from layerbench.stats.sequential import look_confidence
+
+DEFAULT_TOLERANCE = 0.10
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "smoke",
+        help="a performance smoke test of your WSGI application against a baseline",
+        description="Run package.module:application under a server adapter, measure each URL "
+        "with interleaved repeats, and compare with the baseline (--baseline FILE), or with "
+        "the reference's application measured side by side in the same run (--against REF). "
+        f"A verdict needs at least {MIN_TRIALS} repeats; with fewer it is inconclusive.",
+        epilog=EXIT_STATUSES,
+    )
+    parser.add_argument("app", help="the WSGI application, package.module:callable")
+    parser.add_argument("--url", action="append", help="a path to measure (repeatable; /)")
+    parser.add_argument("--baseline", type=Path, help="the baseline JSON file")
+    parser.add_argument(
+        "--against",
+        metavar="REF",
+        help="compare with the application at a git ref (checked out into a temporary "
+        "worktree, removed after) or in a directory, measured side by side in this run",
+    )
+    parser.add_argument(
+        "--until-decided",
+        action="store_true",
+        help="with --against: after --repeats passes, keep adding passes until every URL is "
+        "decided or --max-time is up (each look at a stricter interval: alpha spending)",
+    )
+    parser.add_argument(
+        "--max-time",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="--until-decided: stop adding passes after this long (600)",
+    )
+    parser.add_argument(
+        "--fail-inconclusive",
+        action="store_true",
+        help="exit 3 when no URL regressed but one could not be decided (else a warning, exit 0)",
+    )
+    parser.add_argument("--save", action="store_true", help="measure and save the baseline")
+    parser.add_argument("--server", default="gunicorn", help="the server adapter (gunicorn)")
+    parser.add_argument("--set", action="append", default=[], metavar="SERVER.KEY=VALUE")
+    parser.add_argument(
+        "--repeats", type=whole(1, MAX_REPEATS), default=5, help="trials per URL (5)"
+    )
+    parser.add_argument(
+        "-d", "--duration", type=seconds(), default=2.0, help="seconds per trial (2)"
+    )
+    parser.add_argument(
+        "--warmup", type=seconds(zero=True), default=0.5, help="seconds of warm-up (0.5)"
+    )
+    parser.add_argument(
+        "-c", "--concurrency", type=whole(1, MAX_CONCURRENCY), default=10, help="connections (10)"
+    )
+    parser.add_argument(
+        "--tolerance",
+        type=real(0, 1),
+        default=None,
+        help="slowdown tolerated, a fraction (0.10; with --measure instructions 0.01)",
+    )
+    parser.add_argument(
+        "--measure",
+        choices=("requests", "instructions"),
+        default="requests",
+        help="req/s under the server (requests), or instructions per request of the "
+        "application called in-process under valgrind (instructions)",
+    )
+    parser.add_argument(
+        "--requests",
+        type=whole(1, MAX_COUNTED_REQUESTS),
+        default=DEFAULT_REQUESTS,
+        help=f"--measure instructions: requests counted per URL and repeat ({DEFAULT_REQUESTS})",
+    )
+    parser.add_argument(
+        "--app-path",
+        action="append",
+        default=[],
+        help="a directory to import the application from (the current one)",
+    )
+    parser.add_argument(
+        "--ignore-conditions",
+        action="store_true",
+        help="compare with a baseline measured under other conditions (server, settings, "
+        "concurrency, URLs, machine), saying how they differ",
+    )
+    parser.set_defaults(handler=cmd_smoke)
+
+
+def cmd_smoke(args: argparse.Namespace) -> int:
+    if args.measure == "instructions":
+        return smoke_instructions(args)
+    options = SmokeOptions(
+        app=args.app,
+        urls=tuple(args.url or ["/"]),
+        server=args.server,
+        settings=add_assignments({}, args.set, default_section=args.server),
+        repeats=args.repeats,
+        duration_s=args.duration,
+        warmup_s=args.warmup,
+        concurrency=args.concurrency,
+        tolerance=DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance,
+        app_path=tuple(args.app_path or ["."]),
+    )
+    check_importable(options.app, [str(Path(p).resolve()) for p in options.app_path])
+    if args.against is not None:
+        if args.save or args.baseline is not None:
+            raise ConfigError("--against measures its own baseline: no --baseline or --save")
+        _warn_few(options.repeats)
+        looks = _Looks(options.tolerance, args.max_time) if args.until_decided else None
+        side_by_side = run_smoke_against(options, args.against, looks.enough if looks else None)
+        confidence = looks.final_confidence(side_by_side.now) if looks else CONFIDENCE
+        verdicts = judge_paired(
+            side_by_side.before, side_by_side.now, options.tolerance, confidence
+        )
+        print(f"now against {side_by_side.reference}, measured side by side (paired passes):")
+        if looks:
+            print(looks.summary(side_by_side.now, confidence))
+        print("\n".join(verdict_lines(verdicts, options.tolerance, side_by_side.reference)))
+        return _exit(verdicts, args.fail_inconclusive)
+    if args.until_decided:
+        raise ConfigError(
+            "--until-decided needs --against REF: a stored baseline has no passes to add"
+        )
+    if args.baseline is None:
+        raise ConfigError(
+            "smoke needs --baseline FILE (with --save to measure it) or --against REF"
+        )
+    if args.save:
+        check_writable(args.baseline, "the baseline")
+    else:
+        _warn_few(options.repeats)
+    against = None
+    if not args.save:
+        against = BaselineToMeet(
+            read_baseline(args.baseline), args.baseline, args.ignore_conditions
+        )
+        check_in_baseline(against.baseline.rates, options.urls)
+    measured = run_smoke(options, against, _note)
+    if against is None:
+        document = baseline_document(options.app, measured.conditions, measured.rates)
+        try:
+            write_json(document, args.baseline)
+        except OSError as error:
+            raise ConfigError(f"cannot write {args.baseline}: {error.strerror}") from None
+        print(saved_line(args.baseline, measured.rates))
+        return 0
+    verdicts = judge(against.baseline.rates, measured.rates, options.tolerance)
+    print("\n".join(verdict_lines(verdicts, options.tolerance)))
+    return _exit(verdicts, args.fail_inconclusive)
+
+
+class _Looks:
+    """``--until-decided``: after each pass from the last of ``--repeats`` on, a look at the
+    paired verdicts at look k's confidence (:func:`~layerbench.stats.sequential.look_confidence`);
+    enough when every URL is decided or the time is up."""
+
+    def __init__(self, tolerance: float, max_time_s: float) -> None:
+        if max_time_s <= 0:
+            raise ConfigError(f"--max-time is a number of seconds above 0, not {max_time_s:g}")
+        self.tolerance = tolerance
+        self.deadline = time.monotonic() + max_time_s
+        self.looks = 0
+        self.passes_looked_at = 0
+
+    def enough(self, before: dict[str, list[float]], now: dict[str, list[float]]) -> bool:
+        self.looks += 1
+        self.passes_looked_at = _passes(now)
+        confidence = look_confidence(self.looks)
+        verdicts = judge_paired(before, now, self.tolerance, confidence)
+        return all(verdict.decided for verdict in verdicts) or time.monotonic() >= self.deadline
+
+    def final_confidence(self, now: dict[str, list[float]]) -> float:
+        """The last look's, or a look of its own when passes were added after it."""
+        if self.looks == 0 or _passes(now) != self.passes_looked_at:
+            self.looks += 1
+        return look_confidence(self.looks)
+
+    def summary(self, now: dict[str, list[float]], confidence: float) -> str:
+        return (
+            f"--until-decided: {_passes(now)} passes, {self.looks} looks; the last at "
+            f"{confidence:.2%} confidence (the 5 % shared across the looks)"
+        )
+
+
+def _passes(rates: dict[str, list[float]]) -> int:
+    return min((len(values) for values in rates.values()), default=0)
+
+
+def _warn_few(repeats: int) -> None:
+    if repeats < MIN_TRIALS:
+        print(
+            f"layerbench: warning: {repeats} repeats, fewer than the {MIN_TRIALS} a verdict "
+            "needs: every URL will be inconclusive",
+            file=sys.stderr,
+        )
+
+
+def _exit(verdicts: list[Verdict], fail_inconclusive: bool) -> int:
+    undecided = [verdict.url for verdict in verdicts if not verdict.decided]
+    if undecided and not any(verdict.regressed for verdict in verdicts):
+        print(
+            f"layerbench: warning: inconclusive: {', '.join(undecided)}"
+            + ("" if fail_inconclusive else " (not a failure; --fail-inconclusive makes it one)"),
+            file=sys.stderr,
+        )
+    return exit_status(verdicts, fail_inconclusive)
+
+
+def _note(text: str) -> None:
+    print(f"layerbench: note: {text}", file=sys.stderr)

@@ -1,0 +1,135 @@
+"""A smoke test's measurement as one job: the application served under its adapter in a
+temporary directory, the conditions compared with the baseline's, every URL verified, then
+measured with interleaved repeats; or, with ``--against``, the reference's application beside
+it, both measured in the same passes (:func:`run_smoke_against`).
+
+What stops it before the first trial (no load generator, a server not installed or not
+starting, a URL not answering 2xx) is a :class:`NothingMeasuredError`: nothing was measured, so
+nothing regressed, and a build is not failed as if it had."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from layerbench.errors import (
+    ConfigError,
+    LoadGeneratorError,
+    MissingPackageError,
+    NothingMeasuredError,
+    ServerStartError,
+    VerificationError,
+)
+from layerbench.lab.cpu_layout import plan_cpu_layout
+from layerbench.lab.loadgen import find_load_generator
+from layerbench.proc.work_dirs import work_directory
+from layerbench.smoke.reference_checkout import reference_checkout
+from layerbench.smoke.smoke import (
+    Enough,
+    SmokeOptions,
+    measure,
+    measure_side_by_side,
+    prepare,
+    verify,
+)
+from layerbench.smoke.smoke_baseline import Baseline
+from layerbench.smoke.smoke_conditions import differences
+
+# Raised before the first trial.
+NOT_MEASURED = (MissingPackageError, ServerStartError, VerificationError)
+
+
+@dataclass(frozen=True)
+class SmokeMeasurement:
+    conditions: dict[str, Any]
+    rates: dict[str, list[float]]  # every URL's req/s, one per repeat
+
+
+@dataclass(frozen=True)
+class BaselineToMeet:
+    """The baseline a run is compared with, where it was read from, and whether it is compared
+    with even when measured under other conditions (``--ignore-conditions``)."""
+
+    baseline: Baseline
+    path: Path
+    compare_anyway: bool = False
+
+
+def run_smoke(
+    options: SmokeOptions, against: BaselineToMeet | None, note: Callable[[str], None]
+) -> SmokeMeasurement:
+    """Measures ``options``' URLs; ``note`` is told what the user should know of the comparison
+    to come (an older baseline, other conditions compared anyway)."""
+    try:
+        load_binary = find_load_generator()
+    except LoadGeneratorError as error:
+        raise NothingMeasuredError(error) from error
+    if against is not None and against.baseline.note:
+        note(against.baseline.note)
+    with work_directory("layerbench-smoke-") as workdir:
+        try:
+            setup = prepare(options, plan_cpu_layout(), load_binary, workdir)
+            if against is not None:
+                _check_conditions(against, setup.conditions, note)
+            with setup.deployment:
+                verify(setup)
+                rates = measure(setup)
+        except NOT_MEASURED as error:
+            raise NothingMeasuredError(error) from error
+    return SmokeMeasurement(setup.conditions, rates)
+
+
+@dataclass(frozen=True)
+class SideBySide:
+    """``smoke --against``: every URL's req/s under the reference's application (``before``)
+    and the candidate (``now``), pass i of each measured in the same pass."""
+
+    conditions: dict[str, Any]
+    before: dict[str, list[float]]
+    now: dict[str, list[float]]
+    # What the reference is: "main (3f2a9c1d0b7e)".
+    reference: str
+
+
+def run_smoke_against(
+    options: SmokeOptions, against: str, enough: Enough | None = None
+) -> SideBySide:
+    """Measures ``options``' application and the reference's (a git ref checked out into a
+    temporary worktree, or a directory) side by side: both served at once under the same
+    server and settings, on the same CPUs, their trials interleaved pass by pass."""
+    try:
+        load_binary = find_load_generator()
+    except LoadGeneratorError as error:
+        raise NothingMeasuredError(error) from error
+    with (
+        work_directory("layerbench-smoke-") as workdir,
+        reference_checkout(against, options.app_path, workdir) as reference,
+    ):
+        try:
+            layout = plan_cpu_layout()
+            old = replace(options, app_path=reference.app_path)
+            before = prepare(old, layout, load_binary, workdir / "before")
+            now = prepare(options, layout, load_binary, workdir / "now")
+            with before.deployment, now.deployment:
+                verify(before)
+                verify(now)
+                rates_before, rates_now = measure_side_by_side(before, now, enough)
+        except NOT_MEASURED as error:
+            raise NothingMeasuredError(error) from error
+    return SideBySide(now.conditions, rates_before, rates_now, reference.description)
+
+
+def _check_conditions(
+    against: BaselineToMeet, now: dict[str, Any], note: Callable[[str], None]
+) -> None:
+    """Refuses a baseline measured under other conditions, unless told to compare anyway."""
+    found = differences(against.baseline.conditions, now)
+    if not found:
+        return
+    how = "; ".join(found)
+    if not against.compare_anyway:
+        raise ConfigError(
+            f"{against.path} was measured under other conditions: {how}; measure a new "
+            "baseline with --save, or compare anyway with --ignore-conditions"
+        )
+    note(f"compared anyway with {against.path}, measured under other conditions: {how}")

@@ -1,0 +1,1 @@
+"""`layerbench writes`: the command, its stores, the run and its result."""
