@@ -14,7 +14,6 @@ from layerbench.hosts.lab_network import LabNetwork, lab_network
 from layerbench.hosts.topology import topology_from
 from layerbench.lab.load_from_hosts import load_from_clients
 from layerbench.lab.loadgen import LoadSpec
-from layerbench.stats import hdr_histogram
 from tests.front_nginx_load import check_merged_exactly, load_front_nginx
 from tests.load_documents import validate
 from tests.test_hosts import can_make_namespaces, ours
@@ -52,7 +51,6 @@ def test_two_client_hosts_load_one_nginx_and_merge_exactly(
     for name in ("total_transferred_bytes", "html_transferred_bytes", "sent_bytes"):
         assert merged.document[name] == sum(d[name] for d in documents), name
     assert merged.requests_per_s == total / max(d["elapsed_s"] for d in documents)
-    assert hdr_histogram.decode(merged.latency_histogram_us or "").total_count == total
     # A percentile of the union lies between the clients' own.
     for name in ("p50", "p99", "p99_9"):
         own = [result.latency_us[name] for result in results]

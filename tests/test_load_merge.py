@@ -1,29 +1,28 @@
-"""Several clients' load documents merged into one load document (issue 26): the schema of
-one client's, its counts the clients' added, every histogram the clients' added exactly (the
-percentiles of the merged uncorrected and per-URL latencies are those of the union), and the
-lab's table prints it like any load result."""
+"""Several clients' load documents merged into one load document by ``layerbench-load merge``
+(layerbench.lab.load_merge): the schema of one client's, its counts the clients' added, its
+rates over the longest client's time, and the lab's table prints it like any load result; what
+cannot be merged exactly is refused in the load generator's one line.
 
-import copy
-import random
+The arithmetic (every histogram added exactly, the percentiles those of the union) is the load
+generator's own and tested there: load/src/merge/tests.rs, load/tests/merge.rs, and
+load/tests/merge_vectors.rs against the documents of the Python merge it replaced."""
+
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from layerbench.errors import LoadGeneratorError
+from layerbench.lab.load_merge import merge_documents, merge_loads
 from layerbench.ladder.ladder_table import format_ladder_table
 from layerbench.results.ladder_result import LadderResult, RungResult
-from layerbench.results.load_merge import merge_documents, merge_loads
-from layerbench.results.load_merge_latency import merged_latency
 from layerbench.results.load_result import LoadResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.results.usage import Usage
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE
 from layerbench.servers.nginx import NginxStatic
-from layerbench.stats import hdr_histogram
 from tests.load_documents import OTHER_BODY, OTHER_FILE, nginx, run_load, validate
-from tests.test_hdr_histogram import LOAD_LAYOUT, latencies, nearest_rank
 
 __all__ = ["nginx"]  # the fixture, used by name
 
@@ -35,63 +34,13 @@ def urls_file(workdir: Path, server: NginxStatic) -> str:
     return str(path)
 
 
-def summary_of(values: list[int]) -> tuple[dict[str, Any], str]:
-    """A latency summary of ``values`` as the load generator writes one, and its histogram."""
-    histogram = hdr_histogram.record(LOAD_LAYOUT, values)
-    mean = sum(values) / len(values)
-    stdev = (sum((v - mean) ** 2 for v in values) / (len(values) - 1)) ** 0.5
-    figures = {"min": min(values), "mean": mean, "stdev": stdev, "max": max(values)}
-    return figures | histogram.percentiles(max(values)), hdr_histogram.encode(histogram)
-
-
-def assert_union(summary: dict[str, Any], union: list[int], what: str) -> None:
-    """``summary`` is that of every value of ``union``, at the histogram's precision."""
-    union = sorted(union)
+def assert_between(merged: dict[str, Any], clients: list[dict[str, Any]], what: str) -> None:
+    """A percentile of the union lies between the clients' own; min and max are theirs."""
     for name in ("p50", "p99", "p99_9"):
-        # The nearest rank ⌈p x n / 1000⌉ in integers: exact also when n x 0.999 is whole.
-        nearest = nearest_rank(union, hdr_histogram.PERCENTILES_PER_MILLE[name])
-        expected = min(LOAD_LAYOUT.highest_equivalent(nearest), union[-1])
-        assert summary[name] == expected, f"{what} {name}"
-    mean = sum(union) / len(union)
-    stdev = (sum((v - mean) ** 2 for v in union) / (len(union) - 1)) ** 0.5
-    assert (summary["min"], summary["max"]) == (union[0], union[-1]), what
-    assert summary["mean"] == pytest.approx(mean, rel=1e-12), what
-    assert summary["stdev"] == pytest.approx(stdev, rel=1e-9), what
-
-
-def test_merged_uncorrected_and_per_url_percentiles_are_the_unions(
-    load_binary: Path, nginx: NginxStatic, workdir: Path
-) -> None:
-    """A real open-loop run of two URLs is the template of two clients' documents whose
-    uncorrected and per-URL latencies are known values: the merged percentiles are the
-    union's, not an average of the clients'."""
-    template = run_load(
-        load_binary, "--rate", "2000", "-n", "100", "-c", "2", "-k",
-        "--urls", urls_file(workdir, nginx),
-    )  # fmt: skip
-    values = {
-        (client, part): latencies(count, seed=10 * client + part)
-        for client, count in ((0, 7_001), (1, 12_000))
-        for part in range(3)  # 0: uncorrected, 1 and 2: the URLs
-    }
-    clients = []
-    for client in (0, 1):
-        document = copy.deepcopy(template)
-        summary, histogram = summary_of(values[client, 0])
-        document["latency_uncorrected_us"] = summary
-        document["latency_uncorrected_histogram_us"] = histogram
-        for url, part in zip(document["by_url"], (1, 2), strict=True):
-            url["latency_us"], url["latency_histogram_us"] = summary_of(values[client, part])
-        clients.append(document)
-    merged = merge_documents(clients)
-    validate(merged)
-    assert_union(merged["latency_uncorrected_us"], values[0, 0] + values[1, 0], "uncorrected")
-    for url, part in zip(merged["by_url"], (1, 2), strict=True):
-        assert_union(url["latency_us"], values[0, part] + values[1, part], url["path"])
-    assert [url["path"] for url in merged["by_url"]] == [f"/{STATIC_FILE}", f"/{OTHER_FILE}"]
-    # An average of the clients' p99 is not the union's: the point of adding histograms.
-    own = [c["latency_uncorrected_us"]["p99"] for c in clients]
-    assert sum(own) / 2 != merged["latency_uncorrected_us"]["p99"]
+        own = [client[name] for client in clients]
+        assert min(own) <= merged[name] <= max(own), f"{what} {name}"
+    assert merged["min"] == min(client["min"] for client in clients), what
+    assert merged["max"] == max(client["max"] for client in clients), what
 
 
 def test_two_real_runs_merge_into_one_load_document(
@@ -106,20 +55,8 @@ def test_two_real_runs_merge_into_one_load_document(
         run_load(load_binary, "--rate", rate, "-n", "200", "-c", "2", "-k", "--urls", urls)
         for rate in ("2000", "1000")
     ]
-    # Each client's own histograms hold what its summaries were read from, read here alike.
-    for document in closed + opened:
-        pairs = [(url["latency_us"], url["latency_histogram_us"]) for url in document["by_url"]]
-        if document["rate"] is not None:
-            pairs.append(
-                (document["latency_uncorrected_us"], document["latency_uncorrected_histogram_us"])
-            )
-        for summary, encoded in pairs:
-            percentiles = hdr_histogram.decode(encoded).percentiles(summary["max"])
-            assert percentiles == {
-                name: summary[name] for name in hdr_histogram.PERCENTILES_PER_MILLE
-            }
     for clients in (closed, opened):
-        merged = merge_documents(clients)
+        merged = merge_documents(clients, load_binary)
         validate(merged)
         assert merged["clients"] == clients
         completed = sum(c["requests_completed"] for c in clients)
@@ -142,35 +79,31 @@ def test_two_real_runs_merge_into_one_load_document(
         for figure in ("user", "system"):
             total = sum(c["client_cpu_s"][figure] for c in clients)
             assert merged["client_cpu_s"][figure] == pytest.approx(total)
-        # Every histogram holds every response of both clients.
-        histograms = [merged["latency_histogram_us"]]
-        histograms += merged["connection_histograms_us"].values()
-        for encoded in histograms:
-            assert hdr_histogram.decode(encoded).total_count == completed
+        assert_between(merged["latency_us"], [c["latency_us"] for c in clients], "latency")
         for index, body in enumerate((STATIC_BODY, OTHER_BODY)):
             url = merged["by_url"][index]
-            own = [c["by_url"][index]["requests_completed"] for c in clients]
-            assert url["requests_completed"] == sum(own)
+            own = [c["by_url"][index] for c in clients]
+            assert url["requests_completed"] == sum(u["requests_completed"] for u in own)
             assert url["document_length_bytes"] == len(body)
-            histogram = hdr_histogram.decode(url["latency_histogram_us"])
-            assert histogram.total_count == url["requests_completed"]
+            assert_between(url["latency_us"], [u["latency_us"] for u in own], url["path"])
         shares = [url["requests_completed"] for url in merged["by_url"]]
         assert shares == [completed * 3 // 4, completed // 4]
     rate = merged["rate"]
     assert rate["target_per_s"] == 3000
     assert rate["scheduled_requests"] == 400
-    uncorrected = hdr_histogram.decode(merged["latency_uncorrected_histogram_us"])
-    assert uncorrected.total_count == 400
-    assert merge_documents(closed)["rate"] is None
+    uncorrected = [c["latency_uncorrected_us"] for c in opened]
+    assert_between(merged["latency_uncorrected_us"], uncorrected, "uncorrected")
+    assert merge_documents(closed, load_binary)["rate"] is None
 
 
 def test_the_lab_reads_and_prints_a_merged_result(load_binary: Path, nginx: NginxStatic) -> None:
     url = f"{nginx.base_url}/{STATIC_FILE}"
     clients = [LoadResult.from_document(run_load(load_binary, "-n", "400", "-c", "2", url))] * 2
-    merged = merge_loads(clients)
+    merged = merge_loads(clients, load_binary)
     assert merged.requests_completed == 800
     assert merged.status_counts == {"200": 800}
     assert merged.errors_and_statuses == {}
+    # The same run twice: the same histogram twice, so the same percentiles, min, mean and max.
     assert merged.latency_us == clients[0].latency_us | {"stdev": merged.latency_us["stdev"]}
     ladder = LadderResult(options={}, conditions={}, started_at="2026-11-24T00:00:00+00:00")
     trial = Trial(merged, Usage({}, merged.elapsed_s, 1, 0.0))
@@ -185,46 +118,30 @@ def test_what_cannot_be_merged_exactly_is_refused(load_binary: Path, nginx: Ngin
     closed = run_load(load_binary, "-n", "50", "-c", "1", url)
     opened = run_load(load_binary, "--rate", "1000", "-n", "50", "-c", "1", url)
     with pytest.raises(LoadGeneratorError, match="open loops and closed loops"):
-        merge_documents([closed, opened])
+        merge_documents([closed, opened], load_binary)
     version_2 = {
         key: value
         for key, value in closed.items()
         if key not in ("connection_histograms_us", "latency_uncorrected_histogram_us", "clients")
     } | {"version": 2}
     LoadResult.from_document(version_2)  # still read
-    with pytest.raises(LoadGeneratorError, match="client 2's result is JSON version 2"):
-        merge_documents([closed, version_2])
+    with pytest.raises(LoadGeneratorError, match=r"client 2's result \(stdin\) is JSON version 2"):
+        merge_documents([closed, version_2], load_binary)
     with pytest.raises(LoadGeneratorError, match="no client's result"):
-        merge_documents([])
-    # A damaged document: one line naming what is wrong, no traceback of a KeyError.
+        merge_documents([], load_binary)
+    # A damaged document: one line naming what is wrong, no traceback.
     without_phases = {key: value for key, value in closed.items() if key != "connection_times_us"}
-    with pytest.raises(LoadGeneratorError, match="client 2's result has no 'connection_times_us'"):
-        merge_documents([closed, without_phases])
+    with pytest.raises(LoadGeneratorError, match=r"client 2's result .* no 'connection_times_us'"):
+        merge_documents([closed, without_phases], load_binary)
     garbled = closed | {"latency_histogram_us": "not a histogram"}
-    with pytest.raises(LoadGeneratorError, match="client 1's result: not a histogram in V2"):
-        merge_documents([garbled, closed])
+    with pytest.raises(LoadGeneratorError, match=r"client 1's result \(stdin\): not a histogram"):
+        merge_documents([garbled, closed], load_binary)
 
 
-def test_a_random_split_of_one_set_merges_to_the_whole() -> None:
-    """Without the load generator: one set of latencies dealt at random to three clients."""
-    rng = random.Random(26)
-    values = latencies(9_000, seed=26)
-    parts: list[list[int]] = [[], [], []]
-    for value in values:
-        parts[rng.randrange(3)].append(value)
-    summaries = [summary_of(part) for part in parts]
-    merged, encoded = merged_latency([s for s, _ in summaries], [h for _, h in summaries])
-    assert_union(merged, values, "split")
-    assert hdr_histogram.decode(encoded).total_count == len(values)
-
-
-@pytest.mark.parametrize(("count", "p50", "p99_9"), [(1000, 500, 999), (9000, 4503, 8991)])
-def test_merged_percentiles_of_one_to_n_are_the_nearest_ranks(
-    count: int, p50: int, p99_9: int
-) -> None:
-    """1..=n µs dealt to three clients: the merge's p99.9 is the ⌈0.999 n⌉th value (its bucket's
-    top), not the next one up, and its p50 the ⌈n / 2⌉th."""
-    parts = [list(range(first, count + 1, 3)) for first in (1, 2, 3)]
-    summaries = [summary_of(part) for part in parts]
-    merged, _ = merged_latency([s for s, _ in summaries], [h for _, h in summaries])
-    assert (merged["p50"], merged["p99_9"]) == (p50, p99_9)
+def test_a_load_generator_without_merge_is_named(workdir: Path) -> None:
+    """An older layerbench-load (no merge subcommand): what to install, in one line."""
+    old = workdir / "layerbench-load"
+    old.write_text("#!/bin/sh\necho \"error: unexpected argument 'merge' found\" >&2\nexit 2\n")
+    old.chmod(0o755)
+    with pytest.raises(LoadGeneratorError, match=r"cannot merge load documents.*of one release"):
+        merge_documents([{"version": 3}], old)

@@ -1,6 +1,7 @@
 """The load generator on every client host of a topology at once, against one URL, and their
-results merged exactly into one load document (:func:`~layerbench.results.load_merge.merge_loads`:
-the counts and the histograms added, never the percentiles averaged).
+results merged exactly into one load document (:func:`~layerbench.lab.load_merge.merge_loads`:
+the counts and the histograms added by ``layerbench-load merge``, never the percentiles
+averaged).
 
 Each client runs ``layerbench-load`` inside its host's namespace (``ip netns exec``), all of
 them started together and each waited for on a thread of its own; the first failure is the
@@ -18,9 +19,9 @@ from pathlib import Path
 
 from layerbench.errors import ConfigError
 from layerbench.hosts.lab_network import LabNetwork
+from layerbench.lab.load_merge import merge_loads
 from layerbench.lab.loadgen import LoadSpec, run_load
 from layerbench.lab.ssh_load import SshSessions, run_load_over_ssh
-from layerbench.results.load_merge import merge_loads
 from layerbench.results.load_result import LoadResult
 
 
@@ -81,4 +82,4 @@ def load_from_clients(
         # On Ctrl-C or a client's failure, not waiting for the others: the network's removal
         # kills what still runs in its namespaces, which ends their threads.
         pool.shutdown(wait=False, cancel_futures=True)
-    return merge_loads(results), results
+    return merge_loads(results, binary), results

@@ -4,11 +4,12 @@ matrix's ``load``).
 
 The JSON's contract is ``load/schema/load-result.schema.json`` (its ``version`` is checked
 here). Version 2 added ``latency_histogram_us``, the latency histogram in HdrHistogram's
-interchange encoding (:mod:`layerbench.stats.hdr_histogram`); version 3 every other latency
-histogram (uncorrected, each phase's, each URL's) and ``clients`` (a merged document's, see
-:mod:`layerbench.results.load_merge`). Versions 1 and 2 still read, without them. Version 1
-has grown fields since its first release; one that a document of then lacks reads as nothing
-seen (no errors by kind, no statuses, an idle client, no URLs of its own).
+interchange encoding; version 3 every other latency histogram (uncorrected, each phase's,
+each URL's) and ``clients`` (a merged document's: ``layerbench-load merge`` adds the
+histograms, see :mod:`layerbench.lab.load_merge`). The lab reads the figures, never the
+histograms. Versions 1 and 2 still read, without them. Version 1 has grown fields since its
+first release; one that a document of then lacks reads as nothing seen (no errors by kind, no
+statuses, an idle client, no URLs of its own).
 """
 
 from dataclasses import dataclass, field
