@@ -69,6 +69,7 @@ PARSED_ONLY = (
     (r"^layerbench replicate (?!--list)", "a published experiment's own durations: minutes"),
     (r"--full .*--server mod_wsgi|--server mod_wsgi.*--full", "Apache and four services"),
     (r"^layerbench ladder .*--instructions", "its counting pass is `layerbench cost`'s, run short"),
+    (r"^layerbench (matrix|ladder) .*--measure ", "every server process under callgrind: minutes"),
     (r"^layerbench smoke .*--against ", "checks out a git ref of the project; the root is none"),
 )
 # The set-up commands themselves: CI runs `make test`; the fixture stands in for `make demo`.

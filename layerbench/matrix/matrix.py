@@ -13,6 +13,7 @@ from typing import Protocol
 
 from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.hosts.placement import Placement
+from layerbench.lab.zope_relstorage import refuse_storage_outside_ladder
 from layerbench.lab.app_under_test import app_environment, not_applicable
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
@@ -21,13 +22,15 @@ from layerbench.lab.site_database import refuse_site_outside_ladder
 from layerbench.lab.topology_run import LOCAL_PLACEMENTS, Placements
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
-from layerbench.lab.zope_relstorage import refuse_storage_outside_ladder
 from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.proc.ports import free_port
 from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE, Rung
+from layerbench.served.served_columns import CountedTarget, in_process_anchors, measure_targets
+from layerbench.served.served_table import served_document
+from layerbench.served.served_windows import Windows
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment
 from layerbench.servers.server_settings import check_sections
@@ -103,6 +106,28 @@ class Matrix:
                     self.result.columns.append(column.info)
                 if index not in ended and not self._run_column(index, column, number):
                     ended.add(index)
+        if self.options.measure is not None:
+            self._count_served(planned, self.options.measure)
+
+    def _count_served(self, planned: list[PlannedColumn], measure: str) -> None:
+        """``--measure``: each column's served cost, its server started alone twice more
+        (natively, then under callgrind), and its application's in-process count beside it."""
+        targets = [
+            CountedTarget(c.info.label, c.info.server, c.deployment, c.rung, c.info.app, c.skipped)
+            for c in planned
+        ]
+        told = getattr(self.observer, "served_starting", None)
+        costs = measure_targets(
+            targets,
+            self.workdir,
+            Windows(),
+            measure=measure,
+            client_cpus=self.layout.client_cpus,
+            told=told or (lambda label: None),
+        )
+        anchors = in_process_anchors([t for t in targets if t.deployment is not None])
+        self.result.served = served_document(costs, anchors)
+        self.checkpoint()
 
     @property
     def _rows(self) -> range:

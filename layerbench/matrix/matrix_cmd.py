@@ -23,6 +23,8 @@ from layerbench.replicate.published import MATRIX
 from layerbench.replicate.published_option import add_published_argument, published_names
 from layerbench.replicate.seed_table import RunColumn, RunShape, check_seed, format_seed_table
 from layerbench.rungs.applications import APPLICATIONS, BARE
+from layerbench.served.measure_option import add_measure_argument
+from layerbench.served.served_table import format_served_table, served_from_document
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments
 
@@ -87,6 +89,7 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--label", help="a name for the run in the results database")
     parser.add_argument("--wide", action="store_true", help="the table with every column")
+    add_measure_argument(parser)
     add_published_argument(parser, MATRIX)
     parser.set_defaults(handler=cmd_matrix)
 
@@ -105,6 +108,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         keep_alive=not args.no_keep_alive,
         pin=not args.no_pin,
         settings=common,
+        measure=args.measure,
     )
     published = published_names(args, MATRIX)
     if published is not None:
@@ -116,6 +120,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         format_matrix_table(result, wide=args.wide),
         format_memory_table(matrix_memory_items(result)),
         format_seed_table(result, published) if published is not None else "",
+        format_served_table(*served_from_document(result.served)) if result.served else "",
     ]
     document = result.to_dict()
     with_hosts(results, document, tables, matrix_memory_items(result))

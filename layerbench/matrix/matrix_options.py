@@ -17,6 +17,8 @@ from layerbench.lab.loadgen import MAX_CONCURRENCY
 from layerbench.results.trials import MAX_REPEATS
 from layerbench.rungs.applications import BARE, Application, find_application
 from layerbench.rungs.definitions import Rung, Stack, selectable_of
+from layerbench.served.served_cost import MEASURES
+from layerbench.served.served_counting import counting_for
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook, add_assignments
 from layerbench.words import did_you_mean
@@ -67,6 +69,9 @@ class MatrixOptions:
     keep_alive: bool = True
     pin: bool = True
     settings: SettingsBook = field(default_factory=dict)
+    # --measure: after its cells, each column's served cost counted (instructions, or
+    # estimated cycles with them): layerbench/served/.
+    measure: str | None = None
 
     def __post_init__(self) -> None:
         if not self.columns:
@@ -94,6 +99,19 @@ class MatrixOptions:
             self.rung_for(column)  # refuses a rung the column's server cannot serve
             app = column.application
             find_adapter(column.adapter).check_interface(app.name, app.interface)
+        if self.measure is not None:
+            self._check_measure()
+
+    def _check_measure(self) -> None:
+        """Every column countable, its rung one request: refused before anything starts."""
+        if self.measure not in MEASURES:
+            raise ConfigError(f"--measure is one of {', '.join(MEASURES)}, not {self.measure}")
+        for column in self.columns:
+            counting_for(column.adapter)
+            if self.rung_for(column).mix:
+                raise ConfigError(
+                    f"--measure {self.measure} counts one request; {self.rung} mixes several"
+                )
 
     def named_rung(self) -> Rung:
         """The rung ``rung`` names (a static column measures the static file instead)."""

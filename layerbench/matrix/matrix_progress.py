@@ -54,6 +54,9 @@ class MatrixProgress:
             first_line = cell.message.splitlines()[0] if cell.message else ""
             self._say(f"{cell.status.value}: {first_line}")
 
+    def served_starting(self, label: str) -> None:
+        self._say(f"{label}: served cost, natively (strace), then under callgrind")
+
     def _say_wrapped(self, text: str) -> None:
         """``text`` in lines of at most the terminal's 120 columns, the next ones indented."""
         for line in textwrap.wrap(

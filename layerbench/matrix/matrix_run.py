@@ -7,6 +7,7 @@ on)."""
 
 from typing import Protocol
 
+from layerbench.errors import ConfigError
 from layerbench.hosts.topology import Topology
 from layerbench.lab.app_under_test import check_installed
 from layerbench.lab.conditions import collect_conditions
@@ -43,6 +44,10 @@ def run_matrix(
     """Runs the matrix, telling ``observer`` as it goes; on ``topology``, each part on its
     hosts (:mod:`layerbench.lab.topology_run`)."""
     kinds = _services_of(options)
+    if topology is not None and options.measure is not None:
+        raise ConfigError(
+            f"--measure {options.measure} counts servers on loopback: not with --topology"
+        )
     if topology is not None:
         check_topology(topology, kinds)
     for app in dict.fromkeys(column.application for column in options.columns):

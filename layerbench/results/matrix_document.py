@@ -33,6 +33,7 @@ def read_matrix(document: dict[str, Any]) -> MatrixResult:
         cells=[_cell(cell) for cell in document["cells"]],
         finished_at=document.get("finished_at"),
         interrupted=bool(document.get("interrupted")),
+        served=dict(document.get("served") or {}),
     )
 
 

@@ -72,6 +72,9 @@ class MatrixResult:
     cells: list[Cell] = field(default_factory=list)
     finished_at: str | None = None
     interrupted: bool = False
+    # --measure: per column its served cost, or why it has none, and the in-process anchors
+    # (layerbench/served/served_table.py's document); empty without.
+    served: dict[str, Any] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
@@ -112,6 +115,7 @@ class MatrixResult:
                 for column in self.columns
             ],
             "cells": [_cell_dict(cell, self._app_of(cell)) for cell in self.cells],
+            **({"served": self.served} if self.served else {}),
         }
 
 
