@@ -21,8 +21,8 @@ from layerbench.served.syscall_counts import SyscallCounter
 from layerbench.served.vgdb_control import Vgdb
 from layerbench.servers.deployment import Deployment
 
-DEFAULT_SHORT = 100
-DEFAULT_LONG = 300
+DEFAULT_SHORT = 200
+DEFAULT_LONG = 600
 DEFAULT_WARMUP = 20
 MAX_REQUESTS = 100_000
 
