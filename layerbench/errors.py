@@ -15,6 +15,9 @@ them and never print them: cli/main.py alone turns each into its message and exi
      +-- ConfigError             an option or setting is wrong (a usage error)
      +-- NothingMeasuredError    a smoke test measured nothing (any cause before its first
      |                           trial): never a regression, so it fails a build as a usage error
+     +-- MeasurementFailedError  a smoke test's measurement failed once begun (its server died,
+     |                           the load generator failed): its own exit status, neither a
+     |                           regression nor a usage error
      +-- IncompleteRunError      a run ended and its results are kept and shown, but what it was
      |                           for was not done (a mix not predicted): a finding, not a fault
      +-- ResultsDatabaseError    the results database cannot be read or written
@@ -90,6 +93,19 @@ class NothingMeasuredError(LayerbenchError):
     def __init__(self, cause: LayerbenchError) -> None:
         self.cause = cause
         super().__init__(str(cause))
+
+
+# A smoke test's exit status when its measurement failed (cli/main.py gives it).
+EXIT_MEASUREMENT_FAILED = 4
+
+
+class MeasurementFailedError(LayerbenchError):
+    """What stopped a smoke test's measurement once its trials had begun (its server died,
+    the load generator failed, requests failed); its message is the cause's."""
+
+    def __init__(self, cause: LayerbenchError) -> None:
+        self.cause = cause
+        super().__init__(f"the measurement failed: {cause}")
 
 
 class IncompleteRunError(LayerbenchError):

@@ -97,8 +97,9 @@ def test_a_clear_slowdown_is_decided_and_the_passes_stop() -> None:
     final = paired_ratio(a_all[:passes], b_all[:passes], looks.final_confidence(passes))
     verdict = decide(final.ratio, final.ci_low, final.ci_high)
     assert verdict.outcome is Outcome.SLOWER
-    assert f"{passes} passes, {looks.looks} looks" in looks.summary(passes, 1, 1)
-    assert "1 of 1 comparison decided" in looks.summary(passes, 1, 1)
+    summary = looks.made(passes, 1, 1).summary()
+    assert f"{passes} passes, {looks.looks} looks" in summary
+    assert "1 of 1 comparison decided" in summary
 
 
 def test_an_undecidable_comparison_stops_when_the_time_is_up() -> None:
@@ -109,7 +110,7 @@ def test_an_undecidable_comparison_stops_when_the_time_is_up() -> None:
     passes = run_until_decided(looks, a_all, b_all, 3, clock)
     assert clock.now_s >= 120 and passes == 12
     assert looks.time_up
-    assert "(--max-time 120 s was up)" in looks.summary(passes, 0, 1)
+    assert "(--max-time 120 s was up)" in looks.made(passes, 0, 1).summary()
 
 
 def test_the_final_verdict_takes_a_look_of_its_own_only_after_new_passes() -> None:

@@ -10,6 +10,8 @@ errors.py's typed errors, never printing it:
     2    a usage error, in every command: argparse's, or a ConfigError (a wrong option,
          setting, name or file); a NothingMeasuredError (smoke measured nothing: not a
          regression)
+    4    a MeasurementFailedError: smoke's measurement failed once begun (its server died, the
+         load generator failed): neither a regression (1) nor a usage error (2)
     130  interrupted (Ctrl-C, SIGTERM, or SIGHUP: a closed terminal, a dropped SSH session)
     141  stdout closed by its reader (`| head -1`): quietly, by console/output.py's print_out
 """
@@ -36,9 +38,11 @@ from layerbench.cli import (
 from layerbench.cluster import cluster_cmd
 from layerbench.cost import cost_cmd
 from layerbench.errors import (
+    EXIT_MEASUREMENT_FAILED,
     ConfigError,
     IncompleteRunError,
     LayerbenchError,
+    MeasurementFailedError,
     NothingMeasuredError,
 )
 from layerbench.extras import check_command as check_extras
@@ -138,6 +142,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except LayerbenchError as error:
         print(_message(error), file=sys.stderr)
+        if isinstance(error, MeasurementFailedError):
+            return EXIT_MEASUREMENT_FAILED
         return EXIT_USAGE if isinstance(error, USAGE_ERRORS) else EXIT_ERROR
     return exit_code
 

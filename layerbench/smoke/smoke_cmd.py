@@ -13,7 +13,6 @@ from another run cannot do."""
 
 import argparse
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +24,13 @@ from layerbench.console.numbers import (
     seconds,
     whole,
 )
+from layerbench.console.until_decided import add_until_decided_arguments, looks_of, undecided
 from layerbench.cost.cost_plan import DEFAULT_REQUESTS
 from layerbench.errors import ConfigError
 from layerbench.render.json_export import check_writable, write_json
 from layerbench.servers.server_settings import add_assignments
 from layerbench.sites import check_importable
-from layerbench.smoke.smoke import SmokeOptions
+from layerbench.smoke.smoke import Enough, SmokeOptions
 from layerbench.smoke.smoke_baseline import baseline_document, read_baseline
 from layerbench.smoke.smoke_instructions import smoke_instructions
 from layerbench.smoke.smoke_result import (
@@ -45,7 +45,7 @@ from layerbench.smoke.smoke_result import (
 from layerbench.smoke.smoke_run import BaselineToMeet, run_smoke, run_smoke_against
 from layerbench.smoke.smoke_table import saved_line, verdict_lines
 from layerbench.stats.paired import CONFIDENCE
-from layerbench.stats.sequential import look_confidence
+from layerbench.stats.sequential import Looks
 
 DEFAULT_TOLERANCE = 0.10
 
@@ -69,19 +69,7 @@ def add_parser(commands: Any) -> None:
         help="compare with the application at a git ref (checked out into a temporary "
         "worktree, removed after) or in a directory, measured side by side in this run",
     )
-    parser.add_argument(
-        "--until-decided",
-        action="store_true",
-        help="with --against: after --repeats passes, keep adding passes until every URL is "
-        "decided or --max-time is up (each look at a stricter interval: alpha spending)",
-    )
-    parser.add_argument(
-        "--max-time",
-        type=float,
-        default=600.0,
-        metavar="SECONDS",
-        help="--until-decided: stop adding passes after this long (600)",
-    )
+    add_until_decided_arguments(parser, "every URL (with --against only)")
     parser.add_argument(
         "--fail-inconclusive",
         action="store_true",
@@ -156,18 +144,21 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         if args.save or args.baseline is not None:
             raise ConfigError("--against measures its own baseline: no --baseline or --save")
         _warn_few(options.repeats)
-        looks = _Looks(options.tolerance, args.max_time) if args.until_decided else None
-        side_by_side = run_smoke_against(options, args.against, looks.enough if looks else None)
-        confidence = looks.final_confidence(side_by_side.now) if looks else CONFIDENCE
+        looks = looks_of(args)
+        enough = _enough(looks, options.tolerance) if looks else None
+        side_by_side = run_smoke_against(options, args.against, enough)
+        passes = _passes(side_by_side.now)
+        confidence = looks.final_confidence(passes) if looks else CONFIDENCE
         verdicts = judge_paired(
             side_by_side.before, side_by_side.now, options.tolerance, confidence
         )
         print(f"now against {side_by_side.reference}, measured side by side (paired passes):")
         if looks:
-            print(looks.summary(side_by_side.now, confidence))
+            left, compared = undecided(verdicts)
+            print(looks.made(passes, compared - left, compared).summary())
         print("\n".join(verdict_lines(verdicts, options.tolerance, side_by_side.reference)))
         return _exit(verdicts, args.fail_inconclusive)
-    if args.until_decided:
+    if args.until_decided or args.max_time is not None:
         raise ConfigError(
             "--until-decided needs --against REF: a stored baseline has no passes to add"
         )
@@ -199,37 +190,18 @@ def cmd_smoke(args: argparse.Namespace) -> int:
     return _exit(verdicts, args.fail_inconclusive)
 
 
-class _Looks:
-    """``--until-decided``: after each pass from the last of ``--repeats`` on, a look at the
-    paired verdicts at look k's confidence (:func:`~layerbench.stats.sequential.look_confidence`);
-    enough when every URL is decided or the time is up."""
+def _enough(looks: Looks, tolerance: float) -> Enough:
+    """``--until-decided``'s question after each pass from the last of ``--repeats`` on: every
+    URL's paired verdict at the look's confidence, enough when all are decided or the time
+    is up (:class:`~layerbench.stats.sequential.Looks`)."""
 
-    def __init__(self, tolerance: float, max_time_s: float) -> None:
-        if max_time_s <= 0:
-            raise ConfigError(f"--max-time is a number of seconds above 0, not {max_time_s:g}")
-        self.tolerance = tolerance
-        self.deadline = time.monotonic() + max_time_s
-        self.looks = 0
-        self.passes_looked_at = 0
-
-    def enough(self, before: dict[str, list[float]], now: dict[str, list[float]]) -> bool:
-        self.looks += 1
-        self.passes_looked_at = _passes(now)
-        confidence = look_confidence(self.looks)
-        verdicts = judge_paired(before, now, self.tolerance, confidence)
-        return all(verdict.decided for verdict in verdicts) or time.monotonic() >= self.deadline
-
-    def final_confidence(self, now: dict[str, list[float]]) -> float:
-        """The last look's, or a look of its own when passes were added after it."""
-        if self.looks == 0 or _passes(now) != self.passes_looked_at:
-            self.looks += 1
-        return look_confidence(self.looks)
-
-    def summary(self, now: dict[str, list[float]], confidence: float) -> str:
-        return (
-            f"--until-decided: {_passes(now)} passes, {self.looks} looks; the last at "
-            f"{confidence:.2%} confidence (the 5 % shared across the looks)"
+    def enough(before: dict[str, list[float]], now: dict[str, list[float]]) -> bool:
+        return looks.enough(
+            _passes(now),
+            lambda confidence: undecided(judge_paired(before, now, tolerance, confidence)),
         )
+
+    return enough
 
 
 def _passes(rates: dict[str, list[float]]) -> int:

@@ -17,7 +17,7 @@ What the command's exit status is for each outcome is :func:`exit_status`'s."""
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from layerbench.errors import ConfigError
+from layerbench.errors import EXIT_MEASUREMENT_FAILED, ConfigError
 from layerbench.stats.apart import compare_apart, drift_between
 from layerbench.stats.comparison import RungComparison, compare_paired
 from layerbench.stats.paired import CONFIDENCE
@@ -35,7 +35,9 @@ EXIT_STATUSES = (
     f"exit status: {EXIT_PASSED} when no URL regressed (an inconclusive URL is a warning, "
     f"not a failure); {EXIT_REGRESSED} when a URL is decidedly slower beyond the tolerance; "
     f"{EXIT_USAGE} on a usage error or when nothing could be measured; {EXIT_INCONCLUSIVE} "
-    "with --fail-inconclusive when no URL regressed but one could not be decided."
+    "with --fail-inconclusive when no URL regressed but one could not be decided; "
+    f"{EXIT_MEASUREMENT_FAILED} when the measurement failed once begun (the server died, the "
+    "load generator or the requests failed)."
 )
 
 

@@ -5,16 +5,21 @@ it, both measured in the same passes (:func:`run_smoke_against`).
 
 What stops it before the first trial (no load generator, a server not installed or not
 starting, a URL not answering 2xx) is a :class:`NothingMeasuredError`: nothing was measured, so
-nothing regressed, and a build is not failed as if it had."""
+nothing regressed, and a build is not failed as if it had. What stops it once the trials have
+begun (the server dies, the load generator fails, requests fail) is a
+:class:`MeasurementFailedError`, with an exit status of its own: neither a regression nor a
+usage error."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from layerbench.errors import (
     ConfigError,
+    LayerbenchError,
     LoadGeneratorError,
+    MeasurementFailedError,
     MissingPackageError,
     NothingMeasuredError,
     ServerStartError,
@@ -35,6 +40,7 @@ from layerbench.smoke.smoke import (
 from layerbench.smoke.smoke_baseline import Baseline
 from layerbench.smoke.smoke_conditions import differences
 
+T = TypeVar("T")
 # Raised before the first trial.
 NOT_MEASURED = (MissingPackageError, ServerStartError, VerificationError)
 
@@ -73,7 +79,7 @@ def run_smoke(
                 _check_conditions(against, setup.conditions, note)
             with setup.deployment:
                 verify(setup)
-                rates = measure(setup)
+                rates = _measured(lambda: measure(setup))
         except NOT_MEASURED as error:
             raise NothingMeasuredError(error) from error
     return SmokeMeasurement(setup.conditions, rates)
@@ -113,10 +119,23 @@ def run_smoke_against(
             with before.deployment, now.deployment:
                 verify(before)
                 verify(now)
-                rates_before, rates_now = measure_side_by_side(before, now, enough)
+                rates_before, rates_now = _measured(
+                    lambda: measure_side_by_side(before, now, enough)
+                )
         except NOT_MEASURED as error:
             raise NothingMeasuredError(error) from error
     return SideBySide(now.conditions, rates_before, rates_now, reference.description)
+
+
+def _measured(measuring: Callable[[], T]) -> T:
+    """What ``measuring`` measured; a MeasurementFailedError when it fails (a usage error
+    found on the way stays one)."""
+    try:
+        return measuring()
+    except ConfigError:
+        raise
+    except LayerbenchError as error:
+        raise MeasurementFailedError(error) from error
 
 
 def _check_conditions(

@@ -46,6 +46,10 @@ class ClaimVerdict:
     # Why, in a few words: "faster here", "slower here", "the interval spans 1".
     why: str = ""
 
+    @property
+    def decided(self) -> bool:
+        return self.outcome is not ClaimOutcome.INCONCLUSIVE
+
     def sizes(self) -> str:
         """The claim's size beside ours: "claimed +20 %, here +190 % [+182 %, +240 %]"."""
         here = f"here {percent(self.ratio - 1)}"

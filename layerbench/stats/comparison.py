@@ -50,6 +50,11 @@ class RungComparison:
     paired: bool = False
 
     @property
+    def decided(self) -> bool:
+        """The verdict is faster, slower or the same (not inconclusive)."""
+        return self.judged.decided
+
+    @property
     def significant(self) -> bool:
         """The verdict is a direction (faster or slower)."""
         return self.judged.outcome in (Outcome.FASTER, Outcome.SLOWER)

@@ -18,6 +18,7 @@ looks is at most ALPHA.
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 ALPHA = 0.05
 # The default of --max-time, in seconds.
@@ -69,16 +70,44 @@ class Looks:
             self.passes_looked_at = passes
         return look_confidence(self.looks)
 
-    def summary(self, passes: int, decided: int, comparisons: int) -> str:
-        """What the output says of the looks: "--until-decided: 9 passes, 4 looks, the last
-        at 99.75 % confidence (the 5 % shared across the looks); 3 of 3 comparisons decided"."""
-        said = (
-            f"--until-decided: {_count(passes, 'pass', 'passes')}, "
-            f"{_count(self.looks, 'look', 'looks')}, the last at "
-            f"{look_confidence(max(self.looks, 1)):.2%} confidence (the 5 % shared across the "
-            f"looks); {decided} of {_count(comparisons, 'comparison', 'comparisons')} decided"
+    def made(self, passes: int, decided: int, comparisons: int) -> "LooksMade":
+        """The record of the looks once the run is over: ``passes`` made, ``decided`` of the
+        ``comparisons`` at :meth:`final_confidence`'s (call it first)."""
+        return LooksMade(
+            passes=passes,
+            looks=self.looks,
+            confidence=look_confidence(max(self.looks, 1)),
+            decided=decided,
+            comparisons=comparisons,
+            max_time_s=self.max_time_s,
+            time_up=self.time_up,
         )
-        if decided < comparisons:
+
+
+@dataclass(frozen=True)
+class LooksMade:
+    """What ``--until-decided`` did: how many passes and looks, the confidence of the final
+    verdicts (the last look's), how many of the run's comparisons they decided, and whether
+    the time was up."""
+
+    passes: int
+    looks: int
+    confidence: float
+    decided: int
+    comparisons: int
+    max_time_s: float
+    time_up: bool
+
+    def summary(self) -> str:
+        """ "--until-decided: 9 passes, 4 looks, the last at 99.75 % confidence (the 5 % shared
+        across the looks); 3 of 3 comparisons decided"."""
+        said = (
+            f"--until-decided: {_count(self.passes, 'pass', 'passes')}, "
+            f"{_count(self.looks, 'look', 'looks')}, the last at {self.confidence:.2%} "
+            f"confidence (the 5 % shared across the looks); {self.decided} of "
+            f"{_count(self.comparisons, 'comparison', 'comparisons')} decided"
+        )
+        if self.decided < self.comparisons:
             said += (
                 f" (--max-time {self.max_time_s:g} s was up)"
                 if self.time_up
