@@ -16,7 +16,7 @@ from pathlib import Path
 
 import psycopg
 
-from layerbench.lab.zope_relstorage import DATABASE, made_database
+from layerbench.lab.app_storage import made_database
 from layerbench.proc.ports import free_port
 from layerbench.rungs.applications import ZOPE
 from layerbench.servers.gunicorn import GunicornServer, GunicornSettings
@@ -31,6 +31,8 @@ from layerbench_sites.frameworks.zope_site.zope_storage import (
 
 PATH = "/ladder/orm"
 TRANSACTIONS = "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = %s"
+# The ZODB's own database on the service, named as the application declares it.
+DATABASE = ZOPE.storage.database if ZOPE.storage else "zodb"
 
 
 def requests_per_second(port: int, requests: int) -> float:
@@ -79,7 +81,7 @@ def serve(workdir: Path, environment: dict[str, str]) -> GunicornServer:
 def on_relstorage(workdir: Path, kind: str, requests: int) -> tuple[float, float]:
     """The rate, and the database's work per request (:data:`UNIT`)."""
     with service_class(kind)() as service:
-        url = made_database(kind, service.url)
+        url = made_database(kind, service.url, DATABASE)
         storage = f"relstorage-{kind}"
         environment = {STORAGE_VARIABLE: storage, RELSTORAGE_URL_VARIABLE: url}
         with serve(workdir / storage, environment) as server:

@@ -1,8 +1,8 @@
 """The Zope application on RelStorage (``--set zope.storage=relstorage-postgres`` or
-``relstorage-mariadb``: :mod:`layerbench.lab.zope_relstorage`): under gunicorn with two
-workers, each opening RelStorage on the database, every rung it answers is verified and the
-ZODB's objects are in the database's tables (no ZEO server, no FileStorage); a storage that is
-not one of the three is refused in one line before anything starts."""
+``relstorage-mariadb``, as ``ZOPE`` declares it; :mod:`layerbench.lab.app_storage`): under
+gunicorn with two workers, each opening RelStorage on the database, every rung it answers is
+verified and the ZODB's objects are in the database's tables (no ZEO server, no FileStorage); a
+storage that is not one of the three is refused in one line before anything starts."""
 
 from pathlib import Path
 
@@ -10,8 +10,8 @@ import psycopg
 import pytest
 
 from layerbench.errors import ConfigError
+from layerbench.lab.app_storage import refuse_storage_outside_ladder, storage_services
 from layerbench.lab.server_check import check_server
-from layerbench.lab.zope_relstorage import refuse_storage_outside_ladder, storage_service
 from layerbench.rungs.applications import BARE, ZOPE
 from layerbench.services.mariadb import connect_mariadb
 from layerbench_sites.app.ladder_data import prepare_app_data
@@ -63,9 +63,9 @@ def test_a_storage_that_is_not_one_of_the_three_is_refused() -> None:
 
 def test_the_ladder_starts_the_storage_s_database_only_for_zope() -> None:
     book = {"zope": {"storage": "relstorage-mariadb"}}
-    assert storage_service((BARE, ZOPE), book) == "mariadb"
-    assert storage_service((BARE,), book) is None
-    assert storage_service((ZOPE,), {}) is None
+    assert storage_services((BARE, ZOPE), book) == ("mariadb",)
+    assert storage_services((BARE,), book) == ()
+    assert storage_services((ZOPE,), {}) == ()
 
 
 def test_a_matrix_refuses_relstorage_it_would_not_start() -> None:

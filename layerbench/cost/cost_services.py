@@ -14,20 +14,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from layerbench.errors import ConfigError
+from layerbench.lab.app_storage import (
+    made_database,
+    storage_environment,
+    storage_sections,
+    storage_services,
+    storage_services_possible,
+)
 from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.site_database import SITE_SECTION, site_services, site_url
-from layerbench.lab.zope_relstorage import SECTION as ZOPE_SECTION
-from layerbench.lab.zope_relstorage import (
-    SERVICE_OF,
-    made_database,
-    storage_service,
-    zope_environment,
-)
 from layerbench.rungs.applications import Application
 from layerbench.servers.server_settings import SettingsBook
 
 # The sections a cost pass reads: the data's, and those of the services it may start.
-READ_SECTIONS = (SITE_SECTION, ZOPE_SECTION, *sorted(set(SERVICE_OF.values())))
+READ_SECTIONS = (SITE_SECTION, *storage_sections(), *sorted(storage_services_possible()))
 
 
 def cost_settings(book: SettingsBook) -> SettingsBook:
@@ -47,8 +47,7 @@ def check_cost_sections(book: SettingsBook) -> None:
 
 def services_read(app: Application, book: SettingsBook) -> tuple[str, ...]:
     """The services the application's data is on, by these settings (none by default)."""
-    storage = storage_service((app,), book)
-    return tuple(dict.fromkeys((*site_services(book), *([storage] if storage else []))))
+    return tuple(dict.fromkeys((*site_services(book), *storage_services((app,), book))))
 
 
 @dataclass
@@ -76,10 +75,10 @@ class RepeatDatabases:
         self.services.__exit__(None, None, None)
 
     def next_repeat(self) -> tuple[str | None, dict[str, str]]:
-        """The next repeat's site database URL (None: the default, a SQLite file) and Zope's
-        storage variables (none but for RelStorage)."""
+        """The next repeat's site database URL (None: the default, a SQLite file) and the
+        application's storage variables (none but for a storage on a service)."""
         number = next(self._numbers)
         urls, missing = self.services.urls, self.services.missing
         admin = site_url(self.book, urls, missing)
         site = made_database("mariadb", admin, f"site_{number}") if admin else None
-        return site, zope_environment(self.app, self.book, urls, f"zodb_{number}")
+        return site, storage_environment(self.app, self.book, urls, number)

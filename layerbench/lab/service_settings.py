@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from layerbench.errors import ConfigError
+from layerbench.lab.app_storage import settings_types
 from layerbench.lab.site_database import SiteSettings
-from layerbench.lab.zope_relstorage import ZopeSettings
 from layerbench.servers.server_settings import Range, SettingsBook, read_section
 from layerbench.services.delaying_server import MAX_DELAY_MS
 from layerbench.services.galera import APPLIER_THREADS_MAX, SYNC_WAIT_MAX, check_wsrep_settings
@@ -58,13 +58,13 @@ class UpstreamSettings:
 
 SERVICE_SETTINGS: dict[str, type[Any]] = {
     "couchdb": CouchdbSettings,
-    # Not a service: the Zope application's storage, which may be one (zope_relstorage.py).
-    "zope": ZopeSettings,
     "mariadb": MariadbSettings,
     "galera": GaleraSettings,
     "upstream": UpstreamSettings,
     # Not a service: the demo site's database, which may be one (site_database.py).
     "site": SiteSettings,
+    # Not services: each application's choice of storage, which may need one (app_storage.py).
+    **settings_types(),
 }
 
 

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from layerbench.sites import AppData
 from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.hosts.placement import Placement
+from layerbench.lab.app_storage import storage_environment, storage_services
 from layerbench.lab.app_under_test import app_environment, not_applicable
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.cpu_speed import probe_cpu_speed
@@ -25,7 +26,6 @@ from layerbench.lab.static_server import static_deployment, static_server_name
 from layerbench.lab.topology_run import LOCAL_PLACEMENTS, Placements
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
-from layerbench.lab.zope_relstorage import ZOPE_APP, storage_service, zope_environment
 from layerbench.ladder.options import LadderOptions
 from layerbench.proc.ports import free_port
 from layerbench.results.ladder_result import LadderResult, RungResult
@@ -63,9 +63,7 @@ def services_needed(options: LadderOptions) -> tuple[str, ...]:
     answered = [r for app in apps for r in options.ladder if not_applicable(app, r) is None]
     needed = {kind for rung in answered for kind in rung.needs}
     needed.update(site_services(options.settings))
-    storage = storage_service(apps, options.settings)
-    if storage is not None:
-        needed.add(storage)
+    needed.update(storage_services(apps, options.settings))
     return tuple(kind for kind in FULL_SERVICES if kind in needed)
 
 
@@ -118,7 +116,6 @@ class Ladder:
         application shares) starts at its first rung and stays up to the end."""
         rungs = self.options.ladder
         apps = self.options.applications
-        storage = storage_service(apps, self.options.settings)
         kinds = services_needed(self.options)
         self._order = [(app.name, rung.name) for app in apps for rung in rungs]
         self._chains = {rung.name: rung.chain for rung in rungs}
@@ -138,7 +135,7 @@ class Ladder:
                 for rung in rungs:
                     name = self._server_name(rung.stack)
                     unanswered = not_applicable(app, rung)
-                    storage_needs = (storage,) if storage and app.name == ZOPE_APP else ()
+                    storage_needs = storage_services((app,), self.options.settings)
                     why_not = services.why_not((*rung.needs, *storage_needs)) or self._unserved(
                         rung
                     )
@@ -312,7 +309,7 @@ class Ladder:
                     app_environment={
                         **data.environment,
                         **app_environment(app),
-                        **zope_environment(app, self.options.settings, services.urls),
+                        **storage_environment(app, self.options.settings, services.urls),
                     },
                 )
                 built = find_adapter(self.options.server).build(plan)

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from layerbench.errors import LayerbenchError, MissingPackageError
 from layerbench.hosts.placement import Placement
-from layerbench.lab.zope_relstorage import refuse_storage_outside_ladder
+from layerbench.lab.app_storage import refuse_storage_outside_ladder
 from layerbench.lab.app_under_test import app_environment, not_applicable
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec

@@ -5,10 +5,15 @@ bare one is named to it by ``$LAYERBENCH_WSGI_APP`` (its ``entry``), so each ser
 application unchanged. Each reads its configuration from the same environment as the bare one
 (:mod:`layerbench_sites.app.app_config`): the rung data's SQLite file, the site's database, the
 cache.
-A rung an application does not answer is not applicable to it, never faked."""
+A rung an application does not answer is not applicable to it, never faked.
+
+An application declares here what a run must do for it beyond serving its entry (today: a
+storage of its own, which may need a throwaway service started and a database made on it); the
+experiments ask the declaration and never name an application."""
 
 from dataclasses import dataclass
 
+from layerbench import site_contract
 from layerbench.errors import ConfigError
 from layerbench.rungs.app_layers import (
     DJANGO_LAYERS,
@@ -27,6 +32,42 @@ WAITING_RUNGS = FRAMEWORK_RUNGS | {"upstream"}
 
 
 @dataclass(frozen=True)
+class Storage:
+    """A storage an application can keep its data on."""
+
+    name: str
+    # The throwaway service a run starts for it, a database made on it (None: nothing started,
+    # the storage is the application's own).
+    service: str | None = None
+
+
+@dataclass(frozen=True)
+class StorageChoice:
+    """An application's choice of storage, ``--set SECTION.storage=NAME``: the storages it can
+    use (the first is the default), the variables that tell the application the choice and the
+    URL of the database made for it, and that database's name on the service."""
+
+    section: str
+    storages: tuple[Storage, ...]
+    choice_variable: str
+    url_variable: str
+    database: str
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(storage.name for storage in self.storages)
+
+    @property
+    def services(self) -> tuple[str, ...]:
+        """Every service one of its storages may need started."""
+        return tuple(dict.fromkeys(s.service for s in self.storages if s.service is not None))
+
+    def named(self, name: str) -> Storage:
+        """The storage ``name`` names (a checked setting: one of :attr:`names`)."""
+        return next(storage for storage in self.storages if storage.name == name)
+
+
+@dataclass(frozen=True)
 class Application:
     name: str
     # package.module:callable; None for the bare application, which layerbench_sites.app.entry is.
@@ -42,6 +83,8 @@ class Application:
     # Its own text for a rung's layer, by rung name (app_layers.py; none: the rung's own, the
     # bare application's).
     layers: Layers = ()
+    # The storage it keeps its data on, chosen by a setting (None: the site's database only).
+    storage: StorageChoice | None = None
 
     def answers_rung(self, name: str) -> bool:
         return self.answers is None or name in self.answers
@@ -82,6 +125,19 @@ ZOPE = Application(
     FRAMEWORK_RUNGS - {"write"},
     "Zope 6 through paste.deploy: Zope Page Templates, objects in ZODB (FileStorage behind ZEO)",
     layers=ZOPE_LAYERS,
+    # Its FileStorage behind ZEO (the application starts the ZEO server), or RelStorage on a
+    # database of its own made on the run's throwaway PostgreSQL or MariaDB.
+    storage=StorageChoice(
+        "zope",
+        (
+            Storage(site_contract.ZOPE_FILESTORAGE),
+            Storage(site_contract.ZOPE_RELSTORAGE_POSTGRES, "postgres"),
+            Storage(site_contract.ZOPE_RELSTORAGE_MARIADB, "mariadb"),
+        ),
+        site_contract.ZOPE_STORAGE_VARIABLE,
+        site_contract.ZOPE_RELSTORAGE_URL_VARIABLE,
+        "zodb",
+    ),
 )
 
 STARLETTE = Application(
@@ -114,10 +170,18 @@ RAILS = Application(
     layers=RAILS_LAYERS,
 )
 
+# The application every run serves by default and compares the others with.
+REFERENCE = BARE
+
 APPLICATIONS: dict[str, Application] = {
     app.name: app
     for app in (BARE, DJANGO, FLASK, PYRAMID, ZOPE, STARLETTE, FASTAPI, DJANGO_ASGI, RAILS)
 }
+
+
+def storage_choices() -> tuple[StorageChoice, ...]:
+    """Every application's choice of storage (each its own settings section)."""
+    return tuple(app.storage for app in APPLICATIONS.values() if app.storage is not None)
 
 
 def find_application(name: str) -> Application:
