@@ -7,7 +7,6 @@
 
 mod common;
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 use common::histograms::decode;
