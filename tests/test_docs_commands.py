@@ -69,8 +69,9 @@ PARSED_ONLY = (
     (r"^layerbench replicate (?!--list)", "a published experiment's own durations: minutes"),
     (r"--full .*--server mod_wsgi|--server mod_wsgi.*--full", "Apache and four services"),
     (r"^layerbench ladder .*--instructions", "its counting pass is `layerbench cost`'s, run short"),
-    (r"^layerbench (matrix|ladder) .*--measure ", "every server process under callgrind: minutes"),
+    (r"^layerbench (matrix|ladder) .*--measure |--served", "every server process under callgrind"),
     (r"^layerbench smoke .*--against ", "checks out a git ref of the project; the root is none"),
+    (r"--until-decided", "adds passes until every comparison is decided: up to --max-time"),
 )
 # The set-up commands themselves: CI runs `make test`; the fixture stands in for `make demo`.
 SETUP = {("make", "demo"), ("make", "test"), ("make", "test-wide"), ("make", "docs")}

@@ -26,6 +26,9 @@ from layerbench.replicate.seed_ladder_table import (
 )
 from layerbench.rungs.applications import APPLICATIONS, BARE
 from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
+from layerbench.served.measure_option import add_measure_argument
+from layerbench.served.served_ladder import ladder_served, served_after_ladder
+from layerbench.served.served_table import format_served_document
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.server_settings import add_assignments
 
@@ -60,6 +63,7 @@ def add_parser(commands: Any) -> None:
         help="then count each rung's instructions per request under valgrind (layerbench "
         "cost's pass) and show them beside req/s",
     )
+    add_measure_argument(parser)
     add_published_argument(parser, LADDER)
     parser.set_defaults(handler=cmd_ladder)
 
@@ -154,11 +158,26 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     if args.instructions:  # refused before the ladder runs when it cannot be done
         names = tuple(rung.name for rung in options.ladder)
         counting = ladder_cost_options(options.full, options.apps, names, options.settings)
+    served = None
+    if args.measure is not None:  # refused before the ladder runs when it cannot be done
+        served = ladder_served(
+            measure=args.measure,
+            full=options.full,
+            apps=options.apps,
+            rungs=options.ladder,
+            server=options.server,
+            book=options.settings,
+            topology=topology is not None,
+        )
     progress = LadderProgress(options, sys.stderr)
     result = run_ladder(options, results, progress, topology=topology)
     if counting is not None:
         print("counting instructions per request (layerbench cost)", file=sys.stderr)
         result.instructions = run_cost(counting)
+        results.save(result.to_dict())
+    if served is not None:
+        print(f"counting what each rung costs {options.server}, served", file=sys.stderr)
+        result.served = served_after_ladder(served, options.pin, result.instructions)
         results.save(result.to_dict())
     table = format_ladder_table(result, wide=args.wide)
     costs = format_app_costs(result)  # with several applications
@@ -166,7 +185,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     instructions = "\n".join(ladder_instructions_lines(result))
     document = result.to_dict()
     beside = format_ladder_seed_table(result, published) if published is not None else ""
-    tables = [table, costs, memory, instructions, beside]
+    served_table = format_served_document(result.served)
+    tables = [table, costs, memory, instructions, served_table, beside]
     with_hosts(results, document, tables, ladder_memory_items(result))
     publish(results, document, "\n\n".join(part for part in tables if part))
     return EXIT_RUNG_FAILED if result.failed else 0

@@ -16,6 +16,7 @@ from typing import Any
 from layerbench.console.output import print_out
 from layerbench.errors import ConfigError
 from layerbench.replicate.published import Published, names, published, published_named
+from layerbench.served.measure_option import add_measure_argument
 
 # Under an experiment's name in --list.
 INDENT = "    "
@@ -48,6 +49,7 @@ def add_parser(commands: Any, build_parser: Callable[[], argparse.ArgumentParser
     parser.add_argument("--no-pin", action="store_true", help="do not pin client and server")
     parser.add_argument("--json", type=Path, help="results file (NAME.json)")
     parser.add_argument("--label", help="a name for the run in the results database (NAME)")
+    add_measure_argument(parser)
     parser.set_defaults(handler=cmd_replicate, build_parser=build_parser)
 
 
@@ -82,6 +84,8 @@ def replicate_argv(experiment: Published, args: argparse.Namespace) -> list[str]
             argv += [option, str(value)]
     if args.no_pin and "--no-pin" not in argv:
         argv.append("--no-pin")
+    if args.measure is not None:  # its columns' (or rungs') served cost, beside the rates
+        argv += ["--measure", args.measure]
     argv += ["--json", str(args.json or Path(f"{experiment.name}.json"))]
     argv += ["--label", args.label or experiment.name]
     return [*argv, "--published", experiment.name]

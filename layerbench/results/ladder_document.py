@@ -38,6 +38,7 @@ def read_ladder(document: dict[str, Any]) -> LadderResult:
         interrupted=bool(document.get("interrupted")),
         mix=read_mix(mix) if mix else None,
         instructions=read_cost(instructions) if instructions else None,
+        served=dict(document.get("served") or {}),
     )
 
 

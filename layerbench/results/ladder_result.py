@@ -80,6 +80,9 @@ class LadderResult:
     mix: MixOutcome | None = None
     # `ladder --instructions`: each rung's instructions per request, from a cost pass.
     instructions: CostResult | None = None
+    # `ladder --measure`: per rung its served cost, or why it has none, and the in-process
+    # anchors (layerbench/served/served_table.py's document); empty without.
+    served: dict[str, Any] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
@@ -175,6 +178,8 @@ class LadderResult:
             document["mix"] = mix_dict(self.mix)
         if self.instructions is not None:
             document["instructions"] = self.instructions.to_dict()
+        if self.served:
+            document["served"] = self.served
         return document
 
 

@@ -82,6 +82,13 @@ COUNTED: dict[str, Counting] = {
         "Apache's parent (server), its children running the application (application)",
         every_child,
     ),
+    "mod_python": Counting(
+        "Apache's parent (server), its children running the handler (application)", every_child
+    ),
+    "mod_python-wsgi": Counting(
+        "Apache's parent (server), its children running the application (application)",
+        every_child,
+    ),
     "mod_wsgi-daemon": Counting(
         "Apache's parent and children passing requests on (server), mod_wsgi's daemon "
         "processes (application)",

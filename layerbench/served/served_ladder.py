@@ -4,18 +4,21 @@ application's rungs counted served (:func:`~layerbench.served.served_cost.
 measure_served_requests`); refused before the ladder runs when it cannot be done."""
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from layerbench.cost.shim_build import find_valgrind
 from layerbench.errors import ConfigError
 from layerbench.lab.app_under_test import app_environment
+from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import free_port
 from layerbench.proc.work_dirs import work_directory
+from layerbench.results.cost_result import CostResult
 from layerbench.rungs.applications import find_application
 from layerbench.rungs.definitions import Rung, Stack
 from layerbench.served.served_cost import MEASURES, measure_served_requests, rung_load
 from layerbench.served.served_counting import counting_for
-from layerbench.served.served_table import Costs
+from layerbench.served.served_table import Costs, served_document
 from layerbench.served.served_windows import Windows
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.server_settings import SettingsBook
@@ -40,14 +43,18 @@ def ladder_served(
     rungs: tuple[Rung, ...],
     server: str,
     book: SettingsBook,
+    topology: bool = False,
 ) -> LadderServed:
     """What ``ladder --measure MEASURE`` counts; a ConfigError before the ladder runs when it
-    cannot: on the full ladder (its services are not started again), with several applications,
+    cannot: on the full ladder (its services are not started again), on a topology, with several
+    applications,
     with a server whose processes are not declared, or with no application rung chosen."""
     if measure not in MEASURES:
         raise ConfigError(f"--measure is one of {', '.join(MEASURES)}, not {measure}")
     if full:
         raise ConfigError(f"--measure {measure} counts the default ladder's rungs; not with --full")
+    if topology:
+        raise ConfigError(f"--measure {measure} counts a server on loopback: not with --topology")
     if len(apps) != 1:
         raise ConfigError(f"--measure {measure} counts one application's rungs; not with --apps")
     counting_for(server)
@@ -92,3 +99,14 @@ def run_ladder_served(
             measure=plan.measure,
         )
     return dict(costs)
+
+
+def served_after_ladder(
+    plan: LadderServed, pin: bool, instructions: CostResult | None
+) -> dict[str, Any]:
+    """The document the ladder's result keeps: each rung's served cost, the cost pass's counts
+    (``--instructions``) as the anchors where it ran."""
+    layout = plan_cpu_layout(pin=pin)
+    costs = run_ladder_served(plan, layout.server_cpus, layout.client_cpus)
+    anchors = {cost.label: cost.median for cost in instructions.requests} if instructions else {}
+    return served_document(costs, anchors)

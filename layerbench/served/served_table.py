@@ -124,3 +124,8 @@ def served_document(costs: Costs, anchors: dict[str, float]) -> dict[str, Any]:
         },
         "anchors": anchors,
     }
+
+
+def format_served_document(document: dict[str, Any]) -> str:
+    """The table of a run's ``served`` document; nothing without one."""
+    return format_served_table(*served_from_document(document)) if document else ""

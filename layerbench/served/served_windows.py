@@ -5,6 +5,7 @@ taken over each; the per-request figures are their difference over ``long - shor
 started under callgrind (counts zeroed at a window's start, dumped at its end, through vgdb);
 system calls in one started natively, by strace attached for the window."""
 
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -54,6 +55,15 @@ class Windows:
         return (self.short, self.long)
 
 
+def _tags(labels: list[str]) -> dict[str, str]:
+    """Per label (a rung's name, a URL), a name for its files and dumps: its place and its
+    characters that are safe in a file's name."""
+    return {
+        label: f"{index}-{re.sub(r'[^A-Za-z0-9_.-]', '_', label)}"
+        for index, label in enumerate(labels)
+    }
+
+
 def _same_processes(before: CountedProcesses, after: CountedProcesses, what: str) -> None:
     if before.roles != after.roles:
         started = sorted(set(after.roles) - set(before.roles))
@@ -76,10 +86,12 @@ def count_syscalls(
     directory.mkdir(parents=True, exist_ok=True)
     processes = process_roles(deployment, counting.runs_application)
     figures = {}
+    tags = _tags(list(loads))
     for label, load in loads.items():
-        load.send(windows.warmup, f"syscalls-{label}-warmup")
+        tag = tags[label]
+        load.send(windows.warmup, f"syscalls-{tag}-warmup")
         counted = {
-            size: _window_syscalls(processes, load, directory, f"{label}-{size}", size, windows)
+            size: _window_syscalls(processes, load, directory, f"{tag}-{size}", size, windows)
             for size in windows.sizes
         }
         figures[label] = {
@@ -134,19 +146,21 @@ def count_instructions(
     pids = processes.pids()
     vgdb = Vgdb(directory / VGDB_NAME)
     vgdb.tell(pids, "instrumentation on")
+    tags = _tags(list(loads))
     for label, load in loads.items():
-        load.send(windows.warmup, f"instructions-{label}-warmup")
+        tag = tags[label]
+        load.send(windows.warmup, f"instructions-{tag}-warmup")
         for size in windows.sizes:
             vgdb.tell(pids, "zero")
             time.sleep(windows.idle_s)
-            load.send(size, f"instructions-{label}-{size}")
-            vgdb.tell(pids, f"dump window-{label}-{size}")
+            load.send(size, f"instructions-{tag}-{size}")
+            vgdb.tell(pids, f"dump window-{tag}-{size}")
     _same_processes(processes, process_roles(deployment, counting.runs_application), "instructions")
     figures = {}
     for label in loads:
         by_window = {}
         for size in windows.sizes:
-            dumps = window_dumps(directory, f"window-{label}-{size}")
+            dumps = window_dumps(directory, f"window-{tags[label]}-{size}")
             missing = sorted(set(pids) - set(dumps))
             if missing:
                 raise LayerbenchError(f"no dump of window {label}-{size} from {missing}")

@@ -110,6 +110,12 @@ def add_parser(commands: Any) -> None:
         help=f"--measure instructions: requests counted per URL and repeat ({DEFAULT_REQUESTS})",
     )
     parser.add_argument(
+        "--served",
+        action="store_true",
+        help="--measure instructions: count each URL under the server (--server, --set), every "
+        "process of it, instead of the application called alone (docs/guides/cost.md)",
+    )
+    parser.add_argument(
         "--app-path",
         action="append",
         default=[],
@@ -125,6 +131,8 @@ def add_parser(commands: Any) -> None:
 
 
 def cmd_smoke(args: argparse.Namespace) -> int:
+    if args.served and args.measure != "instructions":
+        raise ConfigError("--served counts instructions: give --measure instructions")
     if args.measure == "instructions":
         return smoke_instructions(args)
     options = SmokeOptions(

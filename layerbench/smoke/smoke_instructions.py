@@ -15,14 +15,16 @@ from layerbench.cost.instructions_table import (
 from layerbench.cost.instructions_verdict import judge_instructions
 from layerbench.errors import ConfigError
 from layerbench.render.json_export import check_writable, write_json
+from layerbench.servers.server_settings import add_assignments
 from layerbench.smoke.smoke_gate import InstructionsSmoke, count_urls, read_checked_baseline
+from layerbench.smoke.smoke_served import check_same_serving, count_served_urls
 
 DEFAULT_TOLERANCE = 0.01
 EXIT_REGRESSED = 1
 
 
 def smoke_instructions(args: argparse.Namespace) -> int:
-    if args.set:
+    if args.set and not args.served:
         raise ConfigError(
             f"--measure instructions calls the application in-process, under no server and on "
             f"its own SQLite file: --set {args.set[0]} would not be measured; leave it out"
@@ -42,10 +44,15 @@ def smoke_instructions(args: argparse.Namespace) -> int:
         check_writable(args.baseline, "the baseline")
     else:
         baseline = read_checked_baseline(args.baseline, args.ignore_conditions, _note)
+        check_same_serving(baseline.conditions, args.server if args.served else None)
         missing = [url for url in smoke.urls if url not in baseline.instructions]
         if missing:
             raise ConfigError(f"the baseline has no {missing[0]}: measure it with --save")
-    measured = count_urls(smoke)
+    if args.served:
+        book = add_assignments({}, args.set, default_section=args.server)
+        measured = count_served_urls(smoke, args.server, book)
+    else:
+        measured = count_urls(smoke)
     if baseline is None:
         document = baseline_document(smoke.app, measured.conditions, measured.instructions)
         try:
