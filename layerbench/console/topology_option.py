@@ -9,7 +9,7 @@ from typing import Any
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import Topology, read_topology
 from layerbench.lab.publish import ResultsFile
-from layerbench.render.host_table import Items, format_host_table, with_per_host
+from layerbench.render.host_table import Items, format_host_table, per_host
 
 
 def add_topology_argument(parser: argparse.ArgumentParser) -> None:
@@ -39,9 +39,11 @@ def with_hosts(
     items: Items,
 ) -> None:
     """On a topology: the per-host table put after the run's own (``tables[0]``), and its rows
-    in ``document`` (``per_host``), saved."""
-    rows = with_per_host(document, items)
+    added to ``document`` (``per_host``: the run's own document, made to be published),
+    saved."""
+    rows = per_host(document["conditions"], items)
     if not rows:
         return
     tables.insert(1, format_host_table(rows, [label for label, _ in items]))
+    document["per_host"] = [row.to_dict() for row in rows]
     results.save(document)

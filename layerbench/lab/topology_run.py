@@ -33,7 +33,7 @@ from layerbench.lab.balanced_servers import BalancedServers
 from layerbench.lab.probed_from import probe_from
 from layerbench.lab.publish import ResultsFile
 from layerbench.proc.ports import LOOPBACK, free_port
-from layerbench.render.host_table import Items, format_host_table, with_per_host
+from layerbench.render.host_table import Items, format_host_table, per_host, with_per_host
 from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.nginx_balancer import NginxBalancer
 
@@ -200,9 +200,8 @@ def topology_record(network: LabNetwork) -> dict[str, Any]:
 
 def save_with_hosts(results: ResultsFile, document: dict[str, Any], items: Items) -> None:
     """A checkpoint of the run: ``document`` with the per-host rows of its measured ``items``
-    (on a topology)."""
-    with_per_host(document, items)
-    results.save(document)
+    (on a topology), saved as a new document: ``document`` is left as it was."""
+    results.save(with_per_host(document, per_host(document["conditions"], items)))
 
 
 def save_last_with_hosts(
@@ -211,9 +210,9 @@ def save_last_with_hosts(
     """The run's last save, however it ended, with its per-host rows. A run that did not
     finish (interrupted, or stopped by an error) prints their table of what it measured, on
     stderr: the tables a finished run prints after it will not be."""
-    rows = with_per_host(document, items)
+    rows = per_host(document["conditions"], items)
     if rows and items and not finished:
         print("\n" + format_host_table(rows, [label for label, _ in items]), file=sys.stderr)
         if not document.get("interrupted"):  # save_last says so on a line of its own
             print(file=sys.stderr)
-    results.save_last(document)
+    results.save_last(with_per_host(document, rows))

@@ -7,12 +7,12 @@ measured rung or cell (its median trial); a host where nothing was sampled is st
     client1  10.77.0.1  client     client       61     58       4
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from layerbench.render.text_table import format_table
 from layerbench.results.trials import Repeated
+from layerbench.typed_documents import JsonObject, decode_at
 
 MB = 1024 * 1024
 LOCAL_HOST = "local"  # a process in none of the run's namespaces
@@ -31,7 +31,7 @@ class HostRole:
     cpu_percent: dict[str, float] = field(default_factory=dict)
     pss_bytes: int = 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "host": self.host,
             "address": self.address,
@@ -42,10 +42,36 @@ class HostRole:
         }
 
 
-def host_roles(topology: dict[str, Any], items: Items) -> list[HostRole]:
-    """Per host of ``topology`` (a result's ``conditions.topology``) and role of its processes,
-    in the topology's order, then processes on no host of it."""
-    hosts = {host["name"]: host for host in topology.get("hosts", ())}
+@dataclass(frozen=True)
+class RecordedHost:
+    """A host of the run's topology as its conditions record it (``conditions.topology``)."""
+
+    name: str
+    address: str
+    roles: tuple[str, ...]
+    namespace: str | None = None
+
+
+@dataclass(frozen=True)
+class RecordedTopology:
+    hosts: tuple[RecordedHost, ...] = ()
+
+
+def per_host(conditions: object, items: Items) -> list[HostRole]:
+    """On a topology (the run's ``conditions`` have ``topology``): the per-host rows of its
+    measured ``items``; none without one. It reads the conditions, and changes nothing."""
+    recorded = conditions.get("topology") if isinstance(conditions, Mapping) else None
+    if recorded is None:
+        return []
+    return host_roles(recorded, items)
+
+
+def host_roles(recorded: object, items: Items) -> list[HostRole]:
+    """Per host of the topology as the run's conditions record it (``conditions.topology``,
+    read into :class:`RecordedTopology`) and role of its processes, in the topology's order,
+    then processes on no host of it."""
+    topology = decode_at(RecordedTopology, recorded, "conditions.topology")
+    hosts = {host.name: host for host in topology.hosts}
     found: dict[tuple[str, str], HostRole] = {}
     for label, item in items:
         usage = item.usage
@@ -57,8 +83,8 @@ def host_roles(topology: dict[str, Any], items: Items) -> list[HostRole]:
                 name = process.host or LOCAL_HOST
                 key = (name, role.role)
                 if key not in found:
-                    host = hosts.get(name, {})
-                    address, roles = host.get("address", ""), tuple(host.get("roles", ()))
+                    host = hosts.get(name)
+                    address, roles = (host.address, host.roles) if host else ("", ())
                     found[key] = HostRole(name, address, roles, role.role)
                 share = 100 * process.cpu_s / usage.interval_s
                 found[key].cpu_percent[label] = found[key].cpu_percent.get(label, 0.0) + share
@@ -68,22 +94,17 @@ def host_roles(topology: dict[str, Any], items: Items) -> list[HostRole]:
     ordered: list[HostRole] = []
     for name, host in hosts.items():
         mine = [row for (host_name, _), row in found.items() if host_name == name]
-        ordered += mine or [HostRole(name, host["address"], tuple(host["roles"]), None)]
+        ordered += mine or [HostRole(name, host.address, host.roles, None)]
     ordered += [row for (host_name, _), row in found.items() if host_name not in hosts]
     return ordered
 
 
-def with_per_host(
-    document: dict[str, Any], items: Sequence[tuple[str, Repeated]]
-) -> list[HostRole]:
-    """On a topology (the run's ``document`` has ``conditions.topology``): the per-host rows of
-    its measured ``items``, put in ``document`` as ``per_host``; none without a topology."""
-    topology = document["conditions"].get("topology")
-    if topology is None:
-        return []
-    rows = host_roles(topology, items)
-    document["per_host"] = [row.to_dict() for row in rows]
-    return rows
+def with_per_host(document: JsonObject, rows: Sequence[HostRole]) -> JsonObject:
+    """A new document: ``document`` and, with ``rows``, its ``per_host`` (the run's own
+    document, as it is saved: a stored document is never changed)."""
+    if not rows:
+        return dict(document)
+    return {**document, "per_host": [row.to_dict() for row in rows]}
 
 
 TITLE = "per host: CPU % of one core (median trial of each), peak PSS over them"
