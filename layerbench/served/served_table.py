@@ -6,6 +6,7 @@ from typing import Any
 
 from layerbench.served.served_cost import ServedCost
 
+Costs = dict[str, ServedCost | str]
 # A call made fewer times than this per request is left out of the list (idle work's jitter).
 SHOWN_CALLS_AT_LEAST = 0.05
 TOTAL = "total"
@@ -41,7 +42,7 @@ def format_served_table(
             continue
         for index, (role, instructions) in enumerate(cost.instructions_per_request.items()):
             rows.append(_row(label if index == 0 else "", role, cost, instructions, cycles))
-        rows.append(_total_row(cost, cycles))
+        rows.append(_total_row(cost, cycles, _against_first(cost, first, costs)))
         anchor = anchors.get(label)
         if anchor is not None:
             filler = [""] if cycles else []
@@ -58,10 +59,18 @@ def _row(label: str, role: str, cost: ServedCost, instructions: float, cycles: b
     return [*row, f"{sum(calls.values()):.1f}", syscall_line(calls)]
 
 
-def _total_row(cost: ServedCost, cycles: bool) -> list[str]:
+def _total_row(cost: ServedCost, cycles: bool, against: str) -> list[str]:
     row = ["", TOTAL, str(sum(cost.processes.values())), f"{cost.total_instructions:,.0f}"]
     row += [f"{cost.total_cycles or 0:,.0f}"] if cycles else []
-    return [*row, f"{cost.total_syscalls():.1f}", ""]
+    return [*row, f"{cost.total_syscalls():.1f}", against]
+
+
+def _against_first(cost: ServedCost, first: ServedCost | None, costs: Costs) -> str:
+    """The total's ratio to the first counted one's (nothing for the first itself)."""
+    if first is None or cost is first or not first.total_instructions:
+        return ""
+    label = next(label for label, each in costs.items() if each is first)
+    return f"{cost.total_instructions / first.total_instructions:.2f}x {label}'s instructions"
 
 
 def _caption(first: ServedCost | None) -> str:
@@ -99,9 +108,6 @@ def _render(header: list[str], rows: list[list[str]], caption: str) -> str:
         return ("  ".join(cells) + "  " + row[-1]).rstrip()
 
     return "\n".join([caption, line(header), *(line(row) for row in rows)])
-
-
-Costs = dict[str, ServedCost | str]
 
 
 def served_from_document(document: dict[str, Any]) -> tuple[Costs, dict[str, float]]:
