@@ -189,6 +189,10 @@ def test_writes_measures_the_stores_and_leaves_nothing(tmp_path: Path, stores: s
         (["--commits", "2", "--writers", "4"], "--commits 2: at least one per writer"),
         (["--store", "zeo:seed003"], "zeo:seed003: only a MariaDB store names a profile"),
         (["--store", "site-mariadb:fast"], "mariadb.profile is one of default, seed003"),
+        (
+            ["--json", "/nonexistent/dir/writes.json"],
+            "cannot write the results to /nonexistent/dir/writes.json: /nonexistent/dir is not",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_starts_nothing(arguments: list[str], message: str) -> None:

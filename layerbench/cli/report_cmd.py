@@ -21,6 +21,7 @@ from layerbench.report.terminal_tables import terminal_tables
 from layerbench.results.ladder_result import LadderResult
 from layerbench.results.matrix_result import MatrixResult
 from layerbench.results.result_documents import read_result
+from layerbench.store.document_file import check_writable, write_text
 from layerbench.store.results_db import ResultsDatabase, default_path
 
 Result = LadderResult | MatrixResult
@@ -69,6 +70,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     kind = _format(args.format, args.output)
     if args.published is not None and kind not in ("text", "markdown"):
         raise ConfigError("--published goes with --format text or markdown")
+    check_writable(args.output, "the report")
     document = _load(args.source)
     try:
         result = read_result(document)
@@ -83,10 +85,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.output == STDOUT:
         print_out(text.rstrip("\n"))
         return 0
-    try:
-        Path(args.output).write_text(text)
-    except OSError as error:
-        raise ConfigError(f"cannot write {args.output}: {error.strerror}") from None
+    write_text(text, args.output)
     print_out(f"wrote {args.output}")
     return 0
 

@@ -17,7 +17,7 @@ from layerbench.cluster.cluster_table import render
 from layerbench.console.numbers import MAX_COUNT, MAX_THREADS, whole
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import read_topology
-from layerbench.render.json_export import write_json
+from layerbench.store.document_file import check_writable, write_document
 
 
 def add_parser(commands: Any) -> None:
@@ -68,6 +68,8 @@ def cmd_cluster(args: argparse.Namespace) -> int:
         caches=tuple(part.strip() for part in args.cache.split(",")),
     )
     options.check()
+    if args.json:
+        check_writable(args.json, "the results")
     plan = plan_cluster(read_topology(args.topology), options, args.topology)
     if os.geteuid() != 0:
         raise ConfigError("the cluster's hosts are network namespaces: run it as root")
@@ -77,7 +79,7 @@ def cmd_cluster(args: argparse.Namespace) -> int:
     finally:  # what was measured is kept, also after an error or Ctrl-C
         print("\n".join(render(result)), file=sys.stderr if str(args.json) == "-" else sys.stdout)
         if args.json:
-            write_json(result.document(), args.json)
+            write_document(result.document(), args.json)
     return 0
 
 

@@ -13,8 +13,8 @@ from layerbench.cost.cost_plan import DEFAULT_REPEATS, DEFAULT_REQUESTS, DEFAULT
 from layerbench.cost.cost_services import check_cost_sections
 from layerbench.cost.cost_table import cost_lines
 from layerbench.cost.ladder_cost import CostOptions, run_cost
-from layerbench.render.json_export import write_json
 from layerbench.servers.server_settings import add_assignments
+from layerbench.store.document_file import check_writable, write_document
 
 
 def add_parser(commands: Any) -> None:
@@ -78,10 +78,12 @@ def cmd_cost(args: argparse.Namespace) -> int:
         profile=args.profile,
         settings=settings,
     )
+    if args.json is not None:
+        check_writable(args.json, "the results")
     result = run_cost(options)
     lines = cost_lines(result)
     if args.json is not None:
-        write_json(result.to_dict(), args.json)
+        write_document(result.to_dict(), args.json)
         if str(args.json) == "-":
             print("\n".join(lines), file=sys.stderr)
             return 0

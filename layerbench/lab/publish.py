@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import LayerbenchError
-from layerbench.render.json_export import check_writable, write_json
+from layerbench.store.document_file import check_writable, write_document
 from layerbench.store.results_db import ResultsDatabase, default_path
 
 
@@ -25,7 +25,7 @@ class ResultsFile:
         """The results so far, in the file (stdout gets them once, at the end)."""
         self.label_of(document)
         if not self.to_stdout:
-            write_json(document, self.path)
+            write_document(document, self.path)
 
     def label_of(self, document: dict[str, Any]) -> None:
         """The run's ``--label`` in its document's options, so that its file and every report
@@ -49,7 +49,7 @@ class ResultsFile:
 
     def print_if_stdout(self, document: dict[str, Any]) -> None:
         if self.to_stdout:
-            write_json(document, self.path)
+            write_document(document, self.path)
 
 
 def now() -> str:

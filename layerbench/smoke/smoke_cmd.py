@@ -27,7 +27,6 @@ from layerbench.console.numbers import (
 from layerbench.console.until_decided import add_until_decided_arguments, looks_of, undecided
 from layerbench.cost.cost_plan import DEFAULT_REQUESTS
 from layerbench.errors import ConfigError
-from layerbench.render.json_export import check_writable, write_json
 from layerbench.servers.server_settings import add_assignments
 from layerbench.sites import check_importable
 from layerbench.smoke.smoke import Enough, SmokeOptions
@@ -46,6 +45,7 @@ from layerbench.smoke.smoke_run import BaselineToMeet, run_smoke, run_smoke_agai
 from layerbench.smoke.smoke_table import saved_line, verdict_lines
 from layerbench.stats.paired import CONFIDENCE
 from layerbench.stats.sequential import Looks
+from layerbench.store.document_file import check_writable, write_document
 
 DEFAULT_TOLERANCE = 0.10
 
@@ -187,10 +187,7 @@ def cmd_smoke(args: argparse.Namespace) -> int:
     measured = run_smoke(options, against, _note)
     if against is None:
         document = baseline_document(options.app, measured.conditions, measured.rates)
-        try:
-            write_json(document, args.baseline)
-        except OSError as error:
-            raise ConfigError(f"cannot write {args.baseline}: {error.strerror}") from None
+        write_document(document, args.baseline)
         print(saved_line(args.baseline, measured.rates))
         return 0
     verdicts = judge(against.baseline.rates, measured.rates, options.tolerance)

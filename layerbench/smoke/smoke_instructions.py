@@ -14,10 +14,10 @@ from layerbench.cost.instructions_table import (
 )
 from layerbench.cost.instructions_verdict import judge_instructions
 from layerbench.errors import ConfigError
-from layerbench.render.json_export import check_writable, write_json
 from layerbench.servers.server_settings import add_assignments
 from layerbench.smoke.smoke_gate import InstructionsSmoke, count_urls, read_checked_baseline
 from layerbench.smoke.smoke_served import check_same_serving, count_served_urls
+from layerbench.store.document_file import check_writable, write_document
 
 DEFAULT_TOLERANCE = 0.01
 EXIT_REGRESSED = 1
@@ -55,10 +55,7 @@ def smoke_instructions(args: argparse.Namespace) -> int:
         measured = count_urls(smoke)
     if baseline is None:
         document = baseline_document(smoke.app, measured.conditions, measured.instructions)
-        try:
-            write_json(document, args.baseline)
-        except OSError as error:
-            raise ConfigError(f"cannot write {args.baseline}: {error.strerror}") from None
+        write_document(document, args.baseline)
         print_out(saved_instructions_line(args.baseline, measured.instructions))
         return 0
     verdicts = judge_instructions(baseline.instructions, measured.instructions, tolerance)

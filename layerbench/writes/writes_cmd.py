@@ -6,13 +6,13 @@ layerbench writes [--store NAME,...] [--writers 1,4,16] [--objects N] [--commits
 """
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from layerbench.console.numbers import MAX_COUNT, MAX_REPEATS, MAX_THREADS, whole
 from layerbench.errors import ConfigError
 from layerbench.servers.server_settings import add_assignments
+from layerbench.store.document_file import check_writable, write_document
 from layerbench.writes.writes_result import WritesResult, WritesTrial
 from layerbench.writes.writes_run import WritesOptions, run_writes
 from layerbench.writes.writes_stores import STORES
@@ -70,16 +70,13 @@ def cmd_writes(args: argparse.Namespace) -> int:
         book=add_assignments({}, args.settings),
     )
     options.check()
+    if args.json:
+        check_writable(args.json, "the results")
     result = run_writes(options, _progress)
     table = sys.stderr if args.json == "-" else sys.stdout
     print(render(result), file=table)
     if args.json:
-        text = json.dumps(result.document(), indent=2)
-        if args.json == "-":
-            print(text)
-        else:
-            with open(args.json, "w") as out:
-                out.write(text + "\n")
+        write_document(result.document(), args.json)
     return 0
 
 
