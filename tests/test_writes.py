@@ -23,7 +23,7 @@ from relstorage.storage import RelStorage
 from layerbench.errors import MissingBinaryError
 from layerbench.services.mariadb import MariadbService, connect_mariadb
 from layerbench.services.urls import ServiceUrl
-from layerbench.writes.writes_result import percentile_us
+from layerbench.stats.percentile import percentile
 from layerbench_sites.relstorage_mariadb import MariadbAdapter
 from tests.cli_lines import said
 from tests.conftest import missing, start_service
@@ -206,7 +206,7 @@ def test_bad_input_is_one_line_and_starts_nothing(arguments: list[str], message:
 
 def test_commit_latency_percentiles_are_the_load_generators_nearest_ranks() -> None:
     one_to_n = list(range(9000, 0, -1))
-    assert percentile_us(one_to_n, 500) == 4500.0
-    assert percentile_us(one_to_n, 990) == 8910.0
-    assert percentile_us(one_to_n, 999) == 8991.0
-    assert percentile_us([], 990) == 0.0
+    assert percentile(one_to_n, 500) == 4500.0
+    assert percentile(one_to_n, 990) == 8910.0
+    assert percentile(one_to_n, 999) == 8991.0
+    assert percentile([], 990) == 0.0

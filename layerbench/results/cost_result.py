@@ -10,11 +10,11 @@ Added since version 1, without a version change: per request ``chain``, the rung
 a layer to, nearest first (``Rung.chain``; [] for a smoke URL): its "vs above" is against the
 first of them counted (:mod:`layerbench.results.chain_references`)."""
 
-import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
 from layerbench.stats.median import median as median_of
+from layerbench.stats.spread import coefficient_of_variation
 
 COST_VERSION = 1
 
@@ -36,12 +36,10 @@ class RequestCost:
 
     @property
     def cv_percent(self) -> float | None:
-        """Coefficient of variation over the repeats, in %; None for one repeat."""
-        values = self.instructions_per_request
-        if len(values) < 2:
-            return None
-        mean = statistics.fmean(values)
-        return 100 * statistics.stdev(values) / mean if mean else None
+        """Coefficient of variation over the repeats, in %; None for one repeat (or a mean of
+        0)."""
+        cv = coefficient_of_variation(self.instructions_per_request)
+        return None if cv is None else 100 * cv
 
     def to_dict(self) -> dict[str, Any]:
         return {

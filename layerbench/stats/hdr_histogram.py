@@ -12,7 +12,7 @@ References: HdrHistogram's ``AbstractHistogram.encodeIntoCompressedByteBuffer`` 
 ``ZigZagEncoding`` (Java), and the Rust crate's ``serialization`` module (``hdrhistogram``
 7.6, the one load/ uses). The bucket arithmetic (``index_of``, ``value_of``,
 ``highest_equivalent``) follows that crate's ``lib.rs``, and a percentile is read by the load
-generator's rule (``load/src/stats/nearest_rank.rs``): the nearest rank ⌈p x n / 1000⌉ with
+generator's rule (:mod:`~layerbench.stats.percentile`): the nearest rank ⌈p x n / 1000⌉ with
 p in per mille, in integers (no floating point quantile, where 99.9 / 100 is a hair above
 0.999), and the highest value of the bucket that holds it. A percentile read here is the one
 the load generator reports from the same histogram.
@@ -27,6 +27,8 @@ import struct
 import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+
+from layerbench.stats.percentile import nearest_rank
 
 # The V2 cookies with the word size bits (0x10) the libraries set; a reader masks them off
 # (Java's ``getCookieBase``).
@@ -51,13 +53,6 @@ PERCENTILES_PER_MILLE = {
 
 class HistogramEncodingError(ValueError):
     """The text is not a histogram in HdrHistogram's V2 compressed encoding."""
-
-
-def nearest_rank(per_mille: int, count: int) -> int:
-    """The 1-based rank of the ``per_mille`` ‰ percentile among ``count`` values in ascending
-    order: ⌈p x n / 1000⌉, at least 1 (the smallest value with at least p ‰ of the values at
-    or below it)."""
-    return max(-(-per_mille * count // 1000), 1)
 
 
 @dataclass(frozen=True)

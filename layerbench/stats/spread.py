@@ -37,10 +37,17 @@ class Spread:
         median = median_of(values)
         if len(values) == 1:
             return cls(1, median, 0.0, median, median)
-        mean = statistics.fmean(values)
-        cv = statistics.stdev(values) / mean if mean else 0.0
         low, high = bootstrap_interval(values)
-        return cls(len(values), median, cv, low, high)
+        return cls(len(values), median, coefficient_of_variation(values) or 0.0, low, high)
+
+
+def coefficient_of_variation(values: list[float]) -> float | None:
+    """The sample standard deviation over the mean, as a fraction; None when there is none to
+    speak of: fewer than two values, or a mean of 0."""
+    if len(values) < 2:
+        return None
+    mean = statistics.fmean(values)
+    return statistics.stdev(values) / mean if mean else None
 
 
 def bootstrap_interval(values: list[float]) -> tuple[float, float]:

@@ -7,20 +7,10 @@ database cost in CPU and memory."""
 from dataclasses import dataclass, field
 from typing import Any
 
-from layerbench.stats.hdr_histogram import nearest_rank
 from layerbench.stats.median import RATE_RULE, representative_index
 from layerbench.stats.spread import Spread
 
 WRITES_DOCUMENT_VERSION = 1
-
-
-def percentile_us(latencies_us: list[int], per_mille: int) -> float:
-    """The nearest-rank ``per_mille`` ‰ percentile of the latencies (the load generator's
-    rule, :func:`~layerbench.stats.hdr_histogram.nearest_rank`; 0 for none)."""
-    if not latencies_us:
-        return 0.0
-    ordered = sorted(latencies_us)
-    return float(ordered[nearest_rank(per_mille, len(ordered)) - 1])
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,9 @@ from layerbench.proc.work_dirs import make_work_directory
 from layerbench.results.usage import Usage
 from layerbench.roles import CLIENT_ROLE, DATABASE_ROLE
 from layerbench.servers.server_settings import SettingsBook, check_sections
+from layerbench.stats.percentile import percentile
 from layerbench.words import did_you_mean
-from layerbench.writes.writes_result import WritesResult, WritesTrial, percentile_us
+from layerbench.writes.writes_result import WritesResult, WritesTrial
 from layerbench.writes.writes_stores import (
     STORES,
     ZODB_STORES,
@@ -139,8 +140,8 @@ def _trial(
         objects_before=objects,
         commits=measured["commits"],
         elapsed_s=measured["elapsed_s"],
-        p50_latency_us=percentile_us(latencies, 500),
-        p99_latency_us=percentile_us(latencies, 990),
+        p50_latency_us=percentile(latencies, 500),
+        p99_latency_us=percentile(latencies, 990),
         conflicts=measured["conflicts"],
         cpu_percent={role: usage.roles[role].cpu_percent for role in usage.roles},
         pss_bytes={role: usage.roles[role].pss_bytes for role in usage.roles},
