@@ -22,8 +22,9 @@ def test_matrix_columns_counted_only_where_declared() -> None:
     assert _matrix("gunicorn,uwsgi,mod_wsgi-daemon").measure == "instructions"
     with pytest.raises(ConfigError, match="cannot count waitress"):
         _matrix("gunicorn,waitress")
-    with pytest.raises(ConfigError, match="cannot count nginx-static: it serves the static"):
-        _matrix("nginx-static,gunicorn")
+    with pytest.raises(ConfigError, match="cannot count puma: its Ruby processes"):
+        _matrix("gunicorn,puma:app=rails")
+    assert _matrix("nginx-static,gunicorn").measure == "instructions"
     _matrix("waitress", measure=None)  # without --measure, any server
 
 

@@ -27,6 +27,11 @@ def every_child(server: ManagedServer, pid: int) -> bool:
     return True
 
 
+def no_application(server: ManagedServer, pid: int) -> bool:
+    """A static server: every process serves the file, none runs an application."""
+    return False
+
+
 def uwsgi_worker(server: ManagedServer, pid: int) -> bool:
     """A process uWSGI's master forked, other than its HTTP router (which its log names)."""
     log = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
@@ -89,6 +94,12 @@ COUNTED: dict[str, Counting] = {
         "Apache's parent (server), its children running the application (application)",
         every_child,
     ),
+    "nginx-static": Counting(
+        "nginx's master and workers serving the file (server)", no_application
+    ),
+    "apache-static": Counting(
+        "Apache's parent and children serving the file (server)", no_application
+    ),
     "mod_wsgi-daemon": Counting(
         "Apache's parent and children passing requests on (server), mod_wsgi's daemon "
         "processes (application)",
@@ -100,8 +111,6 @@ WHY_NOT = {
     "passenger": "its Ruby processes are started by Passenger's watchdog in sessions of their "
     "own, and their roles are not declared",
     "puma": "its Ruby processes' roles are not declared",
-    "nginx-static": "it serves the static file: no application to count",
-    "apache-static": "it serves the static file: no application to count",
 }
 
 
