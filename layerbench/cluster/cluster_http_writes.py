@@ -25,7 +25,8 @@ from http.client import HTTPException
 
 from layerbench.cluster.cluster_reads import header
 from layerbench.errors import LayerbenchError
-from layerbench.proc.http_probe import ProbeResponse, http_request
+from layerbench.proc.http_client import HttpResponse
+from layerbench.proc.http_probe import http_request
 from layerbench.proc.threads_together import run_together
 from layerbench.servers.nginx_balancer import UPSTREAM_HEADER
 from layerbench.site_contract import WRITE_ATTEMPTS_HEADER
@@ -78,7 +79,7 @@ class Writer:
         self.tally = tally
         self.lock = lock
 
-    def send(self, method: str, path: str, document: object) -> ProbeResponse | None:
+    def send(self, method: str, path: str, document: object) -> HttpResponse | None:
         """One request; its answer (counted), or None when there was none."""
         try:
             response = http_request(
@@ -98,7 +99,7 @@ class Writer:
             raise LayerbenchError(f"{method} {path}: HTTP {response.status}: {response.body!r}")
         return response
 
-    def put(self, path: str, document: object) -> tuple[ProbeResponse | None, int]:
+    def put(self, path: str, document: object) -> tuple[HttpResponse | None, int]:
         """The PUT until it succeeds (sent again, as it was, after a failure), and how many
         times it was sent; no answer after MAX_CLIENT_ATTEMPTS failures."""
         for attempt in range(MAX_CLIENT_ATTEMPTS):

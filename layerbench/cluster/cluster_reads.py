@@ -17,7 +17,8 @@ from collections import Counter
 
 from layerbench.cluster.cluster_result import ReadYourWrite
 from layerbench.errors import LayerbenchError
-from layerbench.proc.http_probe import ProbeResponse, http_request
+from layerbench.proc.http_client import HttpResponse
+from layerbench.proc.http_probe import http_request
 from layerbench.servers.nginx_balancer import UPSTREAM_HEADER
 
 VERSION = re.compile(rb"version (\d+)\b")
@@ -31,11 +32,11 @@ TIMEOUT_S = 10.0
 READS_PER_PAGE = 2
 
 
-def header(response: ProbeResponse, name: str) -> str:
+def header(response: HttpResponse, name: str) -> str:
     return next((v for k, v in response.headers.items() if k.lower() == name.lower()), "")
 
 
-def request(url: str, method: str = "GET", document: object = None) -> ProbeResponse:
+def request(url: str, method: str = "GET", document: object = None) -> HttpResponse:
     body = None if document is None else json.dumps(document).encode()
     response = http_request(
         url, method=method, body=body, content_type="application/json", timeout_s=TIMEOUT_S
@@ -45,7 +46,7 @@ def request(url: str, method: str = "GET", document: object = None) -> ProbeResp
     return response
 
 
-def shown_version(response: ProbeResponse) -> int:
+def shown_version(response: HttpResponse) -> int:
     """The version a page shows; -1 for none (the node does not have the video yet)."""
     found = {int(number) for number in VERSION.findall(response.body)}
     if response.status == 404 or not found:

@@ -5,9 +5,6 @@ from urllib.parse import urlsplit
 
 from layerbench.proc.http_client import HttpClient, HttpResponse
 
-# What a probe answers (the name its callers know).
-ProbeResponse = HttpResponse
-
 
 def http_get(url: str, timeout_s: float = 2.0) -> HttpResponse:
     """GET ``url``; raises OSError (or http.client.HTTPException) when there is no answer."""
