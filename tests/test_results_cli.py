@@ -276,7 +276,7 @@ def test_a_report_of_a_document_with_a_wrong_field_is_one_line(
     assert run(["report", "1", "-o", output]) == 1
     assert capsys.readouterr().err == (
         "layerbench: error: run 1's stored document: a layerbench document with a wrong field: "
-        "'str' object has no attribute 'values'\n"
+        'string: roles is an object, not "edited"\n'
     )
     path = tmp_path / "edited.json"
     path.write_text(json.dumps(document))

@@ -1,13 +1,14 @@
 """A mix's outcome (``layerbench mix``) as the ladder's JSON document holds it, its ``mix``:
 written from :class:`~layerbench.stats.mix_prediction.MixOutcome` and read back into one."""
 
-from typing import Any
-
+from layerbench.errors import ConfigError
+from layerbench.results.run_records import MixRecord
 from layerbench.stats.mix_prediction import MixOutcome
 from layerbench.stats.spread import Spread
+from layerbench.typed_documents import JsonObject, decode
 
 
-def mix_dict(outcome: MixOutcome) -> dict[str, Any]:
+def mix_dict(outcome: MixOutcome) -> JsonObject:
     return {
         "hit_ratio": outcome.hit_ratio,
         "hit_rung": outcome.hit,
@@ -26,26 +27,30 @@ def mix_dict(outcome: MixOutcome) -> dict[str, Any]:
     }
 
 
-def read_mix(mix: dict[str, Any]) -> MixOutcome:
+def read_mix(mix: object) -> MixOutcome:
+    """A ladder document's ``mix`` (JSON just parsed), checked: a wrong field is a ValueError
+    naming it, as the document's reader says of each."""
+    try:
+        return mix_from(decode(MixRecord, mix, "mix"))
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
+
+
+def mix_from(mix: MixRecord) -> MixOutcome:
     """The document's ``mix``; the number of the mix's trials is not in it (0: unknown)."""
-    low, high = mix["predicted_ci95"]
-    measured_low, measured_high = mix["measured_ci95"]
-    error_low, error_high = mix["error_ci95"]
-    measured = float(mix["measured_requests_per_s"])
-    share = mix.get("measured_hit_share")
+    measured_low, measured_high = mix.measured_ci95
+    measured = mix.measured_requests_per_s
     return MixOutcome(
-        hit_ratio=float(mix["hit_ratio"]),
-        hit=str(mix["hit_rung"]),
-        miss=str(mix["miss_rung"]),
-        hit_rate=float(mix["hit_requests_per_s"]),
-        miss_rate=float(mix["miss_requests_per_s"]),
-        predicted_rate=float(mix["predicted_requests_per_s"]),
-        predicted_interval=(float(low), float(high)),
+        hit_ratio=mix.hit_ratio,
+        hit=mix.hit_rung,
+        miss=mix.miss_rung,
+        hit_rate=mix.hit_requests_per_s,
+        miss_rate=mix.miss_requests_per_s,
+        predicted_rate=mix.predicted_requests_per_s,
+        predicted_interval=mix.predicted_ci95,
         measured_rate=measured,
-        measured=Spread(
-            0, measured, float(mix.get("measured_cv") or 0.0), measured_low, measured_high
-        ),
-        error=float(mix["error"]),
-        error_interval=(float(error_low), float(error_high)),
-        measured_hit_share=None if share is None else float(share),
+        measured=Spread(0, measured, mix.measured_cv or 0.0, measured_low, measured_high),
+        error=mix.error,
+        error_interval=mix.error_ci95,
+        measured_hit_share=mix.measured_hit_share,
     )
