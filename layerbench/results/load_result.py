@@ -12,11 +12,13 @@ first release; one that a document of then lacks reads as nothing seen (no error
 statuses, an idle client, no URLs of its own).
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from layerbench.errors import LoadGeneratorError
+from layerbench.errors import ConfigError, LoadGeneratorError
 from layerbench.stats.noise import client_bound
+from layerbench.typed_documents import Bounds, decode
 
 BINARY = "layerbench-load"
 SCHEMA_VERSION = 3
@@ -37,7 +39,7 @@ class LoadResult:
     requests_per_s: float
     latency_us: dict[str, float]
     client_cpu_s: float
-    document: dict[str, Any]
+    document: dict[str, Any]  # boundary: the load generator's JSON as it came, saved whole
     # Failed requests by how they failed (ECONNRESET, timeout…), responses by status code.
     errors_by_kind: dict[str, int] = field(default_factory=dict)
     status_counts: dict[str, int] = field(default_factory=dict)
@@ -67,45 +69,80 @@ class LoadResult:
         return {kind: count for kind, count in kinds.items() if count}
 
     @classmethod
-    def from_document(cls, document: dict[str, Any]) -> "LoadResult":
-        if document.get("version") not in READ_VERSIONS:
+    def from_document(cls, document: Mapping[str, object]) -> "LoadResult":
+        """The load generator's JSON, read into :class:`LoadDocument` (a field of the wrong
+        type is a LoadGeneratorError naming it); ``document`` is kept as it came."""
+        version = document.get("version")
+        if version not in READ_VERSIONS:
             raise LoadGeneratorError(
-                f"{BINARY} wrote JSON version {document.get('version')!r}, this layerbench reads "
+                f"{BINARY} wrote JSON version {version!r}, this layerbench reads "
                 f"versions {', '.join(map(str, READ_VERSIONS))}; install both of one release: "
                 "pip install --force-reinstall layerbench (from a clone: make demo)"
             )
         try:
-            cpu = document["client_cpu_s"]
-            return cls(
-                requests_completed=document["requests_completed"],
-                requests_failed=document["requests_failed"],
-                non_2xx_responses=document["non_2xx_responses"],
-                elapsed_s=document["elapsed_s"],
-                requests_per_s=successful_rate(document),
-                latency_us=dict(document["latency_us"]),
-                client_cpu_s=cpu["user"] + cpu["system"],
-                document=document,
-                errors_by_kind=dict(document.get("errors_by_kind") or {}),
-                status_counts=dict(document.get("status_counts") or {}),
-                client_busiest_thread_cpu_fraction=float(
-                    document.get("client_busiest_thread_cpu_fraction") or 0.0
-                ),
-                requests_completed_by_url=tuple(
-                    int(url["requests_completed"]) for url in document.get("by_url") or ()
-                ),
-                latency_histogram_us=document.get("latency_histogram_us"),
-            )
-        except (KeyError, TypeError) as error:
-            raise LoadGeneratorError(f"{BINARY} wrote JSON without {error}") from None
+            read = decode(LoadDocument, document, f"{BINARY}'s JSON")
+        except ConfigError as error:
+            raise LoadGeneratorError(str(error)) from None
+        cpu = read.client_cpu_s
+        return cls(
+            requests_completed=read.requests_completed,
+            requests_failed=read.requests_failed,
+            non_2xx_responses=read.non_2xx_responses,
+            elapsed_s=read.elapsed_s,
+            requests_per_s=read.successful_rate,
+            latency_us=read.latency_us,
+            client_cpu_s=cpu.user + cpu.system,
+            document=dict(document),
+            errors_by_kind=read.errors_by_kind or {},
+            status_counts=read.status_counts or {},
+            client_busiest_thread_cpu_fraction=read.client_busiest_thread_cpu_fraction or 0.0,
+            requests_completed_by_url=tuple(url.requests_completed for url in read.by_url or ()),
+            latency_histogram_us=read.latency_histogram_us,
+        )
 
 
-def successful_rate(document: dict[str, Any]) -> float:
-    """The document's req/s of 2xx responses only."""
-    rate = float(document["requests_per_s"])
-    completed, other = document["requests_completed"], document["non_2xx_responses"]
-    if not other or not completed:
-        return rate
-    return float(rate * max(0, completed - other) / completed)
+Count = Annotated[int, Bounds(low=0)]
+Seconds = Annotated[float, Bounds(low=0)]
+
+
+@dataclass(frozen=True)
+class CpuSeconds:
+    user: Seconds
+    system: Seconds
+
+
+@dataclass(frozen=True)
+class UrlCounts:
+    requests_completed: Count
+
+
+@dataclass(frozen=True)
+class LoadDocument:
+    """What the lab reads of the load generator's JSON, every version: its schema is
+    ``load/schema/load-result.schema.json``; a field added since version 1 may be missing or
+    null (nothing seen)."""
+
+    version: int
+    requests_completed: Count
+    requests_failed: Count
+    non_2xx_responses: Count
+    elapsed_s: Seconds
+    requests_per_s: Annotated[float, Bounds(low=0)]
+    latency_us: dict[str, Annotated[float, Bounds(low=0)]]
+    client_cpu_s: CpuSeconds
+    errors_by_kind: dict[str, Count] | None = None
+    status_counts: dict[str, Count] | None = None
+    client_busiest_thread_cpu_fraction: Annotated[float, Bounds(low=0)] | None = None
+    by_url: tuple[UrlCounts, ...] | None = None
+    latency_histogram_us: str | None = None
+
+    @property
+    def successful_rate(self) -> float:
+        """The req/s of 2xx responses only."""
+        completed, other = self.requests_completed, self.non_2xx_responses
+        if not other or not completed:
+            return self.requests_per_s
+        return self.requests_per_s * max(0, completed - other) / completed
 
 
 class LoadFigures:

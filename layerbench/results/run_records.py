@@ -11,12 +11,11 @@ reader says; a key no version wrote is ignored. A field of the wrong type is one
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+from layerbench.results.load_result import Count, CpuSeconds, Seconds, UrlCounts
 from layerbench.results.trials import MAX_REPEATS
 from layerbench.typed_documents import Bounds
 
-Count = Annotated[int, Bounds(low=0)]
 Rate = Annotated[float, Bounds(low=0)]
-Seconds = Annotated[float, Bounds(low=0)]
 
 
 @dataclass(frozen=True)
@@ -77,17 +76,6 @@ class SavedItem(MeasuredRecord):
     ``repeats`` (version 3 of the ladder's, 2 of the matrix's), else its own figures."""
 
     repeats: Repeats | None = None
-
-
-@dataclass(frozen=True)
-class CpuSeconds:
-    user: Seconds
-    system: Seconds
-
-
-@dataclass(frozen=True)
-class UrlCounts:
-    requests_completed: Count
 
 
 @dataclass(frozen=True)
