@@ -26,18 +26,28 @@ from tests.stored_runs import LADDER_V1
 # Per version, the fields of a rung (or cell) that came after it.
 LADDER_LATER = {
     1: ("roles", "sampler_cpu_percent", "change_vs_top", "latency_p99_9_ms", "repeats", "spread",
-        "noisy", "usage_interval_s", "app", "representative_trial"),
+        "noisy", "usage_interval_s", "app", "representative_trial", "vs_above"),
     2: ("change_vs_top", "latency_p99_9_ms", "repeats", "spread", "noisy", "usage_interval_s",
-        "app", "representative_trial"),
-    3: ("usage_interval_s", "app", "representative_trial"),
-    4: ("representative_trial",),
-    5: (),
+        "app", "representative_trial", "vs_above"),
+    3: ("usage_interval_s", "app", "representative_trial", "vs_above"),
+    4: ("representative_trial", "vs_above"),
+    5: ("vs_above",),
+    6: (),
 }  # fmt: skip
 MATRIX_LATER = {
-    1: ("repeats", "spread", "noisy", "usage_interval_s", "app", "representative_trial"),
-    2: ("usage_interval_s", "app", "representative_trial"),
-    3: ("representative_trial",),
-    4: (),
+    1: (
+        "repeats",
+        "spread",
+        "noisy",
+        "usage_interval_s",
+        "app",
+        "representative_trial",
+        "vs_first",
+    ),
+    2: ("usage_interval_s", "app", "representative_trial", "vs_first"),
+    3: ("representative_trial", "vs_first"),
+    4: ("vs_first",),
+    5: (),
 }
 
 

@@ -13,6 +13,9 @@ from tests.smoke_runs import shop
 
 COMMANDS = {
     "smoke": ["smoke", *shop("--against", "."), "--until-decided"],
+    "ladder": ["ladder", "--apps", "bare,django", "--until-decided"],
+    "matrix": ["matrix", "--servers", "gunicorn,uwsgi", "--until-decided"],
+    "replicate": ["replicate", "mod_wsgi-daemon-modes", "--until-decided"],
 }
 
 

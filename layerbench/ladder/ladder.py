@@ -31,7 +31,7 @@ from layerbench.proc.ports import free_port
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.status import Status
-from layerbench.results.trials import Trial
+from layerbench.results.trials import MAX_REPEATS, Trial
 from layerbench.rungs.applications import Application
 from layerbench.rungs.definitions import FULL_SERVICES, Rung, Stack
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
@@ -77,6 +77,11 @@ class LadderObserver(Protocol):
     def pass_starting(self, number: int, passes: int) -> None: ...
 
 
+# --until-decided's question after each pass from the last of --repeats on: whether the result
+# so far, after that many passes, is enough (every comparison decided, or the time up).
+Enough = Callable[[LadderResult, int], bool]
+
+
 class Ladder:
     def __init__(
         self,
@@ -89,9 +94,12 @@ class Ladder:
         observer: LadderObserver,
         checkpoint: Callable[[], None] = lambda: None,
         placements: Placements = LOCAL_PLACEMENTS,
+        enough: Enough | None = None,
     ) -> None:
-        """``placements``: each part's host on a topology (loopback without)."""
+        """``placements``: each part's host on a topology (loopback without); ``enough``
+        (``--until-decided``): passes go on after ``repeats`` until it says so."""
         self.options = options
+        self.enough = enough
         self.placements = placements
         self.layout = layout
         self.load_binary = load_binary
@@ -148,8 +156,10 @@ class Ladder:
                         skipped = RungResult(rung.name, name, Status.SKIPPED, message=why_not)
                         self._record(app, skipped)
             servers: dict[ServerKey, Deployment] = {}
-            for number in range(1, self.options.repeats + 1):
-                self.observer.pass_starting(number, self.options.repeats)
+            number = 0
+            while self._another_pass(number):
+                number += 1
+                self.observer.pass_starting(number, max(number, self.options.repeats))
                 for app, rung in runnable:
                     key = server_key(app, rung)
                     if self._failed(app, rung) or key in self._ended:
@@ -161,6 +171,13 @@ class Ladder:
                             continue
                         servers[key] = server
                     self._measure(server, app, rung, services, runnable)
+
+    def _another_pass(self, made: int) -> bool:
+        """Whether to make a pass after ``made``: up to ``repeats``; then, with ``enough``,
+        until it says the result is enough (at most MAX_REPEATS passes)."""
+        if made < self.options.repeats:
+            return True
+        return self.enough is not None and made < MAX_REPEATS and not self.enough(self.result, made)
 
     def _failed(self, app: Application, rung: Rung) -> bool:
         result = self._results.get((app.name, rung.name))

@@ -2,15 +2,18 @@
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from layerbench.console.numbers import MAX_CONCURRENCY, MAX_PORT, MAX_REPEATS, seconds, whole
 from layerbench.console.topology_option import add_topology_argument, topology_of, with_hosts
+from layerbench.console.until_decided import add_until_decided_arguments, looks_of, undecided
 from layerbench.cost.ladder_cost import ladder_cost_options, run_cost
 from layerbench.errors import ConfigError
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.ladder.app_costs import format_app_costs
+from layerbench.ladder.ladder import Enough
 from layerbench.ladder.ladder_instructions import ladder_instructions_lines
 from layerbench.ladder.ladder_progress import LadderProgress
 from layerbench.ladder.ladder_run import run_ladder
@@ -23,7 +26,9 @@ from layerbench.replicate.seed_ladder_table import (
     LadderShape,
     check_ladder_seed,
     format_ladder_seed_table,
+    ladder_claim_verdicts,
 )
+from layerbench.results.ladder_result import LadderResult
 from layerbench.rungs.applications import APPLICATIONS, BARE
 from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.served.measure_option import add_measure_argument
@@ -31,6 +36,7 @@ from layerbench.served.served_ladder import ladder_served, served_after_ladder
 from layerbench.served.served_table import format_served_document
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.server_settings import add_assignments
+from layerbench.stats.sequential import Looks
 
 EXIT_RUNG_FAILED = 1
 
@@ -65,6 +71,11 @@ def add_parser(commands: Any) -> None:
     )
     add_measure_argument(parser)
     add_published_argument(parser, LADDER)
+    add_until_decided_arguments(
+        parser,
+        "every rung's comparison with the rung above it (with --published, each "
+        "of the post's conclusions)",
+    )
     parser.set_defaults(handler=cmd_ladder)
 
 
@@ -140,6 +151,7 @@ def ladder_options(args: argparse.Namespace, **chosen: Any) -> LadderOptions:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
+    looks = looks_of(args)
     rungs = None
     if args.rungs is not None:
         rungs = tuple(name.strip() for name in args.rungs.split(",") if name.strip())
@@ -170,7 +182,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             topology=topology is not None,
         )
     progress = LadderProgress(options, sys.stderr)
-    result = run_ladder(options, results, progress, topology=topology)
+    enough, conclude = _until_decided(looks, published)
+    result = run_ladder(options, results, progress, conclude, topology, enough=enough)
     if counting is not None:
         print("counting instructions per request (layerbench cost)", file=sys.stderr)
         result.instructions = run_cost(counting)
@@ -180,6 +193,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         result.served = served_after_ladder(served, options.pin, result.instructions)
         results.save(result.to_dict())
     table = format_ladder_table(result, wide=args.wide)
+    if result.until_decided is not None:
+        table += "\n\n" + result.until_decided.summary()
     costs = format_app_costs(result)  # with several applications
     memory = format_memory_table(ladder_memory_items(result))
     instructions = "\n".join(ladder_instructions_lines(result))
@@ -190,6 +205,37 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     with_hosts(results, document, tables, ladder_memory_items(result))
     publish(results, document, "\n\n".join(part for part in tables if part))
     return EXIT_RUNG_FAILED if result.failed else 0
+
+
+def _until_decided(
+    looks: Looks | None, published: str | None
+) -> tuple[Enough | None, Callable[[LadderResult], None]]:
+    """--until-decided's question after each pass, and its record of the looks in the result
+    (before its last save); without it, none."""
+    if looks is None:
+        return None, _no_looks
+
+    def enough(result: LadderResult, passes: int) -> bool:
+        return looks.enough(passes, lambda confidence: _undecided(result, published, confidence))
+
+    def conclude(result: LadderResult) -> None:
+        passes = result.passes
+        left, compared = _undecided(result, published, looks.final_confidence(passes))
+        result.until_decided = looks.made(passes, compared - left, compared)
+
+    return enough, conclude
+
+
+def _no_looks(result: LadderResult) -> None:
+    """Without --until-decided: no looks to record in the result."""
+
+
+def _undecided(result: LadderResult, published: str | None, confidence: float) -> tuple[int, int]:
+    """How many of the run's comparisons are undecided at ``confidence``, of how many: the
+    post's conclusions with ``published``, else each rung against the one above it."""
+    if published is not None:
+        return undecided(ladder_claim_verdicts(result, published, confidence))
+    return undecided(result.compared_vs_above(confidence))
 
 
 def _shape(options: LadderOptions) -> LadderShape:

@@ -46,6 +46,8 @@ class LadderProgress:
         )
 
     def pass_starting(self, number: int, passes: int) -> None:
+        if number > self.options.repeats:  # --until-decided: a pass more than planned
+            self._total += len(self.options.ladder) * len(self.options.apps)
         if passes > 1:
             self._say(f"pass {number} of {passes}")
 

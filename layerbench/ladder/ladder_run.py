@@ -22,7 +22,7 @@ from layerbench.lab.topology_run import (
     save_with_hosts,
     topology_record,
 )
-from layerbench.ladder.ladder import Ladder, LadderObserver, services_needed
+from layerbench.ladder.ladder import Enough, Ladder, LadderObserver, services_needed
 from layerbench.ladder.mix import mix_outcome
 from layerbench.ladder.options import LadderOptions
 from layerbench.proc.work_dirs import work_directory
@@ -42,10 +42,13 @@ def run_ladder(
     observer: LadderRunObserver,
     conclude: Callable[[LadderResult], None] = lambda result: None,
     topology: Topology | None = None,
+    *,
+    enough: Enough | None = None,
 ) -> LadderResult:
     """Runs the ladder, telling ``observer`` as it goes. ``conclude`` adds to the result before
     the last save (after an interruption too). On ``topology``, each part runs on its hosts
-    (:mod:`layerbench.lab.topology_run`)."""
+    (:mod:`layerbench.lab.topology_run`). ``enough`` (``--until-decided``): passes go on
+    after ``repeats`` until it says the result so far is enough."""
     if topology is not None:
         check_topology(topology, services_needed(options))
     check_server(options.server, options.settings, options.port)
@@ -80,6 +83,7 @@ def run_ladder(
                 observer=observer,
                 checkpoint=checkpoint,
                 placements=placements,
+                enough=enough,
             ).run()
         finished = True
     except KeyboardInterrupt:

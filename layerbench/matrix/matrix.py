@@ -26,7 +26,7 @@ from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.proc.ports import free_port
 from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
-from layerbench.results.trials import Trial
+from layerbench.results.trials import MAX_REPEATS, Trial
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE, Rung
 from layerbench.served.served_columns import CountedTarget, in_process_anchors, measure_targets
 from layerbench.served.served_table import served_document
@@ -60,6 +60,11 @@ class PlannedColumn:
     skip_status: Status = Status.SKIPPED
 
 
+# --until-decided's question after each pass from the last of --repeats on: whether the result
+# so far, after that many passes, is enough (every comparison decided, or the time up).
+Enough = Callable[[MatrixResult, int], bool]
+
+
 class Matrix:
     def __init__(
         self,
@@ -74,11 +79,14 @@ class Matrix:
         services: ServiceUrls | None = None,
         service_sessions: dict[str, set[int]] | None = None,
         placements: Placements = LOCAL_PLACEMENTS,
+        enough: Enough | None = None,
     ) -> None:
         """``services``: the URLs of the services its rung reads (the upstream rung's delaying
         server), started by the caller; ``service_sessions``: their sessions by role;
-        ``placements``: each part's host on a topology (loopback without)."""
+        ``placements``: each part's host on a topology (loopback without); ``enough``
+        (``--until-decided``): passes go on after ``repeats`` until it says so."""
         self.options = options
+        self.enough = enough
         self.placements = placements
         self.services = services or ServiceUrls()
         self.service_sessions = service_sessions or {}
@@ -98,9 +106,10 @@ class Matrix:
         self._cells: dict[tuple[int, int], Cell] = {}
         self._order = [(index, row) for index in range(len(planned)) for row in self._rows]
         ended: set[int] = set()  # columns whose server could not start or died
-        passes = self.options.repeats
-        for number in range(1, passes + 1):
-            self.observer.pass_starting(number, passes)
+        number = 0
+        while self._another_pass(number):
+            number += 1
+            self.observer.pass_starting(number, max(number, self.options.repeats))
             for index, column in enumerate(planned):
                 if number == 1:
                     self.result.columns.append(column.info)
@@ -128,6 +137,13 @@ class Matrix:
         anchors = in_process_anchors([t for t in targets if t.deployment is not None])
         self.result.served = served_document(costs, anchors)
         self.checkpoint()
+
+    def _another_pass(self, made: int) -> bool:
+        """Whether to make a pass after ``made``: up to ``repeats``; then, with ``enough``,
+        until it says the result is enough (at most MAX_REPEATS passes)."""
+        if made < self.options.repeats:
+            return True
+        return self.enough is not None and made < MAX_REPEATS and not self.enough(self.result, made)
 
     @property
     def _rows(self) -> range:

@@ -3,12 +3,15 @@ table, and what every process cost."""
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from layerbench.console.numbers import MAX_REPEATS, seconds, whole
 from layerbench.console.topology_option import add_topology_argument, topology_of, with_hosts
+from layerbench.console.until_decided import add_until_decided_arguments, looks_of, undecided
 from layerbench.lab.publish import ResultsFile, publish
+from layerbench.matrix.matrix import Enough
 from layerbench.matrix.matrix_options import (
     MATRIX_RUNG_NAMES,
     Column,
@@ -18,15 +21,24 @@ from layerbench.matrix.matrix_options import (
 from layerbench.matrix.matrix_progress import MatrixProgress
 from layerbench.matrix.matrix_run import run_matrix
 from layerbench.matrix.matrix_table import format_matrix_table
+from layerbench.matrix.matrix_verdicts import column_verdict_lines
 from layerbench.render.worker_memory import format_memory_table, matrix_memory_items
 from layerbench.replicate.published import MATRIX
 from layerbench.replicate.published_option import add_published_argument, published_names
-from layerbench.replicate.seed_table import RunColumn, RunShape, check_seed, format_seed_table
+from layerbench.replicate.seed_table import (
+    RunColumn,
+    RunShape,
+    check_seed,
+    format_seed_table,
+    matrix_claim_verdicts,
+)
+from layerbench.results.matrix_result import MatrixResult
 from layerbench.rungs.applications import APPLICATIONS, BARE
 from layerbench.served.measure_option import add_measure_argument
 from layerbench.served.served_table import format_served_table, served_from_document
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments
+from layerbench.stats.sequential import Looks
 
 EXIT_CELL_FAILED = 1
 
@@ -91,10 +103,16 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--wide", action="store_true", help="the table with every column")
     add_measure_argument(parser)
     add_published_argument(parser, MATRIX)
+    add_until_decided_arguments(
+        parser,
+        "every cell's comparison with the first column's (with --published, each of "
+        "the post's conclusions)",
+    )
     parser.set_defaults(handler=cmd_matrix)
 
 
 def cmd_matrix(args: argparse.Namespace) -> int:
+    looks = looks_of(args)
     common = add_assignments({}, args.set)
     options = MatrixOptions(
         columns=tuple(
@@ -115,9 +133,13 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         check_seed(published, _shape(options))  # a run that cannot hold the post's: refused
     results = ResultsFile(args.json, args.label)
     topology = topology_of(args)
-    result = run_matrix(options, results, MatrixProgress(options, sys.stderr), topology)
+    enough, conclude = _until_decided(looks, published)
+    progress = MatrixProgress(options, sys.stderr)
+    result = run_matrix(options, results, progress, topology, enough=enough, conclude=conclude)
     tables = [
         format_matrix_table(result, wide=args.wide),
+        "\n".join(column_verdict_lines(result)),
+        result.until_decided.summary() if result.until_decided else "",
         format_memory_table(matrix_memory_items(result)),
         format_seed_table(result, published) if published is not None else "",
         format_served_table(*served_from_document(result.served)) if result.served else "",
@@ -126,6 +148,37 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     with_hosts(results, document, tables, matrix_memory_items(result))
     publish(results, document, "\n\n".join(table for table in tables if table))
     return EXIT_CELL_FAILED if result.failed else 0
+
+
+def _until_decided(
+    looks: Looks | None, published: str | None
+) -> tuple[Enough | None, Callable[[MatrixResult], None]]:
+    """--until-decided's question after each pass, and its record of the looks in the result
+    (before its last save); without it, none."""
+    if looks is None:
+        return None, _no_looks
+
+    def enough(result: MatrixResult, passes: int) -> bool:
+        return looks.enough(passes, lambda confidence: _undecided(result, published, confidence))
+
+    def conclude(result: MatrixResult) -> None:
+        passes = result.passes
+        left, compared = _undecided(result, published, looks.final_confidence(passes))
+        result.until_decided = looks.made(passes, compared - left, compared)
+
+    return enough, conclude
+
+
+def _no_looks(result: MatrixResult) -> None:
+    """Without --until-decided: no looks to record in the result."""
+
+
+def _undecided(result: MatrixResult, published: str | None, confidence: float) -> tuple[int, int]:
+    """How many of the run's comparisons are undecided at ``confidence``, of how many: the
+    post's conclusions with ``published``, else each cell against the first column's."""
+    if published is not None:
+        return undecided(matrix_claim_verdicts(result, published, confidence))
+    return undecided(result.compared_vs_first(confidence))
 
 
 def _shape(options: MatrixOptions) -> RunShape:

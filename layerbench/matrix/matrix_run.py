@@ -5,6 +5,7 @@ or name stops the run before anything starts); the results file is saved after e
 once more at the end, however it ends (an interruption is recorded in the result, then raised
 on)."""
 
+from collections.abc import Callable
 from typing import Protocol
 
 from layerbench.errors import ConfigError
@@ -22,7 +23,7 @@ from layerbench.lab.topology_run import (
     save_with_hosts,
     topology_record,
 )
-from layerbench.matrix.matrix import Matrix, MatrixObserver
+from layerbench.matrix.matrix import Enough, Matrix, MatrixObserver
 from layerbench.matrix.matrix_options import MatrixOptions
 from layerbench.proc.work_dirs import work_directory
 from layerbench.render.worker_memory import matrix_memory_items
@@ -40,9 +41,14 @@ def run_matrix(
     results: ResultsFile,
     observer: MatrixRunObserver,
     topology: Topology | None = None,
+    *,
+    enough: Enough | None = None,
+    conclude: Callable[[MatrixResult], None] = lambda result: None,
 ) -> MatrixResult:
     """Runs the matrix, telling ``observer`` as it goes; on ``topology``, each part on its
-    hosts (:mod:`layerbench.lab.topology_run`)."""
+    hosts (:mod:`layerbench.lab.topology_run`). ``enough`` (``--until-decided``): passes go
+    on after ``repeats`` until it says the result so far is enough; ``conclude`` adds to the
+    result before the last save (after an interruption too)."""
     kinds = _services_of(options)
     if topology is not None and options.measure is not None:
         raise ConfigError(
@@ -83,6 +89,7 @@ def run_matrix(
                 services=up.service_urls(),
                 service_sessions=up.sessions,
                 placements=placements,
+                enough=enough,
             )
             planned = matrix.plan()  # refuses wrong settings before anything starts
             observer.begin(layout)
@@ -93,6 +100,7 @@ def run_matrix(
         raise
     finally:
         result.finished_at = now()
+        conclude(result)
         if result.cells or result.interrupted:
             items = matrix_memory_items(result)
             save_last_with_hosts(results, result.to_dict(), items, finished=finished)

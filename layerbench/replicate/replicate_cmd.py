@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.console.output import print_out
+from layerbench.console.until_decided import add_until_decided_arguments, until_decided_argv
 from layerbench.errors import ConfigError
 from layerbench.replicate.published import Published, names, published, published_named
 from layerbench.served.measure_option import add_measure_argument
@@ -50,6 +51,7 @@ def add_parser(commands: Any, build_parser: Callable[[], argparse.ArgumentParser
     parser.add_argument("--json", type=Path, help="results file (NAME.json)")
     parser.add_argument("--label", help="a name for the run in the results database (NAME)")
     add_measure_argument(parser)
+    add_until_decided_arguments(parser, "each of the post's conclusions")
     parser.set_defaults(handler=cmd_replicate, build_parser=build_parser)
 
 
@@ -86,6 +88,7 @@ def replicate_argv(experiment: Published, args: argparse.Namespace) -> list[str]
         argv.append("--no-pin")
     if args.measure is not None:  # its columns' (or rungs') served cost, beside the rates
         argv += ["--measure", args.measure]
+    argv += until_decided_argv(args)
     argv += ["--json", str(args.json or Path(f"{experiment.name}.json"))]
     argv += ["--label", args.label or experiment.name]
     return [*argv, "--published", experiment.name]

@@ -9,8 +9,9 @@ from typing import Any
 
 from layerbench.replicate.seed_figures import SAME_TOLERANCE, Claim, Direction
 from layerbench.results.trials import Repeated
-from layerbench.stats.claim_verdict import ClaimOutcome, judge_claim
+from layerbench.stats.claim_verdict import ClaimOutcome, ClaimVerdict, judge_claim
 from layerbench.stats.comparison import RungComparison, compare_paired
+from layerbench.stats.paired import CONFIDENCE
 
 # How an on/off setting may be written (as servers/server_settings.py reads it).
 ON_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -50,12 +51,16 @@ def trial_rates(item: Repeated | None) -> list[float]:
 
 
 def compare_items(
-    name: str, reference: Repeated | None, item: Repeated | None
+    name: str,
+    reference: Repeated | None,
+    item: Repeated | None,
+    confidence: float = CONFIDENCE,
 ) -> RungComparison | None:
     """``item``'s req/s against ``reference``'s, both of one run whose passes interleave them:
     paired pass by pass (:func:`~layerbench.stats.comparison.compare_paired`, the machine's
-    drift between passes cancels). None when no pass measured both."""
-    return compare_paired(name, trial_rates(reference), trial_rates(item))
+    drift between passes cancels), the interval at ``confidence`` (the run's: less than 95 %
+    after --until-decided's looks). None when no pass measured both."""
+    return compare_paired(name, trial_rates(reference), trial_rates(item), confidence=confidence)
 
 
 def rate_text(item: Repeated | None) -> str:
@@ -104,13 +109,13 @@ def claimed_ratio(figure_rate: float | None, reference_rate: float | None) -> fl
     return figure_rate / reference_rate
 
 
-def verdict(claim: Claim, compared: RungComparison | None, claimed: float | None = None) -> str:
-    """Whether the seed's conclusion holds here, judged on its direction and its size
-    (:func:`~layerbench.stats.claim_verdict.judge_claim`), with the claimed size beside our
-    ratio and its interval (of the pairs, :mod:`layerbench.stats.paired`)."""
+def judged_claim(
+    claim: Claim, compared: RungComparison | None, claimed: float | None
+) -> ClaimVerdict | None:
+    """The claim judged on our comparison (None: not measured in this run)."""
     if compared is None:
-        return "not measured in this run"
-    judged = judge_claim(
+        return None
+    return judge_claim(
         claimed,
         claim.direction is Direction.SAME,
         compared.ratio,
@@ -118,6 +123,15 @@ def verdict(claim: Claim, compared: RungComparison | None, claimed: float | None
         compared.ci_high,
         same_within=SAME_TOLERANCE,
     )
+
+
+def verdict(claim: Claim, compared: RungComparison | None, claimed: float | None = None) -> str:
+    """Whether the seed's conclusion holds here, judged on its direction and its size
+    (:func:`~layerbench.stats.claim_verdict.judge_claim`), with the claimed size beside our
+    ratio and its interval (of the pairs, :mod:`layerbench.stats.paired`)."""
+    judged = judged_claim(claim, compared, claimed)
+    if compared is None or judged is None:
+        return "not measured in this run"
     said = f"{claim.figure} / {claim.reference} = {compared.ratio:.2f}, {judged.text()}"
     more = compared.judged.more_passes
     if judged.outcome is ClaimOutcome.INCONCLUSIVE and more:

@@ -13,9 +13,11 @@ from layerbench.render.text_table import format_table, setup_lines
 from layerbench.replicate.published import LADDER, named_of_kind
 from layerbench.replicate.seed_compare import (
     Book,
+    claimed_ratio,
     compare_items,
     conclusion_lines,
     interval_text,
+    judged_claim,
     rate_interval_text,
     rate_text,
     runs_with,
@@ -23,6 +25,7 @@ from layerbench.replicate.seed_compare import (
 from layerbench.replicate.seed_ladder_figures import LadderExperiment, LadderFigure, RungPlace
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.roles import SERVER_ROLE
+from layerbench.stats.claim_verdict import ClaimVerdict
 from layerbench.stats.comparison import RungComparison
 
 # The value of a setting left as it is.
@@ -91,6 +94,27 @@ def format_ladder_seed_table(
     )
 
 
+def ladder_claim_verdicts(
+    result: LadderResult, names: str, confidence: float
+) -> list[ClaimVerdict | None]:
+    """Each conclusion of the published experiments ``names`` names that the ladder holds,
+    judged at ``confidence`` (None: not measured in this run): what ``--until-decided`` waits
+    for."""
+    shape = shape_of(result)
+    verdicts = []
+    for experiment in check_ladder_seed(names, shape):
+        for claim in experiment.claims:
+            compared = _comparison(
+                experiment, claim.figure, claim.reference, result, shape, confidence=confidence
+            )
+            claimed = claimed_ratio(
+                experiment.figure(claim.figure).requests_per_s,
+                experiment.figure(claim.reference).requests_per_s,
+            )
+            verdicts.append(judged_claim(claim, compared, claimed))
+    return verdicts
+
+
 def _held(place: RungPlace, shape: LadderShape) -> bool:
     return (
         place.server == shape.server
@@ -148,11 +172,14 @@ def _comparison(
     reference: str,
     result: LadderResult,
     shape: LadderShape,
+    *,
+    confidence: float,
 ) -> RungComparison | None:
     return compare_items(
         figure,
         _rung(experiment.figure(reference), result, shape),
         _rung(experiment.figure(figure), result, shape),
+        confidence,
     )
 
 
@@ -168,7 +195,14 @@ def _experiment_table(
         top = figure.reference == figure.name
         compared = None
         if not top:
-            compared = _comparison(experiment, figure.name, figure.reference, result, shape)
+            compared = _comparison(
+                experiment,
+                figure.name,
+                figure.reference,
+                result,
+                shape,
+                confidence=result.confidence,
+            )
         seed_change = figure.requests_per_s / reference.requests_per_s - 1
         if figure.stated_hit is not None:
             seed_change = -figure.stated_hit
@@ -199,7 +233,17 @@ def _experiment_table(
         "",
     ]
     claims = [
-        (claim, _comparison(experiment, claim.figure, claim.reference, result, shape))
+        (
+            claim,
+            _comparison(
+                experiment,
+                claim.figure,
+                claim.reference,
+                result,
+                shape,
+                confidence=result.confidence,
+            ),
+        )
         for claim in experiment.claims
     ]
     lines += conclusion_lines(claims, lambda name: experiment.figure(name).requests_per_s)

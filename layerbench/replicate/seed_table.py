@@ -16,15 +16,18 @@ from layerbench.render.text_table import format_table, setup_lines
 from layerbench.render.worker_memory import MIB, server_memory
 from layerbench.replicate.published import MATRIX, named_of_kind
 from layerbench.replicate.seed_compare import (
+    claimed_ratio,
     compare_items,
     conclusion_lines,
     interval_text,
+    judged_claim,
     rate_interval_text,
     rate_text,
     runs_with,
 )
 from layerbench.replicate.seed_figures import Place, SeedExperiment, SeedFigure
 from layerbench.results.matrix_result import Cell, MatrixResult
+from layerbench.stats.claim_verdict import ClaimVerdict
 from layerbench.stats.comparison import RungComparison
 
 # A column's label (its settings) at most this long, shortened with … (the matrix's own table
@@ -93,6 +96,27 @@ def format_seed_table(result: MatrixResult, names: str, *, colour: bool | None =
     return "\n\n".join(parts)
 
 
+def matrix_claim_verdicts(
+    result: MatrixResult, names: str, confidence: float
+) -> list[ClaimVerdict | None]:
+    """Each conclusion of the published experiments ``names`` names that the run holds,
+    judged at ``confidence`` (None: not measured in this run): what ``--until-decided`` waits
+    for."""
+    shape = shape_of(result)
+    verdicts = []
+    for experiment in check_seed(names, shape):
+        for claim in experiment.claims:
+            compared = _comparison(
+                experiment, claim.figure, claim.reference, result, shape, confidence=confidence
+            )
+            claimed = claimed_ratio(
+                experiment.figure(claim.figure).requests_per_s,
+                experiment.figure(claim.reference).requests_per_s,
+            )
+            verdicts.append(judged_claim(claim, compared, claimed))
+    return verdicts
+
+
 def _missing(experiment: SeedExperiment, shape: RunShape) -> str:
     """The first figure of the post's that the run has no place for; empty when none."""
     for figure in experiment.figures:
@@ -139,11 +163,14 @@ def _comparison(
     reference: str,
     result: MatrixResult,
     shape: RunShape,
+    *,
+    confidence: float,
 ) -> RungComparison | None:
     return compare_items(
         figure,
         _cell(experiment, experiment.figure(reference), result, shape),
         _cell(experiment, experiment.figure(figure), result, shape),
+        confidence,
     )
 
 
@@ -165,7 +192,14 @@ def _experiment_table(
         seed_ratio = _seed_ratio(experiment, figure)
         compared = None
         if figure.reference != figure.name:  # a reference against itself: 1, no interval
-            compared = _comparison(experiment, figure.name, figure.reference, result, shape)
+            compared = _comparison(
+                experiment,
+                figure.name,
+                figure.reference,
+                result,
+                shape,
+                confidence=result.confidence,
+            )
         reference = figure.reference == figure.name and cell is not None
         row = [
             figure.name,
@@ -191,7 +225,17 @@ def _experiment_table(
         "",
     ]
     claims = [
-        (claim, _comparison(experiment, claim.figure, claim.reference, result, shape))
+        (
+            claim,
+            _comparison(
+                experiment,
+                claim.figure,
+                claim.reference,
+                result,
+                shape,
+                confidence=result.confidence,
+            ),
+        )
         for claim in experiment.claims
     ]
     return "\n".join(

@@ -6,6 +6,7 @@ version wrote it (the versions: :mod:`layerbench.results.ladder_result`):
     4:    the application under test, ``app`` (before it: the bare application)
     5:    ``representative_trial`` and ``figures``; every version reads back by the one rule,
           its req/s the median of its trials' (:mod:`layerbench.stats.median`)
+    6:    ``vs_above`` (computed again from the trials, not read) and ``until_decided``
 
 A document of a version this layerbench does not know is refused with its version named.
 """
@@ -16,6 +17,7 @@ from layerbench.errors import ConfigError
 from layerbench.results.cost_result import read_cost
 from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult
 from layerbench.results.mix_result import read_mix
+from layerbench.results.paired_verdict import read_looks
 from layerbench.results.saved_trials import read_trials
 from layerbench.results.status import Status
 
@@ -38,6 +40,7 @@ def read_ladder(document: dict[str, Any]) -> LadderResult:
         interrupted=bool(document.get("interrupted")),
         mix=read_mix(mix) if mix else None,
         instructions=read_cost(instructions) if instructions else None,
+        until_decided=read_looks(document.get("until_decided")),
         served=dict(document.get("served") or {}),
     )
 

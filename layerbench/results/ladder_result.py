@@ -31,23 +31,30 @@ what changed here, whenever a field changes meaning or goes away.
        ``representative_trial`` names the trial (its index in ``repeats``) whose latency,
        errors, roles and load the rung shows; the document's ``figures`` says so in words
        (:mod:`layerbench.stats.median`). An earlier document reads back by the same rule
+    6: per rung ``vs_above``, the paired verdict of its req/s against the rung above
+       (:mod:`layerbench.results.paired_verdict`: ratio, interval, passes, confidence,
+       verdict); with ``--until-decided``, ``until_decided``: the passes and looks made, the
+       confidence of the verdicts and how many were decided (:mod:`layerbench.stats.sequential`)
 """
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.results.chain_references import ChainRow, chain_references, follows_the_rows
 from layerbench.results.cost_result import CostResult
 from layerbench.results.mix_result import mix_dict
+from layerbench.results.paired_verdict import comparison_dict
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated, Trial
 from layerbench.results.usage import RoleUsage, Usage
 from layerbench.stats.comparison import RungComparison, compare_paired
 from layerbench.stats.median import RATE_RULE, REPRESENTATIVE_RULE
 from layerbench.stats.mix_prediction import MixOutcome
+from layerbench.stats.paired import CONFIDENCE
+from layerbench.stats.sequential import LooksMade
 from layerbench.stats.spread import Spread
 
-LADDER_JSON_VERSION = 5
+LADDER_JSON_VERSION = 6
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,19 @@ class LadderResult:
     mix: MixOutcome | None = None
     # `ladder --instructions`: each rung's instructions per request, from a cost pass.
     instructions: CostResult | None = None
+    # `--until-decided`: the looks made, and the confidence of the verdicts.
+    until_decided: LooksMade | None = None
+
+    @property
+    def confidence(self) -> float:
+        """The confidence of its paired verdicts: 95 %, or the last look's."""
+        return self.until_decided.confidence if self.until_decided else CONFIDENCE
+
+    @property
+    def passes(self) -> int:
+        """The passes made: the most trials of a rung."""
+        return max((len(rung.trials) for rung in self.rungs), default=0)
+
     # `ladder --measure`: per rung its served cost, or why it has none, and the in-process
     # anchors (layerbench/served/served_table.py's document); empty without.
     served: dict[str, Any] = field(default_factory=dict)
@@ -120,10 +140,12 @@ class LadderResult:
             changes.append(rate / before - 1.0 if rate is not None and before else None)
         return changes
 
-    def compared_vs_above(self) -> list[RungComparison | None]:
+    def compared_vs_above(self, confidence: float | None = None) -> list[RungComparison | None]:
         """Per rung, its req/s against its reference's (:meth:`references`), paired pass by
-        pass (trial i of each was measured in pass i): the ratio, its interval and its verdict
+        pass (trial i of each was measured in pass i): the ratio, its interval (at
+        ``confidence``; :attr:`confidence` when None) and its verdict
         (:func:`~layerbench.stats.comparison.compare_paired`). None without a reference."""
+        level = self.confidence if confidence is None else confidence
         compared: list[RungComparison | None] = []
         for rung, above in zip(self.rungs, self.references(), strict=True):
             if above is None or rung.requests_per_s is None:
@@ -131,7 +153,7 @@ class LadderResult:
                 continue
             before = [trial.load.requests_per_s for trial in above.trials]
             now = [trial.load.requests_per_s for trial in rung.trials]
-            compared.append(compare_paired(rung.rung, before, now))
+            compared.append(compare_paired(rung.rung, before, now, confidence=level))
         return compared
 
     def follows_the_rows(self) -> bool:
@@ -164,16 +186,19 @@ class LadderResult:
             "conditions": self.conditions,
             "figures": FIGURES,
             "rungs": [
-                _rung_dict(rung, change, top, above)
-                for rung, change, top, above in zip(
+                {**_rung_dict(rung, change, top, above), "vs_above": vs_above}
+                for rung, change, top, above, vs_above in zip(
                     self.rungs,
                     self.change_vs_above(),
                     self.change_vs_top(),
                     self.references(),
+                    [comparison_dict(c, self.confidence) for c in self.compared_vs_above()],
                     strict=True,
                 )
             ],
         }
+        if self.until_decided is not None:
+            document["until_decided"] = asdict(self.until_decided)
         if self.mix is not None:
             document["mix"] = mix_dict(self.mix)
         if self.instructions is not None:

@@ -6,6 +6,7 @@
     3: the application under test, ``app`` per column (before it: the bare application)
     4: ``representative_trial`` and ``figures``; every version reads back by the one rule,
        its req/s the median of its trials' (:mod:`layerbench.stats.median`)
+    5: ``vs_first`` (computed again from the trials, not read) and ``until_decided``
 
 A document of a version this layerbench does not know is refused with its version named.
 """
@@ -14,6 +15,7 @@ from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.results.matrix_result import MATRIX_JSON_VERSION, Cell, ColumnInfo, MatrixResult
+from layerbench.results.paired_verdict import read_looks
 from layerbench.results.saved_trials import read_trials
 from layerbench.results.status import Status
 
@@ -34,6 +36,7 @@ def read_matrix(document: dict[str, Any]) -> MatrixResult:
         finished_at=document.get("finished_at"),
         interrupted=bool(document.get("interrupted")),
         served=dict(document.get("served") or {}),
+        until_decided=read_looks(document.get("until_decided")),
     )
 
 

@@ -16,16 +16,23 @@ what changed here, whenever a field changes meaning or goes away.
        a column whose application does not answer its rung has cells ``not applicable``
     4: a cell's ``requests_per_s`` is the median of its trials', ``representative_trial`` the
        trial whose other figures it shows, and ``figures`` says so, as a ladder's version 5
+    5: per cell ``vs_first``, the paired verdict of its req/s against the first column's at its
+       level (:mod:`layerbench.results.paired_verdict`), and ``until_decided``, as a ladder's
+       document has them
 """
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.results.ladder_result import FIGURES, roles_dict, spread_dict, trial_dicts
+from layerbench.results.paired_verdict import comparison_dict
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated, Trial
+from layerbench.stats.comparison import RungComparison, compare_paired
+from layerbench.stats.paired import CONFIDENCE
+from layerbench.stats.sequential import LooksMade
 
-MATRIX_JSON_VERSION = 4
+MATRIX_JSON_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,18 @@ class MatrixResult:
     # --measure: per column its served cost, or why it has none, and the in-process anchors
     # (layerbench/served/served_table.py's document); empty without.
     served: dict[str, Any] = field(default_factory=dict)
+    # `--until-decided`: the looks made, and the confidence of the verdicts.
+    until_decided: LooksMade | None = None
+
+    @property
+    def confidence(self) -> float:
+        """The confidence of its paired verdicts: 95 %, or the last look's."""
+        return self.until_decided.confidence if self.until_decided else CONFIDENCE
+
+    @property
+    def passes(self) -> int:
+        """The passes made: the most trials of a cell."""
+        return max((len(cell.trials) for cell in self.cells), default=0)
 
     @property
     def failed(self) -> bool:
@@ -93,8 +112,43 @@ class MatrixResult:
     def _app_of(self, cell: Cell) -> str:
         return next((c.app for c in self.columns if c.label == cell.column), "bare")
 
+    @property
+    def first_column(self) -> str | None:
+        """The column every other is compared with (the seed's tables put the configuration
+        compared with first)."""
+        return self.columns[0].label if self.columns else None
+
+    def compared_vs_first(self, confidence: float | None = None) -> list[RungComparison | None]:
+        """Per cell, its req/s against the first column's cell of its row, paired pass by pass
+        (a pass measures every column in turn: trial i of each was measured in pass i;
+        :func:`~layerbench.stats.comparison.compare_paired`), its interval at ``confidence``
+        (:attr:`confidence` when None). None for the first column's own cells, and where
+        either has no trial."""
+        level = self.confidence if confidence is None else confidence
+        first = self.first_column
+        compared: list[RungComparison | None] = []
+        for cell in self.cells:
+            reference = self.cell(first, cell.row) if first is not None else None
+            if reference is None or cell.column == first or not cell.trials:
+                compared.append(None)
+                continue
+            compared.append(
+                compare_paired(
+                    f"{cell.column} c={cell.concurrency}",
+                    [trial.load.requests_per_s for trial in reference.trials],
+                    [trial.load.requests_per_s for trial in cell.trials],
+                    confidence=level,
+                )
+            )
+        return compared
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        vs_first = [comparison_dict(c, self.confidence) for c in self.compared_vs_first()]
+        cells = [
+            {**_cell_dict(cell, self._app_of(cell)), "vs_first": compared}
+            for cell, compared in zip(self.cells, vs_first, strict=True)
+        ]
+        document = {
             "version": MATRIX_JSON_VERSION,
             "started_at": self.started_at,
             "finished_at": self.finished_at,
@@ -114,9 +168,12 @@ class MatrixResult:
                 }
                 for column in self.columns
             ],
-            "cells": [_cell_dict(cell, self._app_of(cell)) for cell in self.cells],
+            "cells": cells,
             **({"served": self.served} if self.served else {}),
         }
+        if self.until_decided is not None:
+            document["until_decided"] = asdict(self.until_decided)
+        return document
 
 
 def _cell_dict(cell: Cell, app: str) -> dict[str, Any]:
