@@ -138,8 +138,9 @@ class Gate:
 
 
 def run_once(command: list[str], cwd: Path) -> tuple[str, float, float | None]:
-    """ "passed", "regressed", "inconclusive" or "error: <what it said>", how long it took, and
-    the ratio of now to before it printed for "/" (None when it printed none)."""
+    """The verdict: "passed", "regressed" (exit 1 and a URL marked REGRESSED), "inconclusive"
+    or "error: <what it said>"; how long it took; and the ratio of now to before it printed
+    for "/" (None when it printed none)."""
     started = time.monotonic()
     try:
         done = subprocess.run(
@@ -149,6 +150,8 @@ def run_once(command: list[str], cwd: Path) -> tuple[str, float, float | None]:
         return f"error: no result in {RUN_TIMEOUT_S} s", time.monotonic() - started, None
     took = time.monotonic() - started
     outcome = {0: "passed", 1: "regressed", 3: "inconclusive"}.get(done.returncode)
+    if outcome == "regressed" and "REGRESSED" not in done.stdout:
+        outcome = None  # exit 1 without a regression in the table: a crash, not a verdict
     if outcome is None:
         lines = done.stderr.strip().splitlines() or [""]
         said = [line for line in lines if line.startswith("layerbench:")] or lines
