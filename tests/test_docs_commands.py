@@ -72,7 +72,6 @@ PARSED_ONLY = (
     (r"^layerbench (matrix|ladder) .*--measure |--served", "every server process under callgrind"),
     (r"^layerbench smoke .*--against ", "checks out a git ref of the project; the root is none"),
     (r"--until-decided", "adds passes until every comparison is decided: up to --max-time"),
-    (r"--until-decided", "adds passes until every comparison is decided: up to --max-time"),
 )
 # The set-up commands themselves: CI runs `make test`; the fixture stands in for `make demo`.
 SETUP = {("make", "demo"), ("make", "test"), ("make", "test-wide"), ("make", "docs")}
