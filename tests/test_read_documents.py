@@ -63,14 +63,14 @@ def test_a_good_baseline_is_read(tmp_path: Path) -> None:
         (_with(urls={"/": {"requests_per_s": []}}), "1 to 100 items, not 0"),
         (_with(urls={"/": {"requests_per_s": [1.0] * 2_000_000}}), "not 2,000,000"),
         (_with(urls={"/": {"requests_per_s": "fast"}}), "a list"),
-        (_with(urls={}), "1 to 1000 URLs"),
+        (_with(urls={}), "b.json: urls holds 1 to 1,000 items, not 0"),
         (_with(urls=[1]), "urls is an object"),
         (_with(conditions__machine=[1, 2]), "conditions.machine is an object"),
         (_with(conditions__machine={"cpus_online": [1]}), "conditions.machine.cpus_online"),
         (_with(conditions__urls=[1, 2]), "conditions.urls[0] is a string"),
         (_with(conditions__concurrency=0), "conditions.concurrency is at least 1"),
         (_with(conditions__settings={"gunicorn": [1]}), "conditions.settings.gunicorn"),
-        (_with(conditions__colour="red"), "conditions has no field colour"),
+        (_with(conditions__colour="red"), "conditions: unknown keys ['colour'] (server, settings"),
         (_with(conditions=[]), "conditions is an object"),
         (DEEP, "nested too deeply"),
     ],
@@ -88,7 +88,7 @@ def test_a_first_version_baseline_has_its_fields_checked(tmp_path: Path) -> None
     path.write_text(
         json.dumps({"version": 1, "server": ["x"], "urls": {"/": {"requests_per_s": [1.0]}}})
     )
-    with pytest.raises(ConfigError, match=r"conditions\.server is a string"):
+    with pytest.raises(ConfigError, match=r"b\.json: server is a string, not a list"):
         read_baseline(path)
 
 

@@ -9,14 +9,14 @@ versions are said, not refused: a changed dependency is one of the things the ga
 History of ``version``:
   1  the URLs' instructions per request, the conditions, the requests and warm-up per URL"""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from layerbench.cost.cost_conditions import COMPARABLE
-from layerbench.documents import mapping, scalar, text
 from layerbench.errors import ConfigError
-from layerbench.lab.baseline_file import read_document, url_values, url_values_document
+from layerbench.lab.baseline_file import InstructionUrls, read_document, url_values_document
+from layerbench.typed_documents import OMIT_NONE, JsonObject, decode, encode
 
 KIND = "smoke-instructions"
 VERSION = 1
@@ -30,9 +30,9 @@ class InstructionsBaseline:
 
 
 def baseline_document(
-    app: str, conditions: dict[str, Any], instructions: dict[str, list[float]]
-) -> dict[str, Any]:
-    header = {"version": VERSION, "kind": KIND, "app": app}
+    app: str, conditions: JsonObject, instructions: dict[str, list[float]]
+) -> JsonObject:
+    header: JsonObject = {"version": VERSION, "kind": KIND, "app": app}
     return url_values_document(header, conditions, INSTRUCTIONS_FIELD, instructions)
 
 
@@ -44,6 +44,33 @@ def is_instructions_baseline(path: Path) -> bool:
     return isinstance(document, dict) and document.get("kind") == KIND
 
 
+@dataclass(frozen=True)
+class CountedUnder:
+    """What the counts were made under (:func:`~layerbench.cost.cost_conditions.
+    cost_conditions`): the interpreter, the architecture, the hash seed, every package's
+    version; a condition it did not record is left out."""
+
+    layerbench_version: str | None = field(default=None, metadata=OMIT_NONE)
+    python: str | None = field(default=None, metadata=OMIT_NONE)
+    python_build: str | None = field(default=None, metadata=OMIT_NONE)
+    python_executable: str | None = field(default=None, metadata=OMIT_NONE)
+    architecture: str | None = field(default=None, metadata=OMIT_NONE)
+    hash_seed: int | str | None = field(default=None, metadata=OMIT_NONE)
+    valgrind: str | None = field(default=None, metadata=OMIT_NONE)
+    packages: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True)
+class InstructionsBaselineFile:
+    """Version 1: the URLs' instructions per request and what they were counted under."""
+
+    version: int
+    kind: str
+    urls: InstructionUrls
+    conditions: CountedUnder
+    app: str | None = None
+
+
 def read_instructions_baseline(path: Path) -> InstructionsBaseline:
     document = read_document(path)
     if not isinstance(document, dict) or document.get("kind") != KIND:
@@ -53,21 +80,9 @@ def read_instructions_baseline(path: Path) -> InstructionsBaseline:
         )
     if document.get("version") != VERSION:
         raise ConfigError(f"{path}: a baseline of version {document.get('version')!r}, not 1")
-    instructions = url_values(path, document, INSTRUCTIONS_FIELD)
-    return InstructionsBaseline(instructions, _conditions(path, document.get("conditions")))
-
-
-def _conditions(path: Path, value: object) -> dict[str, Any]:
-    """As :func:`~layerbench.cost.cost_conditions.cost_conditions` writes them: each a string,
-    a number or null, and ``packages`` each package's version."""
-    conditions = mapping(value, f"{path}: conditions")
-    for name, item in conditions.items():
-        if name == "packages":
-            for package, version in mapping(item, f"{path}: conditions.packages").items():
-                text(version, f"{path}: conditions.packages.{package}")
-        else:
-            scalar(item, f"{path}: conditions.{name}")
-    return conditions
+    read = decode(InstructionsBaselineFile, document, str(path))
+    instructions = {url: list(entry.instructions_per_request) for url, entry in read.urls.items()}
+    return InstructionsBaseline(instructions, encode(read.conditions))
 
 
 def incomparable(baseline: dict[str, Any], now: dict[str, Any]) -> list[str]:

@@ -6,14 +6,13 @@ History of ``version``:
   2  ``conditions``: the server, its settings, the concurrency, the URLs and the machine
 A version 1 baseline still loads; what it did not record is unknown, and not compared."""
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from layerbench.documents import mapping, number, scalar, sequence, text
 from layerbench.errors import ConfigError
-from layerbench.lab.baseline_file import MAX_URLS, read_document, url_values, url_values_document
+from layerbench.lab.baseline_file import MAX_URLS, RateUrls, read_document, url_values_document
+from layerbench.typed_documents import OMIT_NONE, Bounds, Closed, JsonObject, decode, encode
 
 BASELINE_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -29,10 +28,48 @@ class Baseline:
 
 
 def baseline_document(
-    app: str, conditions: dict[str, Any], rates: dict[str, list[float]]
-) -> dict[str, Any]:
-    header = {"version": BASELINE_VERSION, "app": app}
+    app: str, conditions: JsonObject, rates: dict[str, list[float]]
+) -> JsonObject:
+    header: JsonObject = {"version": BASELINE_VERSION, "app": app}
     return url_values_document(header, conditions, RATES_FIELD, rates)
+
+
+Scalar = str | bool | int | float | None
+
+
+@dataclass(frozen=True)
+class SmokeConditions(Closed):
+    """What a baseline was measured under (:func:`~layerbench.smoke.smoke_conditions.
+    smoke_conditions` writes them); each field absent from an older one."""
+
+    server: str | None = field(default=None, metadata=OMIT_NONE)
+    settings: dict[str, dict[str, Scalar]] | None = field(default=None, metadata=OMIT_NONE)
+    concurrency: Annotated[int, Bounds(low=1)] | None = field(default=None, metadata=OMIT_NONE)
+    urls: Annotated[tuple[str, ...], Bounds(most=MAX_URLS)] | None = field(
+        default=None, metadata=OMIT_NONE
+    )
+    machine: dict[str, Scalar] | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass(frozen=True)
+class SmokeBaselineFile:
+    """Version 2: the URLs' req/s and their conditions."""
+
+    version: int
+    urls: RateUrls
+    conditions: SmokeConditions
+    app: str | None = None
+
+
+@dataclass(frozen=True)
+class FirstSmokeBaselineFile:
+    """Version 1: the URLs' req/s, the application, the server and the concurrency."""
+
+    version: int
+    urls: RateUrls
+    app: str | None = None
+    server: str | None = None
+    concurrency: Annotated[int, Bounds(low=1)] | None = None
 
 
 def read_baseline(path: Path) -> Baseline:
@@ -41,59 +78,23 @@ def read_baseline(path: Path) -> Baseline:
         raise ConfigError(
             f"{path} is not a layerbench smoke baseline (version {BASELINE_VERSION} or older)"
         )
-    rates = url_values(path, document, RATES_FIELD)
     if document["version"] == 1:
-        return _first_version(path, document, rates)
-    return Baseline(rates, checked_conditions(path, document.get("conditions")))
+        return _first_version(path, decode(FirstSmokeBaselineFile, document, str(path)))
+    read = decode(SmokeBaselineFile, document, str(path))
+    return Baseline(_rates(read.urls), encode(read.conditions))
 
 
-def checked_conditions(path: Path, value: object) -> dict[str, Any]:
-    """The conditions as :func:`~layerbench.smoke.smoke_conditions.smoke_conditions` writes
-    them, each field of its type; a ConfigError naming the field otherwise."""
-    conditions = mapping(value, f"{path}: conditions")
-    unknown = sorted(set(conditions) - set(CONDITION_FIELDS))
-    if unknown:
-        raise ConfigError(
-            f"{path}: conditions has no field {', '.join(unknown)} "
-            f"(its fields: {', '.join(CONDITION_FIELDS)})"
-        )
-    for name, field_value in conditions.items():
-        CONDITION_FIELDS[name](field_value, f"{path}: conditions.{name}")
-    return conditions
+def _rates(urls: RateUrls) -> dict[str, list[float]]:
+    return {url: list(entry.requests_per_s) for url, entry in urls.items()}
 
 
-def _settings(value: object, where: str) -> None:
-    for section, values in mapping(value, where).items():
-        for key, setting in mapping(values, f"{where}.{section}").items():
-            scalar(setting, f"{where}.{section}.{key}")
-
-
-def _urls(value: object, where: str) -> None:
-    for index, url in enumerate(sequence(value, where, most=MAX_URLS)):
-        text(url, f"{where}[{index}]")
-
-
-def _machine(value: object, where: str) -> None:
-    for key, item in mapping(value, where).items():
-        scalar(item, f"{where}.{key}")
-
-
-CONDITION_FIELDS: dict[str, Callable[[object, str], object]] = {
-    "server": text,
-    "settings": _settings,
-    "concurrency": lambda value, where: number(value, where, low=1, integer=True),
-    "urls": _urls,
-    "machine": _machine,
-}
-
-
-def _first_version(path: Path, document: dict[str, Any], rates: dict[str, list[float]]) -> Baseline:
+def _first_version(path: Path, read: FirstSmokeBaselineFile) -> Baseline:
     """What a version 1 baseline recorded of its conditions."""
-    known: dict[str, Any] = {k: document[k] for k in ("server", "concurrency") if k in document}
-    checked_conditions(path, known)
+    rates = _rates(read.urls)
+    known = SmokeConditions(server=read.server, concurrency=read.concurrency, urls=tuple(rates))
     return Baseline(
         rates,
-        {**known, "urls": list(rates)},
+        encode(known),
         note=f"{path} is a baseline of an older layerbench: the settings and the machine it was "
         "measured on are unknown, and not compared (--save records them)",
     )
