@@ -72,7 +72,7 @@ def test_a_service_is_placed_from_a_thread_that_is_not_the_main_one() -> None:
     topology = topology_from(TOPOLOGY, "t")
     with lab_network(topology) as network, ThreadPoolExecutor(1) as pool:
         placed = placement_of(network, "cache1")
-        service = pool.submit(start_on, MemcachedService(ready_timeout_s=5), placed).result()
+        service = pool.submit(start_on, MemcachedService(start_timeout_s=5), placed).result()
         try:
             with inside(network.namespace("client1")):
                 assert memcached_version(placed.address, service.port).startswith(b"VERSION ")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from layerbench.errors import ConfigError, LayerbenchError, MissingBinaryError, MissingPackageError
 from layerbench.services.couchdb_client import CouchdbClient
-from layerbench.services.service import READY_TIMEOUT_S, ManagedService
+from layerbench.services.service import START_TIMEOUT_S, ManagedService
 from layerbench.words import did_you_mean
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ class CouchdbService(ManagedService):
         *,
         server: str = "pouchdb",
         cpus: frozenset[int] | None = None,
-        ready_timeout_s: float = READY_TIMEOUT_S,
+        start_timeout_s: float = START_TIMEOUT_S,
     ) -> None:
         if server not in SERVERS:
             head = f"couchdb.server={server}: one of {', '.join(SERVERS)}"
@@ -60,7 +60,7 @@ class CouchdbService(ManagedService):
                 f"couchdb.server=apache: Apache CouchDB is not installed here (no "
                 f"{APACHE_COUCHDB}; Debian 12 has no package of it), pouchdb is the default"
             )
-        super().__init__(cpus=cpus, ready_timeout_s=ready_timeout_s)
+        super().__init__(cpus=cpus, start_timeout_s=start_timeout_s)
         self.server = server
 
     def programs(self) -> dict[str, str]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from layerbench.errors import ConfigError, LayerbenchError
-from layerbench.services.service import READY_TIMEOUT_S, ManagedService
+from layerbench.services.service import START_TIMEOUT_S, ManagedService
 from layerbench.services.urls import ServiceUrl
 from layerbench.words import did_you_mean
 
@@ -48,12 +48,12 @@ class MariadbService(ManagedService):
         *,
         profile: str = "default",
         cpus: frozenset[int] | None = None,
-        ready_timeout_s: float = READY_TIMEOUT_S,
+        start_timeout_s: float = START_TIMEOUT_S,
     ) -> None:
         if profile not in PROFILES:
             head = f"mariadb.profile={profile}: one of {', '.join(PROFILES)}"
             raise ConfigError(did_you_mean(head, profile, PROFILES, ""))
-        super().__init__(cpus=cpus, ready_timeout_s=ready_timeout_s)
+        super().__init__(cpus=cpus, start_timeout_s=start_timeout_s)
         self.profile = profile
 
     def programs(self) -> dict[str, str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from layerbench.proc.ports import free_low_ports
 from layerbench.services.memcached import MemcachedService, node_url
 from layerbench.services.placed_nodes import PlacedNodes, Placement
-from layerbench.services.service import READY_TIMEOUT_S
+from layerbench.services.service import START_TIMEOUT_S
 
 NODES = 3
 
@@ -27,9 +27,9 @@ class MemcachedPoolService(PlacedNodes, MemcachedService):
         placements: Sequence[Placement] | None = None,
         nodes: int = NODES,
         cpus: frozenset[int] | None = None,
-        ready_timeout_s: float = READY_TIMEOUT_S,
+        start_timeout_s: float = START_TIMEOUT_S,
     ) -> None:
-        super().__init__(cpus=cpus, ready_timeout_s=ready_timeout_s)
+        super().__init__(cpus=cpus, start_timeout_s=start_timeout_s)
         self.place(placements, len(placements) if placements is not None else nodes)
         self.node_ports: list[int] = []
 

@@ -35,7 +35,8 @@ from layerbench.proc.process import ManagedProcess
 from layerbench.proc.run_as import UNPRIVILEGED_ACCOUNT, RunAs, unprivileged_account
 from layerbench.proc.work_dirs import make_work_directory
 
-READY_TIMEOUT_S = 60.0
+# A service start that goes this long without progress has failed (lifecycle.py).
+START_TIMEOUT_S = 60.0
 PORT_ATTEMPTS = 3
 PROBE_INTERVAL_S = 0.01
 
@@ -56,9 +57,9 @@ class ManagedService(ProcessLifecycle):
     account: ClassVar[str] = UNPRIVILEGED_ACCOUNT
 
     def __init__(
-        self, *, cpus: frozenset[int] | None = None, ready_timeout_s: float = READY_TIMEOUT_S
+        self, *, cpus: frozenset[int] | None = None, start_timeout_s: float = START_TIMEOUT_S
     ) -> None:
-        super().__init__(cpus=cpus, start_timeout_s=ready_timeout_s)
+        super().__init__(cpus=cpus, start_timeout_s=start_timeout_s)
         self.host = LOOPBACK
         self.port = 0
         self.directory: Path | None = None

@@ -19,7 +19,7 @@ from layerbench.services.delaying_server import (
     MAX_DELAY_MS,
     STATS_PATH,
 )
-from layerbench.services.service import READY_TIMEOUT_S, ManagedService
+from layerbench.services.service import START_TIMEOUT_S, ManagedService
 
 DEFAULT_DELAY_MS = 20
 
@@ -32,11 +32,11 @@ class UpstreamService(ManagedService):
         self,
         *,
         cpus: frozenset[int] | None = None,
-        ready_timeout_s: float = READY_TIMEOUT_S,
+        start_timeout_s: float = START_TIMEOUT_S,
         ms: int = DEFAULT_DELAY_MS,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
     ) -> None:
-        super().__init__(cpus=cpus, ready_timeout_s=ready_timeout_s)
+        super().__init__(cpus=cpus, start_timeout_s=start_timeout_s)
         if not 0 <= ms <= MAX_DELAY_MS:
             raise ConfigError(f"upstream.ms is 0 to {MAX_DELAY_MS:,} milliseconds, not {ms}")
         self.delay_ms = ms
