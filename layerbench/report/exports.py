@@ -1,7 +1,10 @@
 """The same results as plain data: a Markdown table and CSV (one row per rung or matrix cell),
 and the JSON document. CSV's columns are named for programs, with their units
 (``requests_per_s``, ``change_vs_above`` as a fraction); Markdown's for people, with its
-figures as the terminal shows them (``req/s``, ``vs above`` ``-23 %``, ``CV %``)."""
+figures as the terminal shows them (``req/s``, ``vs above`` ``-23 %``, ``CV %``). CSV ends
+with each row's paired verdict (:mod:`layerbench.results.paired_verdict`): a rung's against the
+rung above (``vs_above_ratio``, ``_ci_low``, ``_ci_high``, ``_passes``, ``_verdict``), a matrix
+cell's against the first column's (``vs_first_…``), as the JSON document has them."""
 
 import csv
 import io
@@ -21,6 +24,7 @@ from layerbench.render.worker_memory import (
 from layerbench.report.run_facts import condition_facts, facts_sentence, load_facts
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.matrix_result import Cell, MatrixResult
+from layerbench.results.paired_verdict import FLAT_FIELDS, flat_columns
 from layerbench.results.trials import Repeated
 
 # Per column: its CSV name, its Markdown header, and how Markdown writes its value.
@@ -151,10 +155,18 @@ def _cell_values(cell: Cell) -> dict[str, Any]:
 
 
 def rows_of(result: LadderResult | MatrixResult) -> tuple[list[str], list[list[Any]]]:
-    """CSV's column names and rows of raw values."""
+    """CSV's column names and rows of raw values, each row's paired verdict last."""
     columns, items = _columns(result)
-    return [name for name, _, _ in columns], [
-        [item.get(name) for name, _, _ in columns] for item in items
+    names = [name for name, _, _ in columns]
+    if isinstance(result, MatrixResult):
+        prefix, compared = "vs_first_", result.compared_vs_first()
+    else:
+        prefix, compared = "vs_above_", result.compared_vs_above()
+    verdicts = [flat_columns(prefix, comparison) for comparison in compared]
+    verdict_names = [prefix + name for name in FLAT_FIELDS]
+    return names + verdict_names, [
+        [item.get(name) for name in names] + [verdict[name] for name in verdict_names]
+        for item, verdict in zip(items, verdicts, strict=True)
     ]
 
 

@@ -31,6 +31,7 @@ from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated
+from layerbench.stats.comparison import RungComparison
 
 MIB = 1024 * 1024
 PERCENTILES = (
@@ -138,10 +139,14 @@ def _host_table(conditions: dict[str, Any], items: list[tuple[str, Repeated]]) -
 
 def _ladder_table(result: LadderResult) -> str:
     header = ["rung", "server", "req/s", "vs above", "vs top", "CV %", "p50 ms", "p99 ms"]
-    header += ["p99.9 ms", "errors", ""]
+    header += ["p99.9 ms", "errors", "vs above, paired", ""]
     rows = []
-    for rung, change, top in zip(
-        result.rungs, result.change_vs_above(), result.change_vs_top(), strict=True
+    for rung, change, top, compared in zip(
+        result.rungs,
+        result.change_vs_above(),
+        result.change_vs_top(),
+        result.compared_vs_above(),
+        strict=True,
     ):
         spread = rung.spread
         errors = rung.load.errors if rung.load else None
@@ -157,10 +162,16 @@ def _ladder_table(result: LadderResult) -> str:
                 _number(rung.latency_ms("p99"), ".3f"),
                 _number(rung.latency_ms("p99_9"), ".3f"),
                 _number(errors, "d") if rung.status is Status.OK else rung.status.value,
+                _verdict(compared),
                 rung.message or "",
             ]
         )
     return _table(header, rows, numeric=range(2, 10))
+
+
+def _verdict(compared: RungComparison | None) -> str:
+    """A paired comparison's verdict as the terminal says it (none for a single pass)."""
+    return compared.verdict if compared is not None and compared.trials >= 2 else ""
 
 
 def _change(change: float | None) -> str:
@@ -254,14 +265,17 @@ def _matrix_sections(result: MatrixResult) -> list[str]:
             _number(cell.load.errors if cell.load else None, ",d")
             if cell.status is Status.OK
             else cell.status.value,
+            _verdict(compared),
             cell.message or _error_kinds(cell),
         ]
-        for cell in every
+        for cell, compared in zip(every, result.compared_vs_first(), strict=True)
     ]
+    first = f"vs {result.first_column}, paired" if result.first_column else "vs the first"
+
     levels = sorted({cell.concurrency for cell in every})
     charts = _level_bars(result) if len(levels) == 1 else _level_lines(result)
     return [
-        _table(["server", "c", "req/s", "p99 ms", "errors", ""], rows, numeric=range(1, 5)),
+        _table(["server", "c", "req/s", "p99 ms", "errors", first, ""], rows, numeric=range(1, 5)),
         _host_table(result.conditions, matrix_memory_items(result)),
         *charts,
         _figure(_cpu_chart([(f"{c.column} c={c.concurrency}", c) for c in cells])),
