@@ -1,25 +1,27 @@
 """The published experiments this tool re-runs, by name (``layerbench replicate NAME``): each a
 TOML file in ``experiments/`` beside this module, its source post (title, year, what dates it),
 its setup, its headline claim, the ``ladder`` or ``matrix`` command that re-runs it, the post's
-figures placed where that run measures the same thing, and its claims. Read and validated when
-first asked for: a file that names an unknown key, lacks one, or whose claim names no figure of
-its own is a ValueError naming the file (a packaging mistake, not a user's)."""
+figures placed where that run measures the same thing, and its claims. Read into its schema
+(:class:`MatrixFile` or :class:`LadderFile`, by its ``kind``) when first asked for: a file that
+names an unknown key, lacks one, holds a value of the wrong type, or whose claim names no
+figure of its own is a ValueError naming the file and the field (a packaging mistake, not a
+user's)."""
 
-import tomllib
-from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Annotated
 
+from layerbench.documents import parse_toml
 from layerbench.errors import ConfigError
-from layerbench.replicate.seed_figures import Claim, Direction, Place, SeedExperiment, SeedFigure
+from layerbench.replicate.seed_figures import Claim, Place, SeedExperiment, SeedFigure
 from layerbench.replicate.seed_ladder_figures import (
     LadderExperiment,
     LadderFigure,
     RungPlace,
     Unshown,
 )
+from layerbench.typed_documents import Bounds, Closed, decode
 from layerbench.words import did_you_mean
 
 DATA = "experiments"
@@ -45,189 +47,136 @@ class Published:
     experiment: SeedExperiment | LadderExperiment
 
 
-_HEAD = {
-    "name": str,
-    "kind": str,
-    "post": str,
-    "title": str,
-    "year": int,
-    "dated_by": str,
-    "headline": str,
-    "setup": str,
-    "command": str,
-}
-_CLAIM = {"words": str, "figure": str, "reference": str, "direction": str}
-_MATRIX_FIGURE = {
-    "name": str,
-    "server": str,
-    "app": str,
-    "concurrency": int,
-    "settings": list,
-    "occurrence": int,
-    "requests_per_s": float,
-    "reference": str,
-    "rss_mib": float,
-    "rung": str,
-}
-_LADDER_FIGURE = {
-    "name": str,
-    "rung": str,
-    "server": str,
-    "app": str,
-    "full": bool,
-    "settings": list,
-    "requests_per_s": float,
-    "reference": str,
-    "cpu_seen": str,
-    "stated_hit": float,
-}
-_UNSHOWN = {"words": str, "why": str}
-# The keys a table may leave out.
-_MATRIX_OPTIONAL = frozenset({"settings", "occurrence", "requests_per_s", "rss_mib", "rung"})
-_LADDER_OPTIONAL = frozenset({"settings", "full", "cpu_seen", "stated_hit"})
+@dataclass(frozen=True)
+class ClaimTable(Claim, Closed):
+    """``[[claims]]``: a claim of the post's."""
 
 
-def _checked(
-    where: str,
-    table: Any,
-    schema: Mapping[str, type],
-    extra: Iterable[str] = (),
-    optional: frozenset[str] = frozenset(),
-) -> Any:
-    if not isinstance(table, dict):
-        raise ValueError(f"{where}: a table, not {type(table).__name__}")
-    allowed = set(schema) | set(extra)
-    unknown = set(table) - allowed
-    if unknown:
-        raise ValueError(f"{where}: unknown key {sorted(unknown)[0]!r}")
-    for key, kind in schema.items():
-        if key not in table:
-            if key in optional:
-                continue
-            raise ValueError(f"{where}: no {key!r}")
-        value = table[key]
-        # An int where a float is wanted is a float (TOML's 9700).
-        fits = isinstance(value, kind) or (kind is float and isinstance(value, int))
-        if not fits or (kind is not bool and isinstance(value, bool)):
-            raise ValueError(f"{where}: {key} is not a {kind.__name__}")
-    return table
+@dataclass(frozen=True)
+class UnshownTable(Unshown, Closed):
+    """``[[unshown]]``: a conclusion a ladder cannot test."""
 
 
-def _claims(where: str, document: dict[str, Any]) -> tuple[Claim, ...]:
-    claims = []
-    for number, table in enumerate(document.get("claims", []), 1):
-        claim = _checked(f"{where} claim {number}", table, _CLAIM)
-        try:
-            direction = Direction(claim["direction"])
-        except ValueError:
-            words = ", ".join(repr(d.value) for d in Direction)
-            raise ValueError(f"{where} claim {number}: direction is one of {words}") from None
-        claims.append(Claim(claim["words"], claim["figure"], claim["reference"], direction))
-    if not claims:
-        raise ValueError(f"{where}: no claims")
-    return tuple(claims)
+@dataclass(frozen=True)
+class MatrixFigureTable(Closed):
+    """``[[figures]]`` of a matrix experiment: :class:`SeedFigure` and its :class:`Place`."""
 
+    name: str
+    server: str
+    app: str
+    concurrency: int
+    reference: str
+    settings: tuple[str, ...] = ()
+    occurrence: Annotated[int, Bounds(low=0)] = 0
+    requests_per_s: Annotated[float, Bounds(above=0)] | None = None
+    rss_mib: Annotated[float, Bounds(above=0)] | None = None
+    rung: str | None = None
 
-def _rate(table: dict[str, Any]) -> float | None:
-    rate = table.get("requests_per_s")
-    return None if rate is None else float(rate)
-
-
-def _matrix(where: str, document: dict[str, Any]) -> SeedExperiment:
-    figures = []
-    for number, table in enumerate(document.get("figures", []), 1):
-        figure = _checked(f"{where} figure {number}", table, _MATRIX_FIGURE, (), _MATRIX_OPTIONAL)
+    def figure(self) -> SeedFigure:
         place = Place(
-            figure["server"],
-            figure["app"],
-            figure["concurrency"],
-            tuple(str(setting) for setting in figure.get("settings", ())),
-            figure.get("occurrence", 0),
-            figure.get("rung"),
+            self.server, self.app, self.concurrency, self.settings, self.occurrence, self.rung
         )
-        rss = figure.get("rss_mib")
-        figures.append(
-            SeedFigure(
-                figure["name"],
-                place,
-                _rate(figure),
-                figure["reference"],
-                None if rss is None else float(rss),
-            )
+        return SeedFigure(self.name, place, self.requests_per_s, self.reference, self.rss_mib)
+
+
+@dataclass(frozen=True)
+class LadderFigureTable(Closed):
+    """``[[figures]]`` of a ladder experiment: :class:`LadderFigure` and its
+    :class:`RungPlace`."""
+
+    name: str
+    rung: str
+    server: str
+    app: str
+    requests_per_s: Annotated[float, Bounds(above=0)]
+    reference: str
+    full: bool | None = None
+    settings: tuple[str, ...] = ()
+    cpu_seen: str = ""
+    stated_hit: float | None = None
+
+    def figure(self) -> LadderFigure:
+        place = RungPlace(self.rung, self.server, self.app, self.full, self.settings)
+        return LadderFigure(
+            self.name, place, self.requests_per_s, self.reference, self.cpu_seen, self.stated_hit
         )
-    return SeedExperiment(
-        document["post"],
-        document["name"],
-        document["rung"],
-        document["setup"],
-        tuple(figures),
-        _claims(where, document),
-        document["command"],
-    )
 
 
-def _ladder(where: str, document: dict[str, Any]) -> LadderExperiment:
-    figures = []
-    for number, table in enumerate(document.get("figures", []), 1):
-        figure = _checked(f"{where} figure {number}", table, _LADDER_FIGURE, (), _LADDER_OPTIONAL)
-        if "requests_per_s" not in figure:
-            raise ValueError(f"{where} figure {number}: no 'requests_per_s'")
-        place = RungPlace(
-            figure["rung"],
-            figure["server"],
-            figure["app"],
-            figure.get("full"),
-            tuple(str(setting) for setting in figure.get("settings", ())),
+@dataclass(frozen=True)
+class ExperimentFile(Closed):
+    """What every experiment's file says of its post and how it is re-run."""
+
+    name: str
+    kind: str
+    post: str
+    title: str
+    year: int
+    dated_by: str
+    headline: str
+    setup: str
+    command: str
+    claims: Annotated[tuple[ClaimTable, ...], Bounds(least=1)]
+
+
+@dataclass(frozen=True)
+class MatrixFile(ExperimentFile):
+    rung: str
+    figures: Annotated[tuple[MatrixFigureTable, ...], Bounds(least=1)]
+
+    def experiment(self) -> SeedExperiment:
+        figures = tuple(table.figure() for table in self.figures)
+        return SeedExperiment(
+            self.post, self.name, self.rung, self.setup, figures, self.claims, self.command
         )
-        hit = figure.get("stated_hit")
-        figures.append(
-            LadderFigure(
-                figure["name"],
-                place,
-                float(figure["requests_per_s"]),
-                figure["reference"],
-                figure.get("cpu_seen", ""),
-                None if hit is None else float(hit),
-            )
+
+
+@dataclass(frozen=True)
+class LadderFile(ExperimentFile):
+    concurrency: Annotated[int, Bounds(low=1)]
+    figures: Annotated[tuple[LadderFigureTable, ...], Bounds(least=1)]
+    unshown: tuple[UnshownTable, ...] = ()
+
+    def experiment(self) -> LadderExperiment:
+        figures = tuple(table.figure() for table in self.figures)
+        return LadderExperiment(
+            self.post,
+            self.name,
+            self.setup,
+            self.concurrency,
+            figures,
+            self.claims,
+            self.unshown,
+            self.command,
         )
-    unshown = tuple(
-        Unshown(**_checked(f"{where} unshown {number}", table, _UNSHOWN))
-        for number, table in enumerate(document.get("unshown", []), 1)
-    )
-    return LadderExperiment(
-        document["post"],
-        document["name"],
-        document["setup"],
-        document["concurrency"],
-        tuple(figures),
-        _claims(where, document),
-        unshown,
-        document["command"],
-    )
 
 
-_BUILDERS: dict[str, tuple[dict[str, type], Callable[[str, dict[str, Any]], Any]]] = {
-    MATRIX: ({"rung": str}, _matrix),
-    LADDER: ({"concurrency": int}, _ladder),
-}
+FILES: dict[str, type[MatrixFile] | type[LadderFile]] = {MATRIX: MatrixFile, LADDER: LadderFile}
 
 
-def parse(where: str, document: dict[str, Any]) -> Published:
+def parse(where: str, document: dict[str, object]) -> Published:
     """One experiment's TOML document, validated (``where`` names it in an error)."""
     kind = document.get("kind")
-    if kind not in _BUILDERS:
-        raise ValueError(f"{where}: kind is one of {', '.join(_BUILDERS)}")
-    own, build = _BUILDERS[kind]
-    _checked(where, document, {**_HEAD, **own}, ("figures", "claims", "unshown"))
-    if not document.get("figures"):
-        raise ValueError(f"{where}: no figures")
+    if not isinstance(kind, str) or kind not in FILES:
+        raise ValueError(f"{where}: kind is one of {', '.join(FILES)}")
     try:
-        experiment = build(where, document)
-    except ValueError as error:
-        message = str(error)
-        raise ValueError(message if message.startswith(where) else f"{where}: {message}") from None
-    head = {key: document[key] for key in _HEAD}
-    return Published(**head, experiment=experiment)
+        written = decode(FILES[kind], document, where)
+        experiment = written.experiment()
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
+    except ValueError as error:  # a claim naming no figure of the experiment's
+        raise ValueError(f"{where}: {error}") from None
+    return Published(
+        written.name,
+        written.kind,
+        written.post,
+        written.title,
+        written.year,
+        written.dated_by,
+        written.headline,
+        written.setup,
+        written.command,
+        experiment,
+    )
 
 
 @cache
@@ -240,9 +189,9 @@ def published() -> tuple[Published, ...]:
         if not path.name.endswith(".toml"):
             continue
         try:
-            document = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as error:
-            raise ValueError(f"{path.name}: {error}") from None
+            document = parse_toml(path.read_text(encoding="utf-8"), path.name)
+        except ConfigError as error:
+            raise ValueError(str(error)) from None
         experiment = parse(path.name, document)
         if f"{experiment.name}.toml" != path.name:
             raise ValueError(f"{path.name}: named {experiment.name!r}, not after its file")
