@@ -8,6 +8,7 @@ The distribution function is the regularized incomplete beta function (Abramowit
 for an interval printed to three figures; no SciPy needed.
 """
 
+import functools
 import math
 
 _EPSILON = 1e-14
@@ -22,8 +23,10 @@ def t_cdf(t: float, df: float) -> float:
     return 1 - tail if t > 0 else tail
 
 
+@functools.lru_cache(maxsize=4096)
 def t_quantile(p: float, df: float) -> float:
-    """The t with P(T <= t) = ``p``, for 0 < p < 1."""
+    """The t with P(T <= t) = ``p``, for 0 < p < 1 (kept once computed: a run asks for the same
+    few again and again, each a bisection of the distribution function)."""
     if not 0 < p < 1:
         raise ValueError(f"a probability strictly between 0 and 1, not {p}")
     if p < 0.5:
