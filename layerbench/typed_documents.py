@@ -201,7 +201,7 @@ def _container(
         return _one_of(lambda chosen: chosen, arguments, value, where)
     if origin is list or origin is tuple:
         return _sequence(origin, arguments, value, where, bounds)
-    if origin is dict and arguments[0] is str:
+    if origin in (dict, Mapping) and arguments[0] is str:
         table = mapping(value, where)
         if not bounds.least <= len(table) <= bounds.most:
             raise ConfigError(

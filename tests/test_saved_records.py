@@ -10,7 +10,7 @@ import pytest
 from layerbench.errors import ConfigError
 from layerbench.results.mix_result import mix_dict, read_mix
 from layerbench.results.result_documents import read_result
-from tests.report_documents import full_ladder
+from tests.report_documents import full_ladder, seed_000_matrix
 
 
 def stored() -> dict[str, Any]:
@@ -84,3 +84,27 @@ def test_a_mix_reads_back_and_a_wrong_one_names_its_field() -> None:
     assert mix_dict(read_mix(outcome)) | {"significant": True} == outcome | {"significant": True}
     with pytest.raises(ValueError, match=r"^mix: predicted_ci95 holds 2 to 2 items, not 3$"):
         read_mix(outcome | {"predicted_ci95": [1.0, 2.0, 3.0]})
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda d: d["cells"][0].update(row="first"),
+            'cells[0].row is a whole number, not "first"',
+        ),
+        (lambda d: d["cells"][1].update(status="fine"), 'cells[1].status is one of "ok", '),
+        (
+            lambda d: d["columns"][0].update(settings=[1]),
+            "the matrix: columns[0].settings is an object",
+        ),
+        (lambda d: d.update(cells={}), "the matrix: cells is a list, not an object"),
+    ],
+)
+def test_a_wrong_field_of_a_matrix_is_named(edit: Any, message: str) -> None:
+    document = copy.deepcopy(seed_000_matrix().to_dict())
+    edit(document)
+    with pytest.raises(ConfigError) as refused:
+        read_result(document)
+    assert f"a layerbench document with a wrong field: {message}" in str(refused.value)
+    assert "\n" not in str(refused.value)

@@ -4,6 +4,7 @@ written back into the same JSON."""
 
 import enum
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
@@ -46,6 +47,7 @@ class Run:
     finished_at: str | None = None
     interrupted: bool = False
     setting: str | int | float | bool | None = None
+    extra: Mapping[str, object] | None = None
 
 
 GOOD = {
@@ -59,6 +61,7 @@ GOOD = {
     "finished_at": None,
     "interrupted": True,
     "setting": 4,
+    "extra": {"any": [1, "x"]},
     "figures": "a key this reader does not know",
 }
 
@@ -75,6 +78,7 @@ def test_a_document_reads_into_its_types() -> None:
         rates=[1.0, 2.5],
         interrupted=True,
         setting=4,
+        extra={"any": [1, "x"]},
     )
     assert isinstance(run.processes[1].cpu_s, float) and isinstance(run.rates[0], float)
 

@@ -11,15 +11,64 @@
 A document of a version this layerbench does not know is refused with its version named.
 """
 
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 from layerbench.errors import ConfigError
+from layerbench.results.load_result import Count
 from layerbench.results.matrix_result import MATRIX_JSON_VERSION, Cell, ColumnInfo, MatrixResult
 from layerbench.results.paired_verdict import read_looks
 from layerbench.results.saved_trials import read_trials
 from layerbench.results.status import Status
+from layerbench.typed_documents import Bounds, decode, decode_at
 
 KNOWN_MATRIX_VERSIONS = tuple(range(1, MATRIX_JSON_VERSION + 1))
+# A recorded setting: what --set takes.
+Scalar = str | bool | int | float | None
+# At most this many cells: 100 columns by 100 levels.
+MAX_CELLS = 10_000
+
+
+@dataclass(frozen=True)
+class ColumnRecord:
+    """A column as the document records it."""
+
+    label: str
+    server: str | None = None
+    rung: str | None = None
+    app: str | None = None  # version 3: before it, the bare application
+    url: str | None = None
+    settings: dict[str, dict[str, Scalar]] | None = None
+    versions: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class CellHead:
+    """What a cell says of itself; its trials are read by
+    :func:`~layerbench.results.saved_trials.read_trials`."""
+
+    column: str
+    row: Count
+    concurrency: Count
+    status: Status = Status.OK
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class MatrixRecord:
+    """A matrix's document, every version, as far as this reader reads it."""
+
+    version: int
+    cells: Annotated[tuple[Mapping[str, object], ...], Bounds(most=MAX_CELLS)]  # read below
+    started_at: str | None = None
+    finished_at: str | None = None
+    interrupted: bool | None = None
+    options: dict[str, Any] | None = None  # boundary: the options as recorded, read by key
+    conditions: dict[str, Any] | None = None  # boundary: the conditions as recorded
+    columns: tuple[ColumnRecord, ...] | None = None
+    served: dict[str, Any] | None = None  # boundary: served cost's document, read by served/
+    until_decided: object = None  # read by paired_verdict.read_looks
 
 
 def read_matrix(document: dict[str, Any]) -> MatrixResult:
@@ -27,37 +76,42 @@ def read_matrix(document: dict[str, Any]) -> MatrixResult:
     if version not in KNOWN_MATRIX_VERSIONS:
         known = ", ".join(str(v) for v in KNOWN_MATRIX_VERSIONS)
         raise ConfigError(f"matrix document version {version!r}; this layerbench reads {known}")
+    try:
+        record = decode(MatrixRecord, document, "the matrix")
+        heads = [decode_at(CellHead, cell, f"cells[{i}]") for i, cell in enumerate(record.cells)]
+    except ConfigError as error:
+        raise ValueError(str(error)) from None  # a wrong field, as the reader says of each
     return MatrixResult(
-        options=dict(document.get("options") or {}),
-        conditions=dict(document.get("conditions") or {}),
-        started_at=str(document.get("started_at") or ""),
-        columns=[_column(column) for column in document.get("columns") or ()],
-        cells=[_cell(cell) for cell in document["cells"]],
-        finished_at=document.get("finished_at"),
-        interrupted=bool(document.get("interrupted")),
-        served=dict(document.get("served") or {}),
-        until_decided=read_looks(document.get("until_decided")),
+        options=dict(record.options or {}),
+        conditions=dict(record.conditions or {}),
+        started_at=record.started_at or "",
+        columns=[_column(column) for column in record.columns or ()],
+        cells=[_cell(head, cell) for head, cell in zip(heads, record.cells, strict=True)],
+        finished_at=record.finished_at,
+        interrupted=bool(record.interrupted),
+        served=dict(record.served or {}),
+        until_decided=read_looks(record.until_decided),
     )
 
 
-def _column(column: dict[str, Any]) -> ColumnInfo:
+def _column(column: ColumnRecord) -> ColumnInfo:
     return ColumnInfo(
-        label=str(column["label"]),
-        server=str(column.get("server") or ""),
-        rung=str(column.get("rung") or ""),
-        app=str(column.get("app") or "bare"),
-        url=column.get("url"),
-        settings=dict(column.get("settings") or {}),
-        versions=dict(column.get("versions") or {}),
+        label=column.label,
+        server=column.server or "",
+        rung=column.rung or "",
+        app=column.app or "bare",
+        url=column.url,
+        settings=dict(column.settings or {}),
+        versions=dict(column.versions or {}),
     )
 
 
-def _cell(cell: dict[str, Any]) -> Cell:
+def _cell(head: CellHead, cell: Mapping[str, object]) -> Cell:
     return Cell(
-        column=str(cell["column"]),
-        row=int(cell["row"]),
-        concurrency=int(cell["concurrency"]),
-        status=Status(cell.get("status", "ok")),
-        message=cell.get("message"),
+        column=head.column,
+        row=head.row,
+        concurrency=head.concurrency,
+        status=head.status,
+        message=head.message,
         trials=read_trials(cell),
     )
