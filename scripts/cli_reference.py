@@ -4,8 +4,8 @@
 (``layerbench.cli.main.build_parser``) and writes one section per command and action: its usage,
 description, options and epilog, as ``--help`` shows them. MkDocs calls ``on_files`` (this file
 is a hook in mkdocs.yml) and serves the result as ``reference/commands.md``, so the reference is
-made afresh on every build and cannot drift from ``--help``; tests/test_docs_reference.py checks
-that every command and option ``--help`` shows is in it.
+made afresh on every build and cannot drift from ``--help``; tests/docs/test_docs_reference.py
+checks that every command and option ``--help`` shows is in it.
 
     python scripts/cli_reference.py > commands.md     # the same page, to read it outside MkDocs
 """

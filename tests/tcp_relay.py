@@ -1,6 +1,6 @@
 """Standard input and output joined to a TCP address: ``python3 tcp_relay.py HOST PORT``.
 
-tests/test_hosts_ssh.py's ssh_config runs it as a ``ProxyCommand`` inside a lab namespace
+tests/e2e/test_hosts_ssh.py's ssh_config runs it as a ``ProxyCommand`` inside a lab namespace
 (``ip netns exec NS``), the way a user's ProxyCommand reaches a host only another network
 routes to; a connection it cannot make is one line on stderr and exit status 1.
 """

@@ -18,7 +18,7 @@ over passes, because runs have few passes: with 2 to 5 the percentile bootstrap'
 no wider than the ratios seen (with 2, their range: about a 50 % interval, whatever it says),
 while t's quantile (12.7 for 2 passes, 2.78 for 5) says how little two or five passes show.
 It is exact when the log-ratios are normal; the test that sees through the drift
-(``tests/test_paired_ratio.py``) holds whatever the drift is, since it never reaches the
+(``tests/stats/test_paired_ratio.py``) holds whatever the drift is, since it never reaches the
 log-ratios.
 """
 

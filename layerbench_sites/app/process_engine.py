@@ -9,7 +9,7 @@ many it runs (:mod:`~layerbench_sites.app.server_threads`), and never opens more
 default
 (5 kept, 10 more opened when needed and closed when given back) under Apache's 25 threads per
 child made threads wait for a connection and others open and close one per request: 699
-connections to MariaDB for 4,584 requests at c=50 (tests/test_seed_000_chain.py), 50 since.
+connections to MariaDB for 4,584 requests at c=50 (tests/e2e/test_seed_000_chain.py), 50 since.
 """
 
 import os
