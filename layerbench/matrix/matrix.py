@@ -134,6 +134,8 @@ class Matrix:
             client_cpus=self.layout.client_cpus,
             told=told or (lambda label: None),
         )
+        self.result.served = served_document(costs, {})
+        self.checkpoint()  # kept, whatever the anchors' pass does
         anchors = in_process_anchors([t for t in targets if t.deployment is not None])
         self.result.served = served_document(costs, anchors)
         self.checkpoint()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from layerbench.cost.ladder_cost import CostOptions, run_cost
 from layerbench.errors import LayerbenchError
-from layerbench.rungs.definitions import Rung
+from layerbench.rungs.definitions import Rung, Stack
 from layerbench.served.served_cost import ServedCost, measure_served, rung_load
 from layerbench.served.served_counting import counting_for
 from layerbench.served.served_windows import Windows
@@ -66,11 +66,13 @@ def measure_targets(
 
 def in_process_anchors(targets: list[CountedTarget]) -> dict[str, float]:
     """Per target, its application's own instructions per request on its rung, counted
-    in-process (one pass per application and rung)."""
+    in-process (one pass per application and rung); none for the static file's."""
     counted: dict[tuple[str, str], float] = {}
     anchors = {}
     for target in targets:
         key = (target.app, target.rung.name)
+        if target.rung.stack is not Stack.PYTHON:
+            continue  # the static file: no application
         if key not in counted:
             options = CostOptions(app=target.app, rungs=(target.rung.name,), repeats=1)
             result = run_cost(options)

@@ -7,9 +7,10 @@ system calls in one started natively, by strace attached for the window."""
 
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from layerbench.errors import ConfigError, LayerbenchError
 from layerbench.served.counted_launch import VGDB_NAME
@@ -22,9 +23,18 @@ from layerbench.served.syscall_counts import SyscallCounter
 from layerbench.served.vgdb_control import Vgdb
 from layerbench.servers.deployment import Deployment
 
+T = TypeVar("T")
+
 DEFAULT_SHORT = 200
 DEFAULT_LONG = 600
 DEFAULT_WARMUP = 20
+# A server's processes must stay the same this long before a count starts (Apache forks and
+# ends children as it settles), waited for at most SETTLE_CAP_S; a count during which they
+# change anyway is made again, at most ATTEMPTS times.
+SETTLED_S = 3.0
+SETTLE_CAP_S = 120.0
+SETTLE_POLL_S = 0.5
+ATTEMPTS = 3
 MAX_REQUESTS = 100_000
 
 
@@ -64,14 +74,52 @@ def _tags(labels: list[str]) -> dict[str, str]:
     }
 
 
+class ProcessesChangedError(LayerbenchError):
+    """The server's processes changed during a count: it is made again."""
+
+
 def _same_processes(before: CountedProcesses, after: CountedProcesses, what: str) -> None:
     if before.roles != after.roles:
         started = sorted(set(after.roles) - set(before.roles))
         ended = sorted(set(before.roles) - set(after.roles))
-        raise LayerbenchError(
+        raise ProcessesChangedError(
             f"the server's processes changed while its {what} were counted "
-            f"(started {started or 'none'}, ended {ended or 'none'}): no figure of it"
+            f"(started {started or 'none'}, ended {ended or 'none'})"
         )
+
+
+def settled_processes(deployment: Deployment, counting: Counting) -> CountedProcesses:
+    """Its processes once they have stayed the same for SETTLED_S (or SETTLE_CAP_S passed)."""
+    processes = process_roles(deployment, counting.runs_application)
+    since = time.monotonic()
+    deadline = since + SETTLE_CAP_S
+    while time.monotonic() - since < SETTLED_S and time.monotonic() < deadline:
+        time.sleep(SETTLE_POLL_S)
+        now = process_roles(deployment, counting.runs_application)
+        if now.roles != processes.roles:
+            processes, since = now, time.monotonic()
+    return processes
+
+
+def _attempts(
+    deployment: Deployment,
+    counting: Counting,
+    what: str,
+    count: Callable[[CountedProcesses, str], T],
+) -> T:
+    """``count`` on the settled processes (with a tag of its attempt for its files), made again
+    when they change meanwhile (a failure while they changed is such a change)."""
+    last: LayerbenchError | None = None
+    for attempt in range(1, ATTEMPTS + 1):
+        processes = settled_processes(deployment, counting)
+        try:
+            return count(processes, f"a{attempt}")
+        except LayerbenchError as error:
+            now = process_roles(deployment, counting.runs_application)
+            if not isinstance(error, ProcessesChangedError) and now.roles == processes.roles:
+                raise
+            last = error
+    raise LayerbenchError(f"no count of its {what} in {ATTEMPTS} attempts: {last}")
 
 
 def count_syscalls(
@@ -84,27 +132,33 @@ def count_syscalls(
     """Its processes with their roles, and per load (each a request: a rung), per role, its
     system calls per request by call."""
     directory.mkdir(parents=True, exist_ok=True)
-    processes = process_roles(deployment, counting.runs_application)
-    figures = {}
-    tags = _tags(list(loads))
-    for label, load in loads.items():
-        tag = tags[label]
-        load.send(windows.warmup, f"syscalls-{tag}-warmup")
-        counted = {
-            size: _window_syscalls(processes, load, directory, f"{tag}-{size}", size, windows)
-            for size in windows.sizes
-        }
-        figures[label] = {
-            role: per_request(
-                counted[windows.short].get(role, {}),
-                windows.short,
-                counted[windows.long].get(role, {}),
-                windows.long,
-            )
-            for role in processes.present_roles()
-        }
-    _same_processes(processes, process_roles(deployment, counting.runs_application), "system calls")
-    return processes, figures
+
+    def count(
+        processes: CountedProcesses, attempt: str
+    ) -> tuple[CountedProcesses, dict[str, dict[str, dict[str, float]]]]:
+        figures = {}
+        tags = _tags(list(loads))
+        for label, load in loads.items():
+            tag = f"{attempt}-{tags[label]}"
+            load.send(windows.warmup, f"syscalls-{tag}-warmup")
+            counted = {
+                size: _window_syscalls(processes, load, directory, f"{tag}-{size}", size, windows)
+                for size in windows.sizes
+            }
+            figures[label] = {
+                role: per_request(
+                    counted[windows.short].get(role, {}),
+                    windows.short,
+                    counted[windows.long].get(role, {}),
+                    windows.long,
+                )
+                for role in processes.present_roles()
+            }
+        now = process_roles(deployment, counting.runs_application)
+        _same_processes(processes, now, "system calls")
+        return processes, figures
+
+    return _attempts(deployment, counting, "system calls", count)
 
 
 def _window_syscalls(  # noqa: PLR0917 (one window's parts)
@@ -142,37 +196,50 @@ def count_instructions(
     """Its processes with their roles, and per load, per role, callgrind's events per request
     (Ir, and the cache simulation's with it), of a deployment started under callgrind with its
     dumps in ``directory``."""
-    processes = process_roles(deployment, counting.runs_application)
-    pids = processes.pids()
     vgdb = Vgdb(directory / VGDB_NAME)
-    vgdb.tell(pids, "instrumentation on")
-    tags = _tags(list(loads))
-    for label, load in loads.items():
-        tag = tags[label]
-        load.send(windows.warmup, f"instructions-{tag}-warmup")
-        for size in windows.sizes:
-            vgdb.tell(pids, "zero")
-            time.sleep(windows.idle_s)
-            load.send(size, f"instructions-{tag}-{size}")
-            vgdb.tell(pids, f"dump window-{tag}-{size}")
-    _same_processes(processes, process_roles(deployment, counting.runs_application), "instructions")
-    figures = {}
-    for label in loads:
-        by_window = {}
-        for size in windows.sizes:
-            dumps = window_dumps(directory, f"window-{tags[label]}-{size}")
-            missing = sorted(set(pids) - set(dumps))
-            if missing:
-                raise LayerbenchError(f"no dump of window {label}-{size} from {missing}")
-            by_process = {pid: {k: float(v) for k, v in dumps[pid].events.items()} for pid in pids}
-            by_window[size] = summed(by_process, processes.roles)
-        figures[label] = {
-            role: per_request(
-                by_window[windows.short][role],
-                windows.short,
-                by_window[windows.long][role],
-                windows.long,
-            )
-            for role in processes.present_roles()
+
+    def count(
+        processes: CountedProcesses, attempt: str
+    ) -> tuple[CountedProcesses, dict[str, dict[str, dict[str, float]]]]:
+        pids = processes.pids()
+        vgdb.tell(pids, "instrumentation on")
+        tags = {label: f"{attempt}-{tag}" for label, tag in _tags(list(loads)).items()}
+        for label, load in loads.items():
+            tag = tags[label]
+            load.send(windows.warmup, f"instructions-{tag}-warmup")
+            for size in windows.sizes:
+                vgdb.tell(pids, "zero")
+                time.sleep(windows.idle_s)
+                load.send(size, f"instructions-{tag}-{size}")
+                vgdb.tell(pids, f"dump window-{tag}-{size}")
+        now = process_roles(deployment, counting.runs_application)
+        _same_processes(processes, now, "instructions")
+        return processes, {
+            label: _window_figures(processes, directory, tags[label], windows) for label in loads
         }
-    return processes, figures
+
+    return _attempts(deployment, counting, "instructions", count)
+
+
+def _window_figures(
+    processes: CountedProcesses, directory: Path, tag: str, windows: Windows
+) -> dict[str, dict[str, float]]:
+    """Per role, callgrind's events per request of the two windows of ``tag``."""
+    pids = processes.pids()
+    by_window = {}
+    for size in windows.sizes:
+        dumps = window_dumps(directory, f"window-{tag}-{size}")
+        missing = sorted(set(pids) - set(dumps))
+        if missing:
+            raise LayerbenchError(f"no dump of window {tag}-{size} from {missing}")
+        by_process = {pid: {k: float(v) for k, v in dumps[pid].events.items()} for pid in pids}
+        by_window[size] = summed(by_process, processes.roles)
+    return {
+        role: per_request(
+            by_window[windows.short][role],
+            windows.short,
+            by_window[windows.long][role],
+            windows.long,
+        )
+        for role in processes.present_roles()
+    }
