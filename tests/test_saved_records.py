@@ -108,3 +108,16 @@ def test_a_wrong_field_of_a_matrix_is_named(edit: Any, message: str) -> None:
         read_result(document)
     assert f"a layerbench document with a wrong field: {message}" in str(refused.value)
     assert "\n" not in str(refused.value)
+
+
+def test_a_wrong_field_of_the_instructions_is_named() -> None:
+    document = stored()
+    document["instructions"] = {
+        "requests": [{"label": "string", "instructions_per_request": ["many"]}]
+    }
+    with pytest.raises(ConfigError) as refused:
+        read_result(document)
+    assert str(refused.value) == (
+        "a layerbench document with a wrong field: "
+        'instructions: requests[0].instructions_per_request[0] is a number, not "many"'
+    )

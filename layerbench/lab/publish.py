@@ -5,11 +5,11 @@ results database, which keeps every run; the timestamps a result records."""
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from layerbench.errors import LayerbenchError
 from layerbench.store.document_file import check_writable, write_document
 from layerbench.store.results_db import ResultsDatabase, default_path
+from layerbench.typed_documents import JsonObject
 
 
 class ResultsFile:
@@ -21,20 +21,20 @@ class ResultsFile:
         self.to_stdout = str(path) == "-"
         check_writable(path, "results")
 
-    def save(self, document: dict[str, Any]) -> None:
+    def save(self, document: JsonObject) -> None:
         """The results so far, in the file (stdout gets them once, at the end)."""
         self.label_of(document)
         if not self.to_stdout:
             write_document(document, self.path)
 
-    def label_of(self, document: dict[str, Any]) -> None:
+    def label_of(self, document: JsonObject) -> None:
         """The run's ``--label`` in its document's options, so that its file and every report
         of it name it as the results database does."""
         options = document.get("options")
         if self.label and isinstance(options, dict):
             options["label"] = self.label
 
-    def save_last(self, document: dict[str, Any]) -> None:
+    def save_last(self, document: JsonObject) -> None:
         """The final save, however the run ended, said on stderr. An interrupted run is also
         stored in the results database, marked partial (a finished one is, by :func:`publish`,
         after its table); its messages start on a line of their own, not after the ``^C``."""
@@ -47,7 +47,7 @@ class ResultsFile:
         if interrupted:
             store_run(document, self.label)
 
-    def print_if_stdout(self, document: dict[str, Any]) -> None:
+    def print_if_stdout(self, document: JsonObject) -> None:
         if self.to_stdout:
             write_document(document, self.path)
 
@@ -56,7 +56,7 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def store_run(document: dict[str, Any], label: str | None = None) -> None:
+def store_run(document: JsonObject, label: str | None = None) -> None:
     """Adds the run to the results database; a database that cannot take it is a warning (the
     JSON file has the results)."""
     path = default_path()
@@ -73,7 +73,7 @@ def store_run(document: dict[str, Any], label: str | None = None) -> None:
     )
 
 
-def publish(results: ResultsFile, document: dict[str, Any], table: str) -> None:
+def publish(results: ResultsFile, document: JsonObject, table: str) -> None:
     """What a finished run shows and keeps: its table, the document on stdout when the results
     file is ``-`` (the table then on stderr: stdout is the document's alone), and the run in
     the results database."""

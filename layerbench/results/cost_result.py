@@ -11,10 +11,12 @@ a layer to, nearest first (``Rung.chain``; [] for a smoke URL): its "vs above" i
 first of them counted (:mod:`layerbench.results.chain_references`)."""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
+from layerbench.errors import ConfigError
 from layerbench.stats.median import median as median_of
 from layerbench.stats.spread import coefficient_of_variation
+from layerbench.typed_documents import Bounds, JsonObject, decode
 
 COST_VERSION = 1
 
@@ -41,7 +43,7 @@ class RequestCost:
         cv = coefficient_of_variation(self.instructions_per_request)
         return None if cv is None else 100 * cv
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "label": self.label,
             "app": self.app,
@@ -64,7 +66,7 @@ class CostResult:
     # callgrind_annotate's top functions of the profiled request, if one was asked for.
     profile: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "version": COST_VERSION,
             "kind": "cost",
@@ -77,23 +79,43 @@ class CostResult:
         }
 
 
-def read_cost(document: dict[str, Any]) -> CostResult:
-    """A cost document (``to_dict``'s) read back."""
+@dataclass(frozen=True)
+class RequestCostRecord:
+    label: str
+    instructions_per_request: tuple[float, ...]
+    app: str | None = None
+    chain: tuple[str, ...] | None = None  # added without a version change
+
+
+@dataclass(frozen=True)
+class CostRecord:
+    """A cost document as written (``to_dict``'s), read back by :func:`read_cost`."""
+
+    options: dict[str, Any] | None = None  # boundary: the options as recorded, read by key
+    conditions: dict[str, Any] | None = None  # boundary: the conditions as recorded
+    requests: tuple[RequestCostRecord, ...] | None = None
+    harness_instructions_per_request: tuple[float, ...] | None = None
+    elapsed_s: Annotated[float, Bounds(low=0)] | None = None
+    profile: str | None = None
+
+
+def read_cost(document: object) -> CostResult:
+    """A cost document (``to_dict``'s, JSON just parsed) read back, every field checked: a
+    wrong one is a ValueError naming it, as the reader of the ladder around it says."""
+    try:
+        record = decode(CostRecord, document, "instructions")
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
     return CostResult(
-        options=dict(document.get("options") or {}),
-        conditions=dict(document.get("conditions") or {}),
+        options=dict(record.options or {}),
+        conditions=dict(record.conditions or {}),
         requests=[
             RequestCost(
-                str(row["label"]),
-                [float(v) for v in row["instructions_per_request"]],
-                str(row.get("app") or ""),
-                tuple(str(name) for name in row.get("chain") or ()),
+                row.label, list(row.instructions_per_request), row.app or "", row.chain or ()
             )
-            for row in document.get("requests") or []
+            for row in record.requests or ()
         ],
-        harness_instructions_per_request=[
-            float(v) for v in document.get("harness_instructions_per_request") or []
-        ],
-        elapsed_s=float(document.get("elapsed_s") or 0.0),
-        profile=document.get("profile"),
+        harness_instructions_per_request=list(record.harness_instructions_per_request or ()),
+        elapsed_s=record.elapsed_s or 0.0,
+        profile=record.profile,
     )

@@ -31,6 +31,7 @@ from layerbench.results.trials import Repeated, Trial
 from layerbench.stats.comparison import RungComparison, compare_paired
 from layerbench.stats.paired import CONFIDENCE
 from layerbench.stats.sequential import LooksMade
+from layerbench.typed_documents import JsonObject
 
 MATRIX_JSON_VERSION = 5
 
@@ -142,13 +143,13 @@ class MatrixResult:
             )
         return compared
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         vs_first = [comparison_dict(c, self.confidence) for c in self.compared_vs_first()]
         cells = [
             {**_cell_dict(cell, self._app_of(cell)), "vs_first": compared}
             for cell, compared in zip(self.cells, vs_first, strict=True)
         ]
-        document = {
+        document: JsonObject = {
             "version": MATRIX_JSON_VERSION,
             "started_at": self.started_at,
             "finished_at": self.finished_at,
@@ -176,7 +177,7 @@ class MatrixResult:
         return document
 
 
-def _cell_dict(cell: Cell, app: str) -> dict[str, Any]:
+def _cell_dict(cell: Cell, app: str) -> JsonObject:
     requests = cell.load.requests_completed if cell.load else 0
     return {
         "column": cell.column,

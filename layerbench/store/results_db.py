@@ -41,6 +41,7 @@ from layerbench.results.result_documents import (
     read_result,
     read_run_document,
 )
+from layerbench.typed_documents import JsonObject
 
 SCHEMA_VERSION = 3
 # A run's number: a rowid, SQLite's 64-bit INTEGER PRIMARY KEY.
@@ -174,7 +175,7 @@ class ResultsDatabase:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def add_run(self, document: dict[str, Any], label: str | None = None) -> int:
+    def add_run(self, document: JsonObject, label: str | None = None) -> int:
         """Stores a ladder's, a mix's or a matrix's JSON document (any version); returns the
         run's id. A matrix's cells are stored as its rungs, one trial each. An interrupted run
         is stored as partial."""
@@ -270,7 +271,7 @@ class ResultsDatabase:
         edited by hand into something unreadable is a ConfigError naming the field."""
         return read_result(self.document(run_id))
 
-    def document(self, run_id: int) -> dict[str, Any]:
+    def document(self, run_id: int) -> dict[str, Any]:  # boundary: stored JSON, just parsed
         """The run's JSON document as it was stored; one edited by hand into something that is
         not a JSON object is an error naming the run."""
         (text,) = self._row(run_id, "document")
