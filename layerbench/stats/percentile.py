@@ -1,8 +1,9 @@
 """Percentiles by the load generator's rule (``load/src/stats/nearest_rank.rs``): the nearest
 rank ⌈p x n / 1000⌉ with p in per mille, in integers (no floating point quantile, where
 99.9 / 100 is a hair above 0.999), so that a percentile layerbench computes from its own
-samples (``layerbench writes``' commit latencies) and one read from a load generator's
-histogram (:mod:`~layerbench.stats.hdr_histogram`) are the same statistic.
+samples (``layerbench writes``' commit latencies) and one the load generator reads from its
+histograms (its own run's, or several clients' added by ``layerbench-load merge``) are the
+same statistic.
 
 Reference: Hyndman & Fan, "Sample Quantiles in Statistical Packages" (1996), definition 1, the
 inverse of the empirical distribution function."""
