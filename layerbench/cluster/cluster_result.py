@@ -1,7 +1,8 @@
 """What ``layerbench cluster`` measured: plain data, every figure's unit in its name."""
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+
+from layerbench.typed_documents import JsonObject
 
 REPOSITORY = "repository"  # the writers call the site's repository on the nodes themselves
 HTTP = "http"  # the writers send the site's HTTP API requests through nginx's front
@@ -77,7 +78,7 @@ class ClusterResult:
     one_node: WritersRow | None = None
     site: list[SiteCondition] = field(default_factory=list)
 
-    def document(self) -> dict[str, Any]:
+    def document(self) -> JsonObject:
         return {
             "version": 2,  # 2: a writers row says via what it wrote, and through HTTP more
             **asdict(self),
@@ -86,5 +87,5 @@ class ClusterResult:
         }
 
 
-def writers_document(row: WritersRow) -> dict[str, Any]:
+def writers_document(row: WritersRow) -> JsonObject:
     return {**asdict(row), "conflict_retries_per_100_writes": row.conflict_retries_per_100_writes}

@@ -4,12 +4,12 @@ topology's hosts, and its per-host table after the run's."""
 import argparse
 import os
 from pathlib import Path
-from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import Topology, read_topology
 from layerbench.lab.publish import ResultsFile
 from layerbench.render.host_table import Items, format_host_table, per_host
+from layerbench.typed_documents import JsonObject
 
 
 def add_topology_argument(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +34,7 @@ def topology_of(args: argparse.Namespace) -> Topology | None:
 
 def with_hosts(
     results: ResultsFile,
-    document: dict[str, Any],
+    document: JsonObject,
     tables: list[str],
     items: Items,
 ) -> None:

@@ -7,16 +7,16 @@ import subprocess
 import sys
 from importlib.metadata import distributions
 from pathlib import Path
-from typing import Any
 
 from layerbench import __version__
 from layerbench.cost.cost_run import HASH_SEED
+from layerbench.typed_documents import JsonObject
 
 # The conditions under which two counts are comparable at all.
 COMPARABLE = ("python", "python_build", "python_executable", "architecture")
 
 
-def cost_conditions(valgrind: Path) -> dict[str, Any]:
+def cost_conditions(valgrind: Path) -> JsonObject:
     return {
         "layerbench_version": __version__,
         "python": platform.python_version(),

@@ -20,6 +20,7 @@ from layerbench.cost.cost_plan import CostPlan, CostRequest
 from layerbench.cost.shim_build import find_valgrind, shim_library
 from layerbench.errors import LayerbenchError, VerificationError
 from layerbench.proc.process import ManagedProcess
+from layerbench.typed_documents import JsonObject
 
 HASH_SEED = "0"
 
@@ -104,7 +105,7 @@ def _write_child_plan(plan: CostPlan, shim: Path, directory: Path) -> Path:
     return path
 
 
-def _request_document(request: CostRequest) -> dict[str, Any]:
+def _request_document(request: CostRequest) -> JsonObject:
     return {
         "label": request.label,
         "method": request.method,

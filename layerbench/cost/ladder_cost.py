@@ -7,7 +7,6 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from layerbench.cost.cost_conditions import cost_conditions
 from layerbench.cost.cost_plan import (
@@ -29,6 +28,7 @@ from layerbench.rungs.definitions import LADDER, Rung, Stack
 from layerbench.servers.server_settings import SettingsBook
 from layerbench.site_contract import DB_PATH_VARIABLE
 from layerbench.sites import prepare_app_data
+from layerbench.typed_documents import JsonObject
 from layerbench.words import did_you_mean
 
 
@@ -149,7 +149,7 @@ def run_cost(options: CostOptions) -> CostResult:
     return result
 
 
-def _options_document(options: CostOptions, plan: CostPlan) -> dict[str, Any]:
+def _options_document(options: CostOptions, plan: CostPlan) -> JsonObject:
     return {**asdict(options), "jobs": plan.jobs}
 
 

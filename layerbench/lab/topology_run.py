@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 from layerbench.errors import ConfigError
@@ -36,6 +35,7 @@ from layerbench.proc.ports import LOOPBACK, free_port
 from layerbench.render.host_table import Items, format_host_table, per_host, with_per_host
 from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.nginx_balancer import NginxBalancer
+from layerbench.typed_documents import JsonObject
 
 # The topology role whose host runs each backing service.
 UPSTREAM = "upstream"
@@ -182,7 +182,7 @@ def placed_on(topology: Topology | None, kinds: tuple[str, ...]) -> Iterator[Pla
         yield placements_on(network, kinds)
 
 
-def topology_record(network: LabNetwork) -> dict[str, Any]:
+def topology_record(network: LabNetwork) -> JsonObject:
     """The topology as a result records it: each host's address, roles and namespace."""
     return {
         "subnet": str(network.topology.subnet),
@@ -198,14 +198,14 @@ def topology_record(network: LabNetwork) -> dict[str, Any]:
     }
 
 
-def save_with_hosts(results: ResultsFile, document: dict[str, Any], items: Items) -> None:
+def save_with_hosts(results: ResultsFile, document: JsonObject, items: Items) -> None:
     """A checkpoint of the run: ``document`` with the per-host rows of its measured ``items``
     (on a topology), saved as a new document: ``document`` is left as it was."""
     results.save(with_per_host(document, per_host(document["conditions"], items)))
 
 
 def save_last_with_hosts(
-    results: ResultsFile, document: dict[str, Any], items: Items, *, finished: bool
+    results: ResultsFile, document: JsonObject, items: Items, *, finished: bool
 ) -> None:
     """The run's last save, however it ended, with its per-host rows. A run that did not
     finish (interrupted, or stopped by an error) prints their table of what it measured, on

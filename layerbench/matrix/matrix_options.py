@@ -10,7 +10,6 @@ the bare one when it has none): a key of the column, not a setting of its server
 """
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.lab.loadgen import MAX_CONCURRENCY
@@ -21,6 +20,7 @@ from layerbench.served.served_cost import MEASURES
 from layerbench.served.served_counting import counting_for
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook, add_assignments
+from layerbench.typed_documents import JsonObject
 from layerbench.words import did_you_mean
 
 # The rungs a matrix may measure: the default ladder's, and those run only when asked for.
@@ -129,7 +129,7 @@ class MatrixOptions:
             raise ConfigError(f"{column.adapter} serves the string rung only, not {rung.name}")
         return rung
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return asdict(self)
 
 

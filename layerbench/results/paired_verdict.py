@@ -11,6 +11,7 @@ from typing import Any
 
 from layerbench.stats.comparison import RungComparison
 from layerbench.stats.sequential import LooksMade
+from layerbench.typed_documents import JsonObject
 
 # The CSV columns of a comparison, after its prefix ("vs_above_ratio").
 FLAT_FIELDS = ("ratio", "ci_low", "ci_high", "passes", "verdict")
@@ -32,7 +33,7 @@ def comparison_dict(compared: RungComparison | None, confidence: float) -> dict[
     }
 
 
-def flat_columns(prefix: str, compared: RungComparison | None) -> dict[str, Any]:
+def flat_columns(prefix: str, compared: RungComparison | None) -> JsonObject:
     """The comparison as CSV's columns, each named ``prefix`` + its field (None: empty)."""
     values: dict[str, Any] = dict.fromkeys((prefix + name for name in FLAT_FIELDS), None)
     if compared is not None:

@@ -14,6 +14,7 @@ from layerbench.cost.shim_build import find_valgrind
 from layerbench.proc.work_dirs import work_directory
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.site_contract import DB_PATH_VARIABLE, USER_APP_PATH_VARIABLE, USER_APP_VARIABLE
+from layerbench.typed_documents import JsonObject
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ def url_request(url: str) -> CostRequest:
     )
 
 
-def current_conditions() -> dict[str, Any]:
+def current_conditions() -> JsonObject:
     """What the counts of a run here would be measured under (valgrind must be installed)."""
     return cost_conditions(find_valgrind())
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from layerbench.stats.median import RATE_RULE, representative_index
 from layerbench.stats.spread import Spread
+from layerbench.typed_documents import JsonObject
 
 WRITES_DOCUMENT_VERSION = 1
 
@@ -82,7 +83,7 @@ class WritesResult:
             if (trials := [t for t in self.trials if (t.store, t.writers) == (store, writers)])
         ]
 
-    def document(self) -> dict[str, Any]:
+    def document(self) -> JsonObject:
         """The JSON document (``--json``): every trial and every row."""
         return {
             "version": WRITES_DOCUMENT_VERSION,
