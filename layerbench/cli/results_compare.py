@@ -10,7 +10,6 @@ with the interleaved command that would decide."""
 import argparse
 import json
 import sys
-from typing import Any
 
 from layerbench.console.numbers import MAX_RUN_ID, whole
 from layerbench.console.output import print_out
@@ -23,6 +22,7 @@ from layerbench.stats.apart import MIN_DRIFT, compare_apart, drift_between
 from layerbench.stats.comparison import RungComparison
 from layerbench.stats.verdict import SAME_WITHIN, percent
 from layerbench.store.results_db import ResultsDatabase, StoredRun
+from layerbench.typed_documents import JsonObject
 
 EXIT_SLOWER = 1
 EXIT_STATUSES = (
@@ -192,7 +192,7 @@ def _document(
     differing: list[str],
     threshold: float | None,
     slower: list[str],
-) -> dict[str, Any]:
+) -> JsonObject:
     return {
         "run_a": _run(a),
         "run_b": _run(b),
@@ -217,7 +217,7 @@ def _document(
     }
 
 
-def _run(run: StoredRun) -> dict[str, Any]:
+def _run(run: StoredRun) -> JsonObject:
     return {
         "id": run.id,
         "label": run.label,

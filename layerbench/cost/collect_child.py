@@ -13,22 +13,49 @@ import importlib
 import io
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from layerbench.typed_documents import Bounds, JsonObject, decode
 
 StartResponse = Callable[..., Any]
-WSGIApplication = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+# A boundary: PEP 3333's environ, a dict of CGI variables and wsgi.* objects of any type.
+Environ = dict[str, Any]
+WSGIApplication = Callable[[Environ, StartResponse], Iterable[bytes]]
 # The label of the harness's own cost: the same loop around an application that does nothing.
 HARNESS_LABEL = "(harness)"
 
 
-def wsgi_environ(request: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class CollectRequest:
+    """One request of the plan (cost_run.py's ``_request_document``)."""
+
+    method: str
+    path: str
+    label: str = ""
+    body_b64: str | None = None
+    content_type: str | None = None
+
+
+@dataclass(frozen=True)
+class CollectPlan:
+    """What the child is asked to count (cost_run.py's ``_write_child_plan``)."""
+
+    shim_path: str
+    answers_path: str
+    warmup: Annotated[int, Bounds(low=0)]
+    count: Annotated[int, Bounds(low=1)]
+    requests: Annotated[tuple[CollectRequest, ...], Bounds(least=1)]
+
+
+def wsgi_environ(request: CollectRequest) -> Environ:
     """A PEP 3333 environ for ``request`` (its body's stream is set per call)."""
-    path, _, query = request["path"].partition("?")
+    path, _, query = request.path.partition("?")
     body = _body(request)
-    environ: dict[str, Any] = {
-        "REQUEST_METHOD": request["method"],
+    environ: Environ = {
+        "REQUEST_METHOD": request.method,
         "SCRIPT_NAME": "",
         "PATH_INFO": path,
         "QUERY_STRING": query,
@@ -48,21 +75,24 @@ def wsgi_environ(request: dict[str, Any]) -> dict[str, Any]:
     }
     if body:
         environ["CONTENT_LENGTH"] = str(len(body))
-    if request.get("content_type"):
-        environ["CONTENT_TYPE"] = request["content_type"]
+    if request.content_type:
+        environ["CONTENT_TYPE"] = request.content_type
     return environ
 
 
-def _body(request: dict[str, Any]) -> bytes:
-    encoded = request.get("body_b64")
-    return base64.b64decode(encoded) if encoded else b""
+def _body(request: CollectRequest) -> bytes:
+    return base64.b64decode(request.body_b64) if request.body_b64 else b""
 
 
 class Caller:
     """Calls an application with one request, again and again, as a server would: a fresh
     environ and input stream each time, the body read whole, ``close()`` called."""
 
-    def __init__(self, application: WSGIApplication, request: dict[str, Any]) -> None:
+    def __init__(
+        self, application: WSGIApplication, request: CollectRequest | Mapping[str, object]
+    ) -> None:
+        if not isinstance(request, CollectRequest):
+            request = decode(CollectRequest, request, "the request")
         self.application = application
         self.environ = wsgi_environ(request)
         self.body = _body(request)
@@ -87,7 +117,7 @@ class Caller:
         return answer
 
 
-def nothing(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+def nothing(environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
     """The harness's anchor: an application that does nothing but answer."""
     start_response("200 OK", [("Content-Type", "text/plain")])
     return [b"ok"]
@@ -118,28 +148,28 @@ class Callgrind:
 
 
 def main(plan_path: str) -> int:
-    plan = json.loads(Path(plan_path).read_text())
-    callgrind = Callgrind(plan["shim_path"])
+    plan = decode(CollectPlan, json.loads(Path(plan_path).read_text()), plan_path)
+    callgrind = Callgrind(plan.shim_path)
     # The application the servers import, configured by the environment.
     application = importlib.import_module("layerbench_sites.app.entry").application
 
-    answers: dict[str, Any] = {}
+    answers: JsonObject = {}
     callgrind.start_instrumentation()  # the imports above ran uninstrumented, faster
-    harness = Caller(nothing, plan["requests"][0])
-    for _ in range(plan["warmup"]):
+    harness = Caller(nothing, plan.requests[0])
+    for _ in range(plan.warmup):
         harness.call()
-    callgrind.collect(harness, plan["count"], HARNESS_LABEL)
-    for request in plan["requests"]:
+    callgrind.collect(harness, plan.count, HARNESS_LABEL)
+    for request in plan.requests:
         caller = Caller(application, request)
-        for _ in range(plan["warmup"]):
+        for _ in range(plan.warmup):
             caller.call()
-        last = callgrind.collect(caller, plan["count"], request["label"])
-        answers[request["label"]] = {
+        last = callgrind.collect(caller, plan.count, request.label)
+        answers[request.label] = {
             "statuses": caller.statuses,
             "last_status": int(caller.status[:3] or 0),
             "last_body_b64": base64.b64encode(last).decode(),
         }
-    Path(plan["answers_path"]).write_text(json.dumps(answers))
+    Path(plan.answers_path).write_text(json.dumps(answers))
     return 0
 
 
