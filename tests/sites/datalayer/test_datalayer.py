@@ -26,27 +26,46 @@ from layerbench_sites.ids.codec import decode, encode
 from layerbench_sites.ids.generate import new_number
 from tests.datalayer_backends import (
     Backend,
+    SchemaState,
+    emptied,
+    fresh_view,
     mariadb_backend,
     postgres_backend,
+    shared_backend,
     sqlite_backend,
 )
 
 pytestmark = pytest.mark.services
 
 
+@pytest.fixture(scope="session")
+def postgres_schema(postgres_url: str) -> Iterator[tuple[Backend, SchemaState]]:
+    yield from shared_backend(postgres_backend, postgres_url)
+
+
+@pytest.fixture(scope="session")
+def mariadb_schema(mariadb_url: str) -> Iterator[tuple[Backend, SchemaState]]:
+    yield from shared_backend(mariadb_backend, mariadb_url)
+
+
 @pytest.fixture(params=["sqlite", "postgres", "mariadb"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """The schema on each database, empty: SQLite's made afresh, the servers' emptied after each
+    test (tests/datalayer_backends.py says why)."""
     if request.param == "sqlite":
-        made, drop = sqlite_backend(tmp_path), lambda: None
-    else:
-        server_url = request.getfixturevalue(f"{request.param}_url")
-        make = postgres_backend if request.param == "postgres" else mariadb_backend
-        made, drop = make(server_url)
+        made = sqlite_backend(tmp_path)
+        try:
+            yield made
+        finally:
+            made.close()
+        return
+    shared, state = request.getfixturevalue(f"{request.param}_schema")
+    made = fresh_view(shared)
     try:
         yield made
     finally:
         made.close()
-        drop()
+        emptied(made, state)
 
 
 @pytest.fixture
