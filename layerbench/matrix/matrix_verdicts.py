@@ -20,7 +20,7 @@ def column_verdict_lines(result: MatrixResult, *, colour: bool | None = None) ->
     if len(rows) == 1:
         return []
     title = (
-        f"against {first}, paired pass by pass ({result.confidence:.2%} intervals; "
+        f"against {first}, paired pass by pass ({100 * result.confidence:.2f} % intervals; "
         f"the same: within ±{percent(SAME_WITHIN, sign=False)}):"
     )
     return [title, *format_table(rows, 1, left=(3,), colour=colour)]

@@ -103,7 +103,7 @@ class LooksMade:
         across the looks); 3 of 3 comparisons decided"."""
         said = (
             f"--until-decided: {_count(self.passes, 'pass', 'passes')}, "
-            f"{_count(self.looks, 'look', 'looks')}, the last at {self.confidence:.2%} "
+            f"{_count(self.looks, 'look', 'looks')}, the last at {100 * self.confidence:.2f} % "
             f"confidence (the 5 % shared across the looks); {self.decided} of "
             f"{_count(self.comparisons, 'comparison', 'comparisons')} decided"
         )
