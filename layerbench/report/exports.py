@@ -29,6 +29,8 @@ from layerbench.results.trials import Repeated
 
 # Per column: its CSV name, its Markdown header, and how Markdown writes its value.
 Column = tuple[str, str, Callable[[Any], str]]
+# An item's values by column: a name, a figure, or nothing measured.
+Values = dict[str, str | float | None]
 
 
 def _text(value: Any) -> str:
@@ -82,7 +84,7 @@ MATRIX_COLUMNS: tuple[Column, ...] = (
 )
 
 
-def _columns(result: LadderResult | MatrixResult) -> tuple[list[Column], list[dict[str, Any]]]:
+def _columns(result: LadderResult | MatrixResult) -> tuple[list[Column], list[Values]]:
     """Every column above, then each role's CPU % and PSS in MiB; and the items (rungs or
     cells) with those values."""
     matrix = isinstance(result, MatrixResult)
@@ -116,7 +118,7 @@ def _columns(result: LadderResult | MatrixResult) -> tuple[list[Column], list[di
     return columns, values
 
 
-def _figures(item: Repeated) -> dict[str, Any]:
+def _figures(item: Repeated) -> Values:
     """The figures ladders and matrices share."""
     spread = item.spread
     return {
@@ -132,7 +134,7 @@ def _figures(item: Repeated) -> dict[str, Any]:
 
 def _rung_values(
     rung: RungResult, change: float | None, top: float | None, above: RungResult | None
-) -> dict[str, Any]:
+) -> Values:
     return {
         "rung": rung.rung,
         "app": rung.app,
@@ -145,7 +147,7 @@ def _rung_values(
     }
 
 
-def _cell_values(cell: Cell) -> dict[str, Any]:
+def _cell_values(cell: Cell) -> Values:
     return {
         "server": cell.column,
         "concurrency": cell.concurrency,
