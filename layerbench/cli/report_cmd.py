@@ -126,7 +126,7 @@ def _stored(source: str) -> bool:
         return True
 
 
-def _load(source: str) -> dict[str, Any]:
+def _load(source: str) -> dict[str, Any]:  # boundary: JSON just parsed, read_result types it
     path = Path(source)
     if _stored(source):
         if len(source) > len(str(MAX_RUN_ID)):

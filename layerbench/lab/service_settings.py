@@ -68,7 +68,7 @@ SERVICE_SETTINGS: dict[str, type[Any]] = {
 }
 
 
-def service_arguments(book: SettingsBook, kind: str) -> dict[str, Any]:
+def service_arguments(book: SettingsBook, kind: str) -> dict[str, Any]:  # boundary: **kwargs
     """The keyword arguments of ``kind``'s service class from its section of ``book``
     (nothing for a kind without settings)."""
     settings_type = SERVICE_SETTINGS.get(kind)

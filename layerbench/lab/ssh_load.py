@@ -92,7 +92,7 @@ def _result(host: SshHost, returncode: int, lines: list[str]) -> LoadResult:
         raise LoadGeneratorError(f"{BINARY} on {where} sent no readable JSON: {error}") from None
 
 
-def _document(report: str) -> dict[str, Any]:
+def _document(report: str) -> dict[str, Any]:  # boundary: parsed, from_document types it
     """The remote load generator's JSON, read as every document is (no NaN, no unbounded
     numbers or nesting: what another machine sends is not trusted)."""
     try:

@@ -23,7 +23,7 @@ def memcached_client(url: str) -> "MemcacheClient":
     )
 
 
-def mariadb_arguments(url: str) -> dict[str, Any]:
+def mariadb_arguments(url: str) -> dict[str, Any]:  # boundary: a driver's connect(**kwargs)
     """The arguments of ``MySQLdb.connect`` and of the raw driver's ``_mysql.connect``."""
     parsed = ServiceUrl.parse(url)
     return {
