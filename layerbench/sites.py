@@ -142,3 +142,12 @@ def id_scheme_version(identifier: str) -> int:
     from layerbench_sites.ids.codec import scheme_version
 
     return scheme_version(identifier)
+
+
+def site_directories() -> list[str]:
+    """The measured sites' directories, found without importing them: a profile charges the
+    frames of their files to the site (:mod:`layerbench.profile.frame_layers`)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("layerbench_sites")
+    return list(spec.submodule_search_locations or ()) if spec is not None else []

@@ -12,9 +12,10 @@ from layerbench.lab.host_sampler import host_namespaces
 from layerbench.lab.load_from_hosts import load_from_clients
 from layerbench.lab.loadgen import LoadSpec, run_load
 from layerbench.lab.sampler import Sampler
+from layerbench.profile.pyspy_record import PySpyRecorder
 from layerbench.results.load_result import LoadResult
 from layerbench.results.usage import Usage
-from layerbench.roles import CLIENT_ROLE
+from layerbench.roles import CLIENT_ROLE, SERVER_ROLE
 from layerbench.rungs.definitions import Rung
 from layerbench.servers.deployment import Deployment
 
@@ -35,8 +36,12 @@ class TrialRunner:
         spec: LoadSpec,
         label: str,
         services: dict[str, set[int]] | None = None,
+        *,
+        profiler: PySpyRecorder | None = None,
     ) -> tuple[LoadResult, Usage]:
-        """``services``: the sessions of the backing services, by role (database, cache)."""
+        """``services``: the sessions of the backing services, by role (database, cache).
+        ``profiler`` (``--profile``) samples the server's workers over the sampler's interval;
+        its ``stacks`` are the trial's samples once this returns."""
         roles = {role: set(sessions) for role, sessions in deployment.roles().items()}
         for role, sessions in (services or {}).items():
             roles.setdefault(role, set()).update(sessions)
@@ -53,11 +58,18 @@ class TrialRunner:
                 clients.append(session)
                 if len(clients) == 1:
                     sampler.start(delay_s=spec.warmup_s)
+                    if profiler is not None:
+                        server = deployment.roles().get(SERVER_ROLE, set())
+                        profiler.start(server, delay_s=spec.warmup_s, label=label)
 
         try:
             load = self._load(url, spec, label, client_started)
         finally:
-            usage = sampler.stop()
+            try:
+                usage = sampler.stop()
+            finally:
+                if profiler is not None:
+                    profiler.stop()
         return load, usage
 
     def _load(

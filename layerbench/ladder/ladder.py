@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from layerbench.sites import prepare_app_data
+from layerbench.sites import prepare_app_data, site_directories
 
 if TYPE_CHECKING:
     from layerbench.sites import AppData
@@ -28,10 +28,15 @@ from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.ladder.options import LadderOptions
 from layerbench.proc.ports import free_port
+from layerbench.profile.frame_layers import LayerMap
+from layerbench.profile.pyspy_record import PySpyRecorder, find_py_spy, pyspy_version
+from layerbench.profile.rung_profile import GIL_MODE, RungProfile, empty_profile
 from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.status import Status
 from layerbench.results.trials import MAX_REPEATS, Trial
+from layerbench.results.usage import Usage
+from layerbench.roles import SERVER_ROLE
 from layerbench.rungs.applications import Application
 from layerbench.rungs.definitions import FULL_SERVICES, Rung, Stack
 from layerbench.servers.adapters import ServerPlan, Serves, find_adapter
@@ -114,6 +119,22 @@ class Ladder:
             keep_alive=options.keep_alive,
         )
         self.trials = TrialRunner(load_binary, workdir, layout.client_cpus, placements.network)
+        # --profile: py-spy on the server's workers during each measured trial (on the client's
+        # CPUs, off the server's), and what tells each sampled frame's layer.
+        self.profiler: PySpyRecorder | None = None
+        self.layers: LayerMap | None = None
+        if options.profile:
+            binary = find_py_spy()
+            self.profiler = PySpyRecorder(
+                binary, workdir, rate_hz=options.profile_rate_hz, cpus=layout.client_cpus
+            )
+            self.layers = LayerMap.of_this_python(site_directories())
+            self.sampler = pyspy_version(binary)
+            result.conditions["profile"] = {
+                "sampler": self.sampler,
+                "rate_hz": self.profiler.rate_hz,
+                "mode": GIL_MODE,
+            }
         # The static rung's server: Apache's own under an Apache, nginx's otherwise.
         self.static_server = static_server_name(options.server, options.settings)
 
@@ -249,11 +270,15 @@ class Ladder:
             with self.placements.probe.entered():
                 verify_rung(server.base_url, rung)
             speed = probe_cpu_speed(self.layout.server_cpus)
-            load, usage = self.trials.run(server, url, spec, label, services.sessions)
+            # nginx's static file has no Python worker to sample.
+            profiler = None if rung.stack is Stack.STATIC else self.profiler
+            load, usage = self.trials.run(
+                server, url, spec, label, services.sessions, profiler=profiler
+            )
         except LayerbenchError as error:
             if self._check_alive(server, key, runnable):
                 result = RungResult(rung.name, name, Status.ERROR, url, str(error), trials)
-                self._record(app, result)
+                self._record(app, replace(result, profile=previous.profile if previous else None))
             return
         argv = spec.argv(self.load_binary, url, Path("-"))
         command = rung.name if len(self.options.applications) == 1 else f"{app.name} {rung.name}"
@@ -266,7 +291,32 @@ class Ladder:
             status, message = (
                 (Status.ERROR, errors_message(load)) if load.errors else (Status.OK, None)
             )
-            self._record(app, RungResult(rung.name, name, status, url, message, (*trials, trial)))
+            profile = self._profiled(previous, profiler, load, usage)
+            result = RungResult(rung.name, name, status, url, message, (*trials, trial))
+            self._record(app, replace(result, profile=profile))
+
+    def _profiled(
+        self,
+        previous: RungResult | None,
+        profiler: PySpyRecorder | None,
+        load: LoadResult,
+        usage: Usage,
+    ) -> RungProfile | None:
+        """The rung's profile with the trial's samples and server CPU added; None when the
+        trial was not profiled."""
+        if profiler is None or self.layers is None:
+            return None
+        before = previous.profile if previous is not None else None
+        if before is None:
+            before = empty_profile(self.sampler, profiler.rate_hz)
+        server = usage.roles.get(SERVER_ROLE)
+        return before.with_trial(
+            profiler.stacks,
+            self.layers.layer_of,
+            server_cpu_s=server.cpu_s if server is not None else 0.0,
+            requests=load.requests_completed,
+            failures=tuple(profiler.failures),
+        )
 
     def _check_alive(self, server: Deployment, key: ServerKey, runnable: list[Place]) -> bool:
         """A server that died fails every rung of it left, saying how it died."""

@@ -18,7 +18,13 @@ from layerbench.ladder.ladder_instructions import ladder_instructions_lines
 from layerbench.ladder.ladder_progress import LadderProgress
 from layerbench.ladder.ladder_run import run_ladder
 from layerbench.ladder.ladder_table import format_ladder_table
+from layerbench.ladder.layer_table import profile_tables
 from layerbench.ladder.options import DEFAULT_SERVER, LadderOptions
+from layerbench.profile.pyspy_record import (
+    DEFAULT_RATE_HZ,
+    MAX_PROFILE_RATE_HZ,
+    check_profiling,
+)
 from layerbench.render.worker_memory import format_memory_table, ladder_memory_items
 from layerbench.replicate.published import LADDER
 from layerbench.replicate.published_option import add_published_argument, published_names
@@ -62,6 +68,20 @@ def add_parser(commands: Any) -> None:
         "application and rung, and what each costs over bare (instead of --app)",
     )
     parser.add_argument("--wide", action="store_true", help="the table with every column")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="sample the server's Python workers with py-spy during each measured trial: "
+        "after the ladder, per rung, where its CPU goes by layer (SQLAlchemy, Jinja2, the "
+        "server, the standard library…); flame graphs in the HTML report",
+    )
+    parser.add_argument(
+        "--profile-rate",
+        type=whole(1, MAX_PROFILE_RATE_HZ),
+        default=DEFAULT_RATE_HZ,
+        metavar="HZ",
+        help=f"--profile's samples per second of each worker ({DEFAULT_RATE_HZ})",
+    )
     add_topology_argument(parser)
     parser.add_argument(
         "--instructions",
@@ -155,7 +175,11 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     rungs = None
     if args.rungs is not None:
         rungs = tuple(name.strip() for name in args.rungs.split(",") if name.strip())
-    chosen: dict[str, Any] = {"rungs": rungs}
+    chosen: dict[str, Any] = {
+        "rungs": rungs,
+        "profile": args.profile,
+        "profile_rate_hz": args.profile_rate,
+    }
     if args.apps is not None:
         if args.app != BARE.name:
             raise ConfigError("--app or --apps, not both")
@@ -165,6 +189,10 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     if published is not None:
         check_ladder_seed(published, _shape(options))  # a ladder that cannot hold it: refused
     topology = topology_of(args)
+    if args.profile:  # refused before the ladder runs when it cannot be done
+        if topology is not None:
+            raise ConfigError("--profile samples the workers on this machine: not with --topology")
+        check_profiling()
     results = ResultsFile(args.json, args.label)
     counting = None
     if args.instructions:  # refused before the ladder runs when it cannot be done
@@ -195,13 +223,14 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     table = format_ladder_table(result, wide=args.wide)
     if result.until_decided is not None:
         table += "\n\n" + result.until_decided.summary()
+    profiles = "\n\n".join(profile_tables(result))
     costs = format_app_costs(result)  # with several applications
     memory = format_memory_table(ladder_memory_items(result))
     instructions = "\n".join(ladder_instructions_lines(result))
     document = result.to_dict()
     beside = format_ladder_seed_table(result, published) if published is not None else ""
     served_table = format_served_document(result.served)
-    tables = [table, costs, memory, instructions, served_table, beside]
+    tables = [table, profiles, costs, memory, instructions, served_table, beside]
     with_hosts(results, document, tables, ladder_memory_items(result))
     publish(results, document, "\n\n".join(part for part in tables if part))
     return EXIT_RUNG_FAILED if result.failed else 0

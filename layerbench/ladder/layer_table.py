@@ -5,6 +5,7 @@ stand for."""
 
 from layerbench.profile.rung_profile import RungProfile
 from layerbench.render.text_table import format_table
+from layerbench.results.ladder_result import LadderResult
 
 
 def profile_heading(label: str, profile: RungProfile) -> str:
@@ -47,3 +48,12 @@ def layer_table(label: str, profile: RungProfile, colour: bool | None = None) ->
 
 def _us(value: float | None) -> str:
     return "—" if value is None else f"{value:,.1f}"
+
+
+def profile_tables(result: LadderResult) -> list[str]:
+    """Each profiled rung's table (``ladder --profile``), in the ladder's order."""
+    return [
+        "\n".join(layer_table(result.label(rung), rung.profile))
+        for rung in result.rungs
+        if rung.profile is not None
+    ]

@@ -5,6 +5,7 @@ from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.ladder.mix import MixOptions, mixed_rung
+from layerbench.profile.pyspy_record import DEFAULT_RATE_HZ, MAX_PROFILE_RATE_HZ
 from layerbench.results.trials import MAX_REPEATS
 from layerbench.rungs.applications import BARE, Application, find_application
 from layerbench.rungs.definitions import Rung, ladder_of, selectable_of
@@ -37,6 +38,10 @@ class LadderOptions:
     # The applications the servers serve (frameworks/applications.py), each its rungs only;
     # with more than one, the passes interleave them as they interleave the rungs.
     apps: tuple[str, ...] = (BARE.name,)
+    # `--profile`: the server's Python workers sampled by py-spy during each measured trial,
+    # each this many times a second.
+    profile: bool = False
+    profile_rate_hz: int = DEFAULT_RATE_HZ
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -56,6 +61,8 @@ class LadderOptions:
             raise ConfigError(f"an application named twice: {', '.join(self.apps)}")
         if self.port is not None and len(self.apps) > 1:
             raise ConfigError("--port is one server's: not with several applications")
+        if self.profile:
+            self._check_profiled()
         if self.rungs is not None:
             self._check_rung_names(self.rungs)
             if not self.rungs:
@@ -70,6 +77,19 @@ class LadderOptions:
             find_adapter(self.server).check_interface(app.name, app.interface)
         if not self.apps:
             raise ConfigError("no applications to run")
+
+    def _check_profiled(self) -> None:
+        """py-spy samples Python: a Ruby application is refused, saying why."""
+        if not 1 <= self.profile_rate_hz <= MAX_PROFILE_RATE_HZ:
+            raise ConfigError(
+                f"--profile-rate must be 1 to {MAX_PROFILE_RATE_HZ} Hz, not {self.profile_rate_hz}"
+            )
+        for app in self.applications:
+            if app.interface == "rack":
+                raise ConfigError(
+                    f"--profile samples Python workers with py-spy; {app.name} runs on Ruby, "
+                    "whose sampler (rbspy) is packaged neither for Debian nor for PyPI"
+                )
 
     def _check_rung_names(self, chosen: tuple[str, ...]) -> None:
         names = [rung.name for rung in selectable_of(self.full)]

@@ -36,6 +36,8 @@ from layerbench.profile.collapsed_stacks import Stacks, merged, parse_collapsed
 PY_SPY = "py-spy"
 PROFILE_EXTRA = "profile"
 DEFAULT_RATE_HZ = 100
+# py-spy reads each worker's memory per sample: past this, its own cost swamps the server.
+MAX_PROFILE_RATE_HZ = 1000
 PTRACE_SCOPE = Path("/proc/sys/kernel/yama/ptrace_scope")
 CAP_SYS_PTRACE = 19
 # Sleeps for argv[1] seconds (the warm-up), then becomes the program of argv[2:].

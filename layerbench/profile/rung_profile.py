@@ -21,10 +21,12 @@ Its document (a rung's ``profile`` in a ladder's results)::
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from layerbench.profile.collapsed_stacks import Stacks, from_document, merged, to_document
+from layerbench.errors import ConfigError
+from layerbench.profile.collapsed_stacks import Stacks, merged, to_document
 from layerbench.profile.layer_shares import LayerBreakdown, attribute
+from layerbench.typed_documents import Bounds, decode_at
 
 # The samples are those in which a worker held the GIL (py-spy --gil): its CPU, Python's and
 # what C code Python calls without releasing the GIL.
@@ -128,18 +130,48 @@ class RungProfile:
         }
 
     @classmethod
-    def from_dict(cls, document: Mapping[str, Any]) -> "RungProfile":
-        frames = list(document["frames"])
+    def from_dict(cls, document: object, where: str = "profile") -> "RungProfile":
+        """A stored profile; a malformed one is a one-line ConfigError naming ``where``
+        (``ladder.json: rungs[2].profile``) and the field."""
+        read = decode_at(ProfileDocument, document, where)
+        frames = read.frames
+        if len(read.frame_layers) != len(frames):
+            raise ConfigError(
+                f"{where}: frame_layers has {len(read.frame_layers)} entries, frames {len(frames)}"
+            )
+        stacks: Stacks = {}
+        for i, row in enumerate(read.stacks):
+            if any(index >= len(frames) for index in row[:-1]):
+                raise ConfigError(f"{where}: stacks[{i}] names a frame past the {len(frames)}")
+            stack = tuple(frames[index] for index in row[:-1])
+            stacks[stack] = stacks.get(stack, 0) + row[-1]
         return cls(
-            sampler=str(document["sampler"]),
-            rate_hz=int(document["rate_hz"]),
-            stacks=from_document(document),
-            frame_layers=dict(zip(frames, document["frame_layers"], strict=True)),
-            server_cpu_s=float(document["server_cpu_s"]),
-            requests=int(document["requests"]),
-            mode=str(document.get("mode", GIL_MODE)),
-            failures=tuple(document.get("failures", ())),
+            sampler=read.sampler,
+            rate_hz=read.rate_hz,
+            stacks=stacks,
+            frame_layers=dict(zip(frames, read.frame_layers, strict=True)),
+            server_cpu_s=read.server_cpu_s,
+            requests=read.requests,
+            mode=read.mode,
+            failures=read.failures,
         )
+
+
+@dataclass(frozen=True)
+class ProfileDocument:
+    """What :meth:`RungProfile.from_dict` reads (``layers`` and the other derived figures are
+    not read back: they follow from these)."""
+
+    sampler: str
+    rate_hz: Annotated[int, Bounds(low=1)]
+    server_cpu_s: Annotated[float, Bounds(low=0)]
+    requests: Annotated[int, Bounds(low=0)]
+    frames: list[str]
+    frame_layers: list[str | None]
+    # Frame indices, root first, then the count.
+    stacks: list[Annotated[list[Annotated[int, Bounds(low=0)]], Bounds(least=2)]]
+    mode: str = GIL_MODE
+    failures: tuple[str, ...] = ()
 
 
 def empty_profile(sampler: str, rate_hz: int) -> RungProfile:

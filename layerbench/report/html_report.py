@@ -25,6 +25,7 @@ from layerbench.render.worker_memory import (
     matrix_memory_items,
     memory_rows,
 )
+from layerbench.report.profile_sections import profile_sections
 from layerbench.report.run_facts import load_facts
 from layerbench.results.cost_result import CostResult
 from layerbench.results.ladder_result import LadderResult, RungResult
@@ -97,6 +98,7 @@ def _ladder_sections(result: LadderResult) -> list[str]:
     sections.append(_figure(_cpu_chart([(name(rung), rung) for rung in rungs])))
     sections.append(_figure(_memory_chart(rungs)))
     sections.append(_memory_table(ladder_memory_items(result)))
+    sections.extend(profile_sections(result))
     return sections
 
 

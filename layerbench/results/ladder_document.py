@@ -7,6 +7,7 @@ version wrote it (the versions: :mod:`layerbench.results.ladder_result`):
     5:    ``representative_trial`` and ``figures``; every version reads back by the one rule,
           its req/s the median of its trials' (:mod:`layerbench.stats.median`)
     6:    ``vs_above`` (computed again from the trials, not read) and ``until_decided``
+    7:    per rung ``profile`` (``ladder --profile``); before it, none
 
 A document of a version this layerbench does not know is refused with its version named.
 """
@@ -14,6 +15,7 @@ A document of a version this layerbench does not know is refused with its versio
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.profile.rung_profile import RungProfile
 from layerbench.results.cost_result import read_cost
 from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult
 from layerbench.results.mix_result import read_mix
@@ -55,4 +57,12 @@ def _rung(rung: dict[str, Any]) -> RungResult:
         trials=read_trials(rung),
         app=str(rung.get("app") or "bare"),
         chain=tuple(str(name) for name in rung.get("chain") or ()),
+        profile=_profile(rung),
     )
+
+
+def _profile(rung: dict[str, Any]) -> RungProfile | None:
+    profile = rung.get("profile")
+    if profile is None:
+        return None
+    return RungProfile.from_dict(profile, f"rung {rung.get('rung')!r}: profile")

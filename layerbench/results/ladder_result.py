@@ -35,11 +35,15 @@ what changed here, whenever a field changes meaning or goes away.
        (:mod:`layerbench.results.paired_verdict`: ratio, interval, passes, confidence,
        verdict); with ``--until-decided``, ``until_decided``: the passes and looks made, the
        confidence of the verdicts and how many were decided (:mod:`layerbench.stats.sequential`)
+    7: per rung ``profile`` (``ladder --profile``; null without): the stack samples of the
+       server's workers over its trials, each frame's layer, each layer's share and CPU per
+       request (:mod:`layerbench.profile.rung_profile`). An earlier document has none
 """
 
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from layerbench.profile.rung_profile import RungProfile
 from layerbench.results.chain_references import ChainRow, chain_references, follows_the_rows
 from layerbench.results.cost_result import CostResult
 from layerbench.results.mix_result import mix_dict
@@ -54,7 +58,7 @@ from layerbench.stats.paired import CONFIDENCE
 from layerbench.stats.sequential import LooksMade
 from layerbench.stats.spread import Spread
 
-LADDER_JSON_VERSION = 6
+LADDER_JSON_VERSION = 7
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,8 @@ class RungResult(Repeated):
     app: str = "bare"
     # The rungs it adds a layer to, nearest first (Rung.chain); () when not known.
     chain: tuple[str, ...] = ()
+    # `--profile`: its server's workers sampled over its trials; None without.
+    profile: RungProfile | None = None
 
 
 @dataclass
@@ -241,6 +247,7 @@ def _rung_dict(
         "noisy": rung.noisy,
         "spread": spread_dict(rung.spread),
         "repeats": trial_dicts(rung.trials),
+        "profile": rung.profile.to_dict() if rung.profile is not None else None,
     }
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from layerbench.lab.trial import TrialRunner
 from layerbench.ladder.options import LadderOptions
-from layerbench.results.ladder_result import LadderResult
+from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.status import Status
 from layerbench.rungs.definitions import Rung
@@ -47,7 +47,7 @@ def test_ladder_measures_every_rung_and_writes_json(
     # Progress: every trial numbered out of all of them (9 rungs x 2 passes), with the time left.
     assert "  [1/18 ~" in completed.stderr and "  [18/18 ~0:0" in completed.stderr
     document = json.loads((tmp_path / "out.json").read_text())
-    assert document["version"] == 5
+    assert document["version"] == LADDER_JSON_VERSION
     assert not document["interrupted"]
     for rung in document["rungs"]:
         assert rung["status"] == "ok", rung

@@ -26,13 +26,14 @@ from tests.stored_runs import LADDER_V1
 # Per version, the fields of a rung (or cell) that came after it.
 LADDER_LATER = {
     1: ("roles", "sampler_cpu_percent", "change_vs_top", "latency_p99_9_ms", "repeats", "spread",
-        "noisy", "usage_interval_s", "app", "representative_trial", "vs_above"),
+        "noisy", "usage_interval_s", "app", "representative_trial", "vs_above", "profile"),
     2: ("change_vs_top", "latency_p99_9_ms", "repeats", "spread", "noisy", "usage_interval_s",
-        "app", "representative_trial", "vs_above"),
-    3: ("usage_interval_s", "app", "representative_trial", "vs_above"),
-    4: ("representative_trial", "vs_above"),
-    5: ("vs_above",),
-    6: (),
+        "app", "representative_trial", "vs_above", "profile"),
+    3: ("usage_interval_s", "app", "representative_trial", "vs_above", "profile"),
+    4: ("representative_trial", "vs_above", "profile"),
+    5: ("vs_above", "profile"),
+    6: ("profile",),
+    7: (),
 }  # fmt: skip
 MATRIX_LATER = {
     1: (

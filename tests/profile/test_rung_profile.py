@@ -1,8 +1,11 @@
 """A rung's profile: trials added up, its document read back into the same profile, and its
 layer table, whose self shares add up to 100 %."""
 
+import re
+
 import pytest
 
+from layerbench.errors import ConfigError
 from layerbench.ladder.layer_table import layer_table
 from layerbench.profile.rung_profile import RungProfile, empty_profile
 
@@ -51,3 +54,20 @@ def test_the_layer_table_adds_up_to_the_whole() -> None:
 def test_a_profile_without_samples_says_so() -> None:
     lines = layer_table("string", empty_profile("py-spy 0.4.3", 100), colour=False)
     assert "no samples" in lines[1]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"rate_hz": 0}, "x.profile.rate_hz is at least 1"),
+        ({"stacks": [[0]]}, "x.profile.stacks[0]"),
+        ({"stacks": [[7, 1]]}, "x.profile: stacks[0] names a frame past the 2"),
+        ({"frame_layers": ["site"]}, "x.profile: frame_layers has 1 entries, frames 2"),
+    ],
+)
+def test_a_malformed_profile_is_refused_in_one_line(
+    change: dict[str, object], message: str
+) -> None:
+    document = {**profile().to_dict(), **change}
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        RungProfile.from_dict(document, "x.profile")
