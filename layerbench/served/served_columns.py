@@ -13,6 +13,7 @@ from layerbench.rungs.definitions import Rung, Stack
 from layerbench.served.served_cost import ServedCost, measure_served, rung_load
 from layerbench.served.served_counting import counting_for
 from layerbench.served.served_windows import Windows
+from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.deployment import Deployment
 
 ANCHOR_REQUESTS = 100
@@ -66,13 +67,14 @@ def measure_targets(
 
 def in_process_anchors(targets: list[CountedTarget]) -> dict[str, float]:
     """Per target, its application's own instructions per request on its rung, counted
-    in-process (one pass per application and rung); none for the static file's."""
+    in-process (one pass per application and rung); none where the server does not run the
+    application (the static file, mod_python's own handler)."""
     counted: dict[tuple[str, str], float] = {}
     anchors = {}
     for target in targets:
         key = (target.app, target.rung.name)
-        if target.rung.stack is not Stack.PYTHON:
-            continue  # the static file: no application
+        if target.rung.stack is not Stack.PYTHON or not _runs_application(target.adapter):
+            continue  # the static file, mod_python's own handler: not the application
         if key not in counted:
             options = CostOptions(app=target.app, rungs=(target.rung.name,), repeats=1)
             result = run_cost(options)
@@ -81,3 +83,7 @@ def in_process_anchors(targets: list[CountedTarget]) -> dict[str, float]:
             counted[key] = result.requests[0].median
         anchors[target.label] = counted[key]
     return anchors
+
+
+def _runs_application(adapter: str) -> bool:
+    return find_adapter(adapter).serves is Serves.APPLICATION
