@@ -78,7 +78,10 @@ def read_matrix(document: dict[str, Any]) -> MatrixResult:
         raise ConfigError(f"matrix document version {version!r}; this layerbench reads {known}")
     try:
         record = decode(MatrixRecord, document, "the matrix")
-        heads = [decode_at(CellHead, cell, f"cells[{i}]") for i, cell in enumerate(record.cells)]
+        heads = [
+            decode_at(CellHead, cell, f"the matrix: cells[{i}]")
+            for i, cell in enumerate(record.cells)
+        ]
     except ConfigError as error:
         raise ValueError(str(error)) from None  # a wrong field, as the reader says of each
     return MatrixResult(

@@ -91,9 +91,12 @@ def test_a_mix_reads_back_and_a_wrong_one_names_its_field() -> None:
     [
         (
             lambda d: d["cells"][0].update(row="first"),
-            'cells[0].row is a whole number, not "first"',
+            'the matrix: cells[0].row is a whole number, not "first"',
         ),
-        (lambda d: d["cells"][1].update(status="fine"), 'cells[1].status is one of "ok", '),
+        (
+            lambda d: d["cells"][1].update(status="fine"),
+            'the matrix: cells[1].status is one of "ok", ',
+        ),
         (
             lambda d: d["columns"][0].update(settings=[1]),
             "the matrix: columns[0].settings is an object",
