@@ -12,7 +12,9 @@ version wrote it (the versions: :mod:`layerbench.results.ladder_result`):
 A document of a version this layerbench does not know is refused with its version named.
 """
 
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any
 
 from layerbench.errors import ConfigError
 from layerbench.profile.rung_profile import RungProfile
@@ -22,47 +24,85 @@ from layerbench.results.mix_result import read_mix
 from layerbench.results.paired_verdict import read_looks
 from layerbench.results.saved_trials import read_trials
 from layerbench.results.status import Status
+from layerbench.typed_documents import Bounds, decode, decode_at
 
 KNOWN_LADDER_VERSIONS = tuple(range(1, LADDER_JSON_VERSION + 1))
+# At most this many rungs: every application's every rung.
+MAX_RUNGS = 10_000
 
 
-def read_ladder(document: dict[str, Any]) -> LadderResult:
+@dataclass(frozen=True)
+class RungHead:
+    """What a rung says of itself; its trials are read by
+    :func:`~layerbench.results.saved_trials.read_trials`."""
+
+    rung: str
+    server: str | None = None
+    status: Status = Status.OK
+    url: str | None = None
+    message: str | None = None
+    app: str | None = None  # version 4: before it, the bare application
+    chain: tuple[str, ...] | None = None  # added without a version change
+    profile: Mapping[str, object] | None = None  # version 6: read by RungProfile.from_dict
+
+
+@dataclass(frozen=True)
+class LadderRecord:
+    """A ladder's (or a mix's) document, every version, as far as this reader reads it."""
+
+    version: int
+    rungs: Annotated[tuple[Mapping[str, object], ...], Bounds(most=MAX_RUNGS)]  # read below
+    started_at: str | None = None
+    finished_at: str | None = None
+    interrupted: bool | None = None
+    options: dict[str, Any] | None = None  # boundary: the options as recorded, read by key
+    conditions: dict[str, Any] | None = None  # boundary: the conditions as recorded
+    served: dict[str, Any] | None = None  # boundary: served cost's document, read by served/
+    mix: object = None  # read by mix_result.read_mix
+    instructions: object = None  # read by cost_result.read_cost
+    until_decided: object = None  # read by paired_verdict.read_looks
+
+
+def read_ladder(document: Mapping[str, object]) -> LadderResult:
     version = document.get("version")
     if version not in KNOWN_LADDER_VERSIONS:
         known = ", ".join(str(v) for v in KNOWN_LADDER_VERSIONS)
         raise ConfigError(f"ladder document version {version!r}; this layerbench reads {known}")
-    mix = document.get("mix")
-    instructions = document.get("instructions")
+    try:
+        record = decode(LadderRecord, document, "the ladder")
+        heads = [
+            decode_at(RungHead, rung, f"the ladder: rungs[{i}]")
+            for i, rung in enumerate(record.rungs)
+        ]
+    except ConfigError as error:
+        raise ValueError(str(error)) from None  # a wrong field, as the reader says of each
     return LadderResult(
-        options=dict(document.get("options") or {}),
-        conditions=dict(document.get("conditions") or {}),
-        started_at=str(document.get("started_at") or ""),
-        rungs=[_rung(rung) for rung in document["rungs"]],
-        finished_at=document.get("finished_at"),
-        interrupted=bool(document.get("interrupted")),
-        mix=read_mix(mix) if mix else None,
-        instructions=read_cost(instructions) if instructions else None,
-        until_decided=read_looks(document.get("until_decided")),
-        served=dict(document.get("served") or {}),
+        options=dict(record.options or {}),
+        conditions=dict(record.conditions or {}),
+        started_at=record.started_at or "",
+        rungs=[_rung(head, rung) for head, rung in zip(heads, record.rungs, strict=True)],
+        finished_at=record.finished_at,
+        interrupted=bool(record.interrupted),
+        mix=read_mix(record.mix) if record.mix else None,
+        instructions=read_cost(record.instructions) if record.instructions else None,
+        until_decided=read_looks(record.until_decided),
+        served=dict(record.served or {}),
     )
 
 
-def _rung(rung: dict[str, Any]) -> RungResult:
+def _rung(head: RungHead, rung: Mapping[str, object]) -> RungResult:
     return RungResult(
-        rung=str(rung["rung"]),
-        server=str(rung.get("server") or ""),
-        status=Status(rung.get("status", "ok")),
-        url=rung.get("url"),
-        message=rung.get("message"),
+        rung=head.rung,
+        server=head.server or "",
+        status=head.status,
+        url=head.url,
+        message=head.message,
         trials=read_trials(rung),
-        app=str(rung.get("app") or "bare"),
-        chain=tuple(str(name) for name in rung.get("chain") or ()),
-        profile=_profile(rung),
+        app=head.app or "bare",
+        chain=head.chain or (),
+        profile=(
+            None
+            if head.profile is None
+            else RungProfile.from_dict(head.profile, f"rung {head.rung!r}: profile")
+        ),
     )
-
-
-def _profile(rung: dict[str, Any]) -> RungProfile | None:
-    profile = rung.get("profile")
-    if profile is None:
-        return None
-    return RungProfile.from_dict(profile, f"rung {rung.get('rung')!r}: profile")

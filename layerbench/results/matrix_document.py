@@ -71,7 +71,7 @@ class MatrixRecord:
     until_decided: object = None  # read by paired_verdict.read_looks
 
 
-def read_matrix(document: dict[str, Any]) -> MatrixResult:
+def read_matrix(document: Mapping[str, object]) -> MatrixResult:
     version = document.get("version")
     if version not in KNOWN_MATRIX_VERSIONS:
         known = ", ".join(str(v) for v in KNOWN_MATRIX_VERSIONS)

@@ -124,3 +124,20 @@ def test_a_wrong_field_of_the_instructions_is_named() -> None:
         "a layerbench document with a wrong field: "
         'instructions: requests[0].instructions_per_request[0] is a number, not "many"'
     )
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "message"),
+    [
+        (("rungs", 2, "status"), "fine", 'the ladder: rungs[2].status is one of "ok", '),
+        (("rungs", 2, "chain"), "static", 'the ladder: rungs[2].chain is a list, not "static"'),
+        (("rungs", 2, "rung"), None, "the ladder: rungs[2].rung is a string, not null"),
+        (("interrupted",), "no", 'the ladder: interrupted is true or false, not "no"'),
+    ],
+)
+def test_a_wrong_field_of_a_ladder_is_named(
+    path: tuple[str | int, ...], value: object, message: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        read_result(edited(path, value))
+    assert f"a layerbench document with a wrong field: {message}" in str(refused.value)
