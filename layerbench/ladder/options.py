@@ -1,7 +1,6 @@
 """What the user asked a ladder run to do."""
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 from layerbench.errors import ConfigError
 from layerbench.ladder.mix import MixOptions, mixed_rung
@@ -11,6 +10,7 @@ from layerbench.rungs.applications import BARE, Application, find_application
 from layerbench.rungs.definitions import Rung, ladder_of, selectable_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook
+from layerbench.typed_documents import JsonObject
 from layerbench.words import did_you_mean
 
 DEFAULT_SERVER = "gunicorn"
@@ -124,5 +124,5 @@ class LadderOptions:
             return ladder_of(self.full)
         return tuple(r for r in selectable_of(self.full) if r.name in chosen)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return asdict(self)

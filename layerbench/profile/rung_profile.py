@@ -21,12 +21,12 @@ Its document (a rung's ``profile`` in a ladder's results)::
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 from layerbench.errors import ConfigError
 from layerbench.profile.collapsed_stacks import Stacks, merged, to_document
 from layerbench.profile.layer_shares import LayerBreakdown, attribute
-from layerbench.typed_documents import Bounds, decode_at
+from layerbench.typed_documents import Bounds, JsonObject, decode_at
 
 # The samples are those in which a worker held the GIL (py-spy --gil): its CPU, Python's and
 # what C code Python calls without releasing the GIL.
@@ -99,7 +99,7 @@ class RungProfile:
             failures=(*self.failures, *failures),
         )
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         table = to_document(self.stacks)
         breakdown = self.breakdown()
         return {

@@ -57,6 +57,7 @@ from layerbench.stats.mix_prediction import MixOutcome
 from layerbench.stats.paired import CONFIDENCE
 from layerbench.stats.sequential import LooksMade
 from layerbench.stats.spread import Spread
+from layerbench.typed_documents import JsonObject
 
 LADDER_JSON_VERSION = 7
 
@@ -182,8 +183,8 @@ class LadderResult:
             changes.append(rate / top - 1.0 if rate and top and i != first else None)
         return changes
 
-    def to_dict(self) -> dict[str, Any]:
-        document = {
+    def to_dict(self) -> JsonObject:
+        document: JsonObject = {
             "version": LADDER_JSON_VERSION,
             "started_at": self.started_at,
             "finished_at": self.finished_at,
@@ -220,7 +221,7 @@ FIGURES = {"requests_per_s": RATE_RULE, "representative_trial": REPRESENTATIVE_R
 
 def _rung_dict(
     rung: RungResult, change: float | None, top: float | None, above: RungResult | None
-) -> dict[str, Any]:
+) -> JsonObject:
     return {
         "rung": rung.rung,
         "app": rung.app,
@@ -251,7 +252,7 @@ def _rung_dict(
     }
 
 
-def trial_dicts(trials: tuple[Trial, ...]) -> list[dict[str, Any]]:
+def trial_dicts(trials: tuple[Trial, ...]) -> list[JsonObject]:
     """Each trial's req/s, latency, errors, roles and what else the machine did meanwhile."""
     return [
         {
@@ -268,7 +269,7 @@ def trial_dicts(trials: tuple[Trial, ...]) -> list[dict[str, Any]]:
     ]
 
 
-def spread_dict(spread: Spread | None) -> dict[str, Any] | None:
+def spread_dict(spread: Spread | None) -> JsonObject | None:
     if spread is None:
         return None
     return {
@@ -280,14 +281,14 @@ def spread_dict(spread: Spread | None) -> dict[str, Any] | None:
     }
 
 
-def roles_dict(usage: Usage | None, requests: int) -> dict[str, Any] | None:
+def roles_dict(usage: Usage | None, requests: int) -> JsonObject | None:
     """Each role's CPU and memory over ``requests`` completed requests."""
     if usage is None:
         return None
     return {name: _role_dict(role, requests) for name, role in usage.roles.items()}
 
 
-def _role_dict(role: RoleUsage, requests: int) -> dict[str, Any]:
+def _role_dict(role: RoleUsage, requests: int) -> JsonObject:
     return {
         "cpu_s": role.cpu_s,
         "cpu_percent": role.cpu_percent,
