@@ -17,7 +17,7 @@ from layerbench.typed_documents import JsonObject
 FLAT_FIELDS = ("ratio", "ci_low", "ci_high", "passes", "verdict")
 
 
-def comparison_dict(compared: RungComparison | None, confidence: float) -> dict[str, Any] | None:
+def comparison_dict(compared: RungComparison | None, confidence: float) -> JsonObject | None:
     """The comparison's JSON object (None when there is nothing to compare)."""
     if compared is None:
         return None
@@ -35,7 +35,7 @@ def comparison_dict(compared: RungComparison | None, confidence: float) -> dict[
 
 def flat_columns(prefix: str, compared: RungComparison | None) -> JsonObject:
     """The comparison as CSV's columns, each named ``prefix`` + its field (None: empty)."""
-    values: dict[str, Any] = dict.fromkeys((prefix + name for name in FLAT_FIELDS), None)
+    values: JsonObject = dict.fromkeys((prefix + name for name in FLAT_FIELDS), None)
     if compared is not None:
         values.update(
             {
