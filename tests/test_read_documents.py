@@ -160,3 +160,16 @@ def test_json_and_toml_refuse_what_is_not_a_finite_number_or_too_deep() -> None:
     for text in ("a = nan", "a = inf", "a = " + "[" * 100_000):
         with pytest.raises(ConfigError):
             parse_toml(text, "x")
+
+
+def test_an_instructions_baseline_keeps_what_it_was_counted_under(tmp_path: Path) -> None:
+    conditions = {"python": "3.11", "packages": {"x": "1"}, "served_by": "gunicorn"}
+    document = {
+        "version": 1,
+        "kind": "smoke-instructions",
+        "conditions": conditions,
+        "urls": {"/": {"instructions_per_request": [1000.0]}},
+    }
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(document))
+    assert read_instructions_baseline(path).conditions == conditions

@@ -58,6 +58,8 @@ class CountedUnder:
     hash_seed: int | str | None = field(default=None, metadata=OMIT_NONE)
     valgrind: str | None = field(default=None, metadata=OMIT_NONE)
     packages: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)
+    # The server the counts were made under (smoke --served); None: in-process.
+    served_by: str | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass(frozen=True)
