@@ -9,23 +9,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from layerbench.hosts.topology import Topology
-from layerbench.lab.app_under_test import check_installed
-from layerbench.lab.conditions import collect_conditions
-from layerbench.lab.cpu_layout import CpuLayout, plan_cpu_layout
-from layerbench.lab.loadgen import find_load_generator
-from layerbench.lab.publish import ResultsFile, now
+from layerbench.lab.cpu_layout import CpuLayout
+from layerbench.lab.publish import ResultsFile
+from layerbench.lab.run_skeleton import measured_run, start_run
 from layerbench.lab.server_check import check_server
-from layerbench.lab.topology_run import (
-    check_topology,
-    placed_on,
-    save_last_with_hosts,
-    save_with_hosts,
-    topology_record,
-)
 from layerbench.ladder.ladder import Enough, Ladder, LadderObserver, services_needed
 from layerbench.ladder.mix import mix_outcome
 from layerbench.ladder.options import LadderOptions
-from layerbench.proc.work_dirs import work_directory
 from layerbench.render.worker_memory import ladder_memory_items
 from layerbench.results.ladder_result import LadderResult
 from layerbench.stats.mix_prediction import MixOutcome
@@ -49,51 +39,38 @@ def run_ladder(
     the last save (after an interruption too). On ``topology``, each part runs on its hosts
     (:mod:`layerbench.lab.topology_run`). ``enough`` (``--until-decided``): passes go on
     after ``repeats`` until it says the result so far is enough."""
-    if topology is not None:
-        check_topology(topology, services_needed(options))
-    check_server(options.server, options.settings, options.port)
-    for app in options.applications:
-        check_installed(app)
-    layout = plan_cpu_layout(pin=options.pin)
-    load_binary = find_load_generator()
-    result = LadderResult(
-        options=options.to_dict(),
-        conditions=collect_conditions(layout),
-        started_at=now(),
+    kinds = services_needed(options)
+    start = start_run(
+        pin=options.pin,
+        applications=options.applications,
+        topology=topology,
+        kinds=kinds,
+        check=lambda: check_server(options.server, options.settings, options.port),
     )
-    observer.begin(layout)
-
-    def checkpoint() -> None:
-        save_with_hosts(results, result.to_dict(), ladder_memory_items(result))
-
-    finished = False
-    try:
-        with (
-            work_directory("layerbench-") as workdir,
-            placed_on(topology, services_needed(options)) as placements,
-        ):
-            if placements.network is not None:
-                result.conditions["topology"] = topology_record(placements.network)
-            Ladder(
-                options=options,
-                layout=layout,
-                load_binary=load_binary,
-                workdir=workdir,
-                result=result,
-                observer=observer,
-                checkpoint=checkpoint,
-                placements=placements,
-                enough=enough,
-            ).run()
-        finished = True
-    except KeyboardInterrupt:
-        result.interrupted = True
-        raise
-    finally:
-        result.finished_at = now()
-        conclude(result)
-        items = ladder_memory_items(result)
-        save_last_with_hosts(results, result.to_dict(), items, finished=finished)
+    result = LadderResult(
+        options=options.to_dict(), conditions=start.conditions, started_at=start.started_at
+    )
+    observer.begin(start.layout)
+    with measured_run(
+        result,
+        results,
+        ladder_memory_items,
+        prefix="layerbench-",
+        topology=topology,
+        kinds=kinds,
+        conclude=conclude,
+    ) as run:
+        Ladder(
+            options=options,
+            layout=start.layout,
+            load_binary=start.load_binary,
+            workdir=run.workdir,
+            result=result,
+            observer=observer,
+            checkpoint=run.checkpoint,
+            placements=run.placements,
+            enough=enough,
+        ).run()
     return result
 
 

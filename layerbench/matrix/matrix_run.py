@@ -10,22 +10,12 @@ from typing import Protocol
 
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import Topology
-from layerbench.lab.app_under_test import check_installed
-from layerbench.lab.conditions import collect_conditions
-from layerbench.lab.cpu_layout import CpuLayout, plan_cpu_layout
+from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.ladder_services import LadderServices
-from layerbench.lab.loadgen import find_load_generator
-from layerbench.lab.publish import ResultsFile, now
-from layerbench.lab.topology_run import (
-    check_topology,
-    placed_on,
-    save_last_with_hosts,
-    save_with_hosts,
-    topology_record,
-)
+from layerbench.lab.publish import ResultsFile
+from layerbench.lab.run_skeleton import measured_run, start_run
 from layerbench.matrix.matrix import Enough, Matrix, MatrixObserver
 from layerbench.matrix.matrix_options import MatrixOptions
-from layerbench.proc.work_dirs import work_directory
 from layerbench.render.worker_memory import matrix_memory_items
 from layerbench.results.matrix_result import MatrixResult
 from layerbench.rungs.definitions import FULL_SERVICES
@@ -54,56 +44,46 @@ def run_matrix(
         raise ConfigError(
             f"--measure {options.measure} counts servers on loopback: not with --topology"
         )
-    if topology is not None:
-        check_topology(topology, kinds)
-    for app in dict.fromkeys(column.application for column in options.columns):
-        check_installed(app)
-    layout = plan_cpu_layout(pin=options.pin)
-    load_binary = find_load_generator()
-    result = MatrixResult(
-        options=options.to_dict(), conditions=collect_conditions(layout), started_at=now()
+    start = start_run(
+        pin=options.pin,
+        applications=(column.application for column in options.columns),
+        topology=topology,
+        kinds=kinds,
     )
-
-    def checkpoint() -> None:
-        save_with_hosts(results, result.to_dict(), matrix_memory_items(result))
-
-    finished = False
-    try:
-        with (
-            work_directory("layerbench-matrix-") as workdir,
-            placed_on(topology, kinds) as placements,
-            # The services its rung reads (the upstream rung's delaying server), up first.
-            LadderServices(kinds, layout.server_cpus, options.settings, placements) as up,
-        ):
-            if placements.network is not None:
-                result.conditions["topology"] = topology_record(placements.network)
-            result.conditions["services"] = dict(up.urls)
-            matrix = Matrix(
-                options=options,
-                layout=layout,
-                load_binary=load_binary,
-                workdir=workdir,
-                result=result,
-                observer=observer,
-                checkpoint=checkpoint,
-                services=up.service_urls(),
-                service_sessions=up.sessions,
-                placements=placements,
-                enough=enough,
-            )
-            planned = matrix.plan()  # refuses wrong settings before anything starts
-            observer.begin(layout)
-            matrix.run(planned)
-        finished = True
-    except KeyboardInterrupt:
-        result.interrupted = True
-        raise
-    finally:
-        result.finished_at = now()
-        conclude(result)
-        if result.cells or result.interrupted:
-            items = matrix_memory_items(result)
-            save_last_with_hosts(results, result.to_dict(), items, finished=finished)
+    result = MatrixResult(
+        options=options.to_dict(), conditions=start.conditions, started_at=start.started_at
+    )
+    with (
+        measured_run(
+            result,
+            results,
+            matrix_memory_items,
+            prefix="layerbench-matrix-",
+            topology=topology,
+            kinds=kinds,
+            conclude=conclude,
+            keep_last=lambda result: bool(result.cells) or result.interrupted,
+        ) as run,
+        # The services its rung reads (the upstream rung's delaying server), up first.
+        LadderServices(kinds, start.layout.server_cpus, options.settings, run.placements) as up,
+    ):
+        result.conditions["services"] = dict(up.urls)
+        matrix = Matrix(
+            options=options,
+            layout=start.layout,
+            load_binary=start.load_binary,
+            workdir=run.workdir,
+            result=result,
+            observer=observer,
+            checkpoint=run.checkpoint,
+            services=up.service_urls(),
+            service_sessions=up.sessions,
+            placements=run.placements,
+            enough=enough,
+        )
+        planned = matrix.plan()  # refuses wrong settings before anything starts
+        observer.begin(start.layout)
+        matrix.run(planned)
     return result
 
 
