@@ -13,6 +13,7 @@ from layerbench.cost.cost_plan import DEFAULT_REPEATS, DEFAULT_REQUESTS, DEFAULT
 from layerbench.cost.cost_services import check_cost_sections
 from layerbench.cost.cost_table import cost_lines
 from layerbench.cost.ladder_cost import CostOptions, run_cost
+from layerbench.cost.layer_cost_table import layer_cost_lines
 from layerbench.servers.server_settings import add_assignments
 from layerbench.store.document_file import check_writable, write_document
 
@@ -51,6 +52,12 @@ def add_parser(commands: Any) -> None:
     )
     parser.add_argument("--profile", metavar="RUNG", help="show the rung's top functions")
     parser.add_argument(
+        "--by-layer",
+        action="store_true",
+        help="then each rung's instructions per request by shared object and the layer it "
+        "belongs to (CPython, libsqlite3, a package's compiled modules…)",
+    )
+    parser.add_argument(
         "--set",
         action="append",
         default=[],
@@ -76,12 +83,15 @@ def cmd_cost(args: argparse.Namespace) -> int:
         repeats=args.repeats,
         jobs=args.jobs,
         profile=args.profile,
+        by_layer=args.by_layer,
         settings=settings,
     )
     if args.json is not None:
         check_writable(args.json, "the results")
     result = run_cost(options)
     lines = cost_lines(result)
+    if args.by_layer:
+        lines += ["", *layer_cost_lines(result)]
     if args.json is not None:
         write_document(result.to_dict(), args.json)
         if str(args.json) == "-":

@@ -42,6 +42,8 @@ class CostPlan:
     jobs: int = 1
     # The label of the request whose top functions are wanted.
     profile: str | None = None
+    # `--by-layer`: each request's instructions by shared object and its layer, too.
+    by_layer: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.count <= 100_000:

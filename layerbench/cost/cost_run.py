@@ -20,6 +20,9 @@ from layerbench.cost.cost_plan import CostPlan, CostRequest
 from layerbench.cost.shim_build import find_valgrind, shim_library
 from layerbench.errors import LayerbenchError, VerificationError
 from layerbench.proc.process import ManagedProcess
+from layerbench.profile.callgrind_objects import dump_objects, objects_by_layer
+from layerbench.profile.frame_layers import LayerMap
+from layerbench.sites import site_directories
 from layerbench.typed_documents import JsonObject
 
 HASH_SEED = "0"
@@ -31,6 +34,8 @@ class CostMeasurement:
     per_request: dict[str, list[float]] = field(default_factory=dict)
     harness: list[float] = field(default_factory=list)
     profile: str | None = None
+    # `--by-layer`: per request label, per repeat, its instructions per request by layer.
+    by_layer: dict[str, list[dict[str, float]]] = field(default_factory=dict)
 
 
 def run_cost_pass(plan: CostPlan, workdir: Path) -> CostMeasurement:
@@ -125,6 +130,22 @@ def _read_repeat(plan: CostPlan, directory: Path, measurement: CostMeasurement) 
     for request in plan.requests:
         total = instructions(dumps[request.label]) / plan.count
         measurement.per_request[request.label].append(total - harness)
+    if plan.by_layer:
+        _read_layers(plan, dumps, measurement)
+
+
+def _read_layers(plan: CostPlan, dumps: dict[str, Path], measurement: CostMeasurement) -> None:
+    """Each request's instructions per request by layer, the harness's taken off layer by
+    layer (:mod:`layerbench.profile.callgrind_objects`)."""
+    layer_of = LayerMap.of_this_python(site_directories()).layer_of
+    harness = objects_by_layer(dump_objects(dumps[HARNESS_LABEL]), layer_of)
+    for request in plan.requests:
+        layers = objects_by_layer(dump_objects(dumps[request.label]), layer_of)
+        own = {
+            layer: (layers.get(layer, 0) - harness.get(layer, 0)) / plan.count
+            for layer in {*layers, *harness}
+        }
+        measurement.by_layer.setdefault(request.label, []).append(own)
 
 
 def _verify(request: CostRequest, answer: dict[str, Any]) -> None:

@@ -41,6 +41,8 @@ class CostOptions:
     repeats: int = DEFAULT_REPEATS
     jobs: int = 0  # 0: as many as there are CPUs
     profile: str | None = None
+    # `--by-layer`: each rung's instructions by shared object and its layer, too.
+    by_layer: bool = False
     # The data's settings, the ladder's (site.database, zope.storage, their services').
     settings: SettingsBook = field(default_factory=dict)
 
@@ -122,6 +124,7 @@ def cost_plan(options: CostOptions, databases: RepeatDatabases) -> CostPlan:
         repeats=options.repeats,
         jobs=options.jobs or len(os.sched_getaffinity(0)),
         profile=options.profile,
+        by_layer=options.by_layer,
     )
 
 
@@ -144,6 +147,7 @@ def run_cost(options: CostOptions) -> CostResult:
         ],
         harness_instructions_per_request=measurement.harness,
         profile=measurement.profile,
+        by_layer=measurement.by_layer,
     )
     result.elapsed_s = time.monotonic() - started
     return result

@@ -65,6 +65,9 @@ class CostResult:
     elapsed_s: float = 0.0
     # callgrind_annotate's top functions of the profiled request, if one was asked for.
     profile: str | None = None
+    # `--by-layer`: per request label, one per repeat, its instructions per request by layer
+    # (the harness's own taken off); empty without.
+    by_layer: dict[str, list[dict[str, float]]] = field(default_factory=dict)
 
     def to_dict(self) -> JsonObject:
         return {
@@ -76,6 +79,7 @@ class CostResult:
             "harness_instructions_per_request": self.harness_instructions_per_request,
             "elapsed_s": self.elapsed_s,
             "profile": self.profile,
+            "by_layer": self.by_layer,
         }
 
 
@@ -97,6 +101,7 @@ class CostRecord:
     harness_instructions_per_request: tuple[float, ...] | None = None
     elapsed_s: Annotated[float, Bounds(low=0)] | None = None
     profile: str | None = None
+    by_layer: dict[str, list[dict[str, float]]] | None = None  # added without a version change
 
 
 def read_cost(document: object) -> CostResult:
@@ -118,4 +123,7 @@ def read_cost(document: object) -> CostResult:
         harness_instructions_per_request=list(record.harness_instructions_per_request or ()),
         elapsed_s=record.elapsed_s or 0.0,
         profile=record.profile,
+        by_layer={
+            label: [dict(row) for row in rows] for label, rows in (record.by_layer or {}).items()
+        },
     )
