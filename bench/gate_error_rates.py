@@ -30,9 +30,14 @@ equal to the tolerance is caught half the time by definition, whatever the gate'
 
 Prints the table, with each application's median now/before ratio over its runs (with
 ``--against``, the paired ratio each run printed: it shows what the slowdown came out as);
-nothing is asserted: the figures are for the project's notes. A full run
-(20 runs of 3 applications under 3 gates, 2 s trials) takes about 75 minutes on a 2-vCPU VM:
-the ``--against`` gate ~35 s a run, the baseline gate ~18 s, the instruction gate ~15 s.
+nothing is asserted: the figures are for the project's notes.
+
+Time, measured on a shared 2-vCPU VM under load: a run of the instruction gate takes 25 to
+70 s, of the ``--against`` gate about 35 s with ``-d 1`` (5 passes, two servers), of the
+``--baseline`` gate about 15 s with ``-d 1``, plus a minute or two of calibration. A full run
+(20 runs of 3 applications under the 3 gates, the default 2 s trials) takes about two hours;
+``--max-minutes`` (90) stops starting runs after that long and prints what it has, and
+``--gates``, ``--runs`` and ``-d`` make a shorter one.
 """
 
 import argparse
