@@ -14,6 +14,10 @@ from layerbench.lab.loadgen import LoadSpec
 from layerbench.lab.trial import TrialRunner
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
+from layerbench.profile.frame_layers import LayerMap
+from layerbench.profile.pyspy_record import PySpyRecorder, find_py_spy, pyspy_version
+from layerbench.profile.rung_profile import RungProfile, empty_profile
+from layerbench.roles import SERVER_ROLE
 from layerbench.rungs.sqlite_file import create_seeded_database
 from layerbench.servers.adapters import WSGI, ServerPlan, Serves, find_adapter
 from layerbench.servers.deployment import Deployment, FrontedServer
@@ -35,6 +39,8 @@ class SmokeOptions:
     concurrency: int = 10
     tolerance: float = 0.10
     app_path: tuple[str, ...] = ()
+    # `--profile`: the server's Python workers sampled by py-spy during each trial.
+    profile: bool = False
 
     def __post_init__(self) -> None:
         parse_spec(self.app)
@@ -61,6 +67,12 @@ class SmokeSetup:
     deployment: Deployment
     trials: TrialRunner
     conditions: dict[str, Any]
+    # `--profile`: the sampler, what tells a frame's layer (the application's directories are
+    # the site), and each URL's profile so far.
+    profiler: PySpyRecorder | None = None
+    layers: LayerMap | None = None
+    sampler: str = ""
+    profiles: dict[str, RungProfile] = field(default_factory=dict)
 
 
 def prepare(
@@ -84,7 +96,14 @@ def prepare(
         options.server, plan.used, options.concurrency, options.urls, layout
     )
     trials = TrialRunner(load_binary, workdir, layout.client_cpus)
-    return SmokeSetup(options, deployment, trials, conditions)
+    if not options.profile:
+        return SmokeSetup(options, deployment, trials, conditions)
+    binary = find_py_spy()
+    profiler = PySpyRecorder(binary, workdir, cpus=layout.client_cpus)
+    layers = LayerMap.of_this_python([str(Path(p).resolve()) for p in options.app_path])
+    return SmokeSetup(
+        options, deployment, trials, conditions, profiler, layers, pyspy_version(binary)
+    )
 
 
 def verify(setup: SmokeSetup) -> None:
@@ -148,11 +167,23 @@ def measure_side_by_side(
 def _trial(setup: SmokeSetup, url: str, label: str) -> float:
     options, deployment = setup.options, setup.deployment
     spec = LoadSpec(options.concurrency, options.duration_s, options.warmup_s)
-    load, _ = setup.trials.run(deployment, deployment.base_url + url, spec, label)
+    load, usage = setup.trials.run(
+        deployment, deployment.base_url + url, spec, label, profiler=setup.profiler
+    )
     deployment.check_alive()
     if load.errors:
         raise LayerbenchError(
             f"{url}: {load.errors:,} of {load.requests_completed:,} requests failed or were not 2xx"
+        )
+    if setup.profiler is not None and setup.layers is not None:
+        before = setup.profiles.get(url) or empty_profile(setup.sampler, setup.profiler.rate_hz)
+        server = usage.roles.get(SERVER_ROLE)
+        setup.profiles[url] = before.with_trial(
+            setup.profiler.stacks,
+            setup.layers.layer_of,
+            server_cpu_s=server.cpu_s if server is not None else 0.0,
+            requests=load.requests_completed,
+            failures=tuple(setup.profiler.failures),
         )
     return load.requests_per_s
 

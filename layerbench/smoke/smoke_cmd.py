@@ -27,6 +27,9 @@ from layerbench.console.numbers import (
 from layerbench.console.until_decided import add_until_decided_arguments, looks_of, undecided
 from layerbench.cost.cost_plan import DEFAULT_REQUESTS
 from layerbench.errors import ConfigError
+from layerbench.ladder.layer_table import layer_table
+from layerbench.profile.pyspy_record import check_profiling
+from layerbench.profile.rung_profile import RungProfile
 from layerbench.servers.server_settings import add_assignments
 from layerbench.sites import check_importable
 from layerbench.smoke.smoke import Enough, SmokeOptions
@@ -127,6 +130,12 @@ def add_parser(commands: Any) -> None:
         help="compare with a baseline measured under other conditions (server, settings, "
         "concurrency, URLs, machine), saying how they differ",
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="sample the server's Python workers with py-spy during each trial: per URL, "
+        "where its CPU goes by layer (your application, the frameworks, the server…)",
+    )
     parser.set_defaults(handler=cmd_smoke)
 
 
@@ -146,6 +155,7 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         concurrency=args.concurrency,
         tolerance=DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance,
         app_path=tuple(args.app_path or ["."]),
+        profile=_profiling(args.profile),
     )
     check_importable(options.app, [str(Path(p).resolve()) for p in options.app_path])
     if args.against is not None:
@@ -165,6 +175,14 @@ def cmd_smoke(args: argparse.Namespace) -> int:
             left, compared = undecided(verdicts)
             print(looks.made(passes, compared - left, compared).summary())
         print("\n".join(verdict_lines(verdicts, options.tolerance, side_by_side.reference)))
+        before, now = side_by_side.profiles_before, side_by_side.profiles_now
+        reference = side_by_side.reference
+        _print_profiles(
+            [
+                *[(f"{url} ({reference})", profile) for url, profile in before.items()],
+                *[(f"{url} (now)", profile) for url, profile in now.items()],
+            ]
+        )
         return _exit(verdicts, args.fail_inconclusive)
     if args.until_decided or args.max_time is not None:
         raise ConfigError(
@@ -189,10 +207,25 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         document = baseline_document(options.app, measured.conditions, measured.rates)
         write_document(document, args.baseline)
         print(saved_line(args.baseline, measured.rates))
+        _print_profiles(list(measured.profiles.items()))
         return 0
     verdicts = judge(against.baseline.rates, measured.rates, options.tolerance)
     print("\n".join(verdict_lines(verdicts, options.tolerance)))
+    _print_profiles(list(measured.profiles.items()))
     return _exit(verdicts, args.fail_inconclusive)
+
+
+def _profiling(asked: bool) -> bool:
+    """``--profile``, refused before anything starts when py-spy cannot sample."""
+    if asked:
+        check_profiling()
+    return asked
+
+
+def _print_profiles(profiles: list[tuple[str, RungProfile]]) -> None:
+    """``--profile``: each URL's layers (as ``ladder --profile`` shows a rung's)."""
+    for label, profile in profiles:
+        print("\n" + "\n".join(layer_table(label, profile)))
 
 
 def _enough(looks: Looks, tolerance: float) -> Enough:

@@ -11,7 +11,7 @@ begun (the server dies, the load generator fails, requests fail) is a
 usage error."""
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,6 +28,7 @@ from layerbench.errors import (
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.proc.work_dirs import work_directory
+from layerbench.profile.rung_profile import RungProfile
 from layerbench.smoke.reference_checkout import reference_checkout
 from layerbench.smoke.smoke import (
     Enough,
@@ -49,6 +50,8 @@ NOT_MEASURED = (MissingPackageError, ServerStartError, VerificationError)
 class SmokeMeasurement:
     conditions: dict[str, Any]
     rates: dict[str, list[float]]  # every URL's req/s, one per repeat
+    # `--profile`: every URL's profile over its trials.
+    profiles: dict[str, RungProfile] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ def run_smoke(
                 rates = _measured(lambda: measure(setup))
         except NOT_MEASURED as error:
             raise NothingMeasuredError(error) from error
-    return SmokeMeasurement(setup.conditions, rates)
+    return SmokeMeasurement(setup.conditions, rates, setup.profiles)
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,9 @@ class SideBySide:
     now: dict[str, list[float]]
     # What the reference is: "main (3f2a9c1d0b7e)".
     reference: str
+    # `--profile`: every URL's profile under each.
+    profiles_before: dict[str, RungProfile] = field(default_factory=dict)
+    profiles_now: dict[str, RungProfile] = field(default_factory=dict)
 
 
 def run_smoke_against(
@@ -124,7 +130,14 @@ def run_smoke_against(
                 )
         except NOT_MEASURED as error:
             raise NothingMeasuredError(error) from error
-    return SideBySide(now.conditions, rates_before, rates_now, reference.description)
+    return SideBySide(
+        now.conditions,
+        rates_before,
+        rates_now,
+        reference.description,
+        before.profiles,
+        now.profiles,
+    )
 
 
 def _measured(measuring: Callable[[], T]) -> T:
