@@ -16,6 +16,7 @@ from layerbench.errors import MissingPackageError
 from layerbench.lab.app_under_test import check_installed
 from layerbench.ladder.options import LadderOptions
 from layerbench.report.exports import to_csv
+from layerbench.results.ladder_result import LADDER_JSON_VERSION
 from layerbench.results.result_documents import read_result
 from layerbench.results.status import Status
 from layerbench.rungs.applications import APPLICATIONS, Application
@@ -75,7 +76,7 @@ def test_a_ladder_runs_the_rungs_the_app_answers_and_shows_the_others_not_applic
     )
     assert code == 0
     document = json.loads(out.read_text())
-    assert document["version"] == 5 and document["options"]["apps"] == ["tiny"]
+    assert document["version"] == LADDER_JSON_VERSION and document["options"]["apps"] == ["tiny"]
     rungs = {rung["rung"]: rung for rung in document["rungs"]}
     assert rungs["string"]["status"] == "ok" and rungs["string"]["requests_per_s"] > 0
     assert rungs["db-raw"]["status"] == "not applicable"

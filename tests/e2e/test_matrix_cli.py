@@ -18,7 +18,12 @@ from layerbench.errors import MissingBinaryError
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.matrix.matrix import Matrix
 from layerbench.matrix.matrix_options import Column, MatrixOptions
-from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
+from layerbench.results.matrix_result import (
+    MATRIX_JSON_VERSION,
+    Cell,
+    ColumnInfo,
+    MatrixResult,
+)
 from layerbench.results.status import Status
 from layerbench.servers import apache as apache_module
 from tests.cli_lines import said
@@ -53,7 +58,7 @@ def test_matrix_measures_every_cell_and_records_settings(
     assert [row.split()[0] for row in table[header + 1 :]] == ["1", "8"]
 
     document = json.loads((tmp_path / "m.json").read_text())
-    assert document["version"] == 4 and not document["interrupted"]
+    assert document["version"] == MATRIX_JSON_VERSION and not document["interrupted"]
     columns = {column["label"]: column for column in document["columns"]}
     assert columns["gunicorn:workers=1"]["settings"]["gunicorn"]["workers"] == 1
     daemon = columns["mod_wsgi-daemon:processes=1:threads=4"]
@@ -262,7 +267,7 @@ def test_repeats_interleave_and_each_cell_is_its_median_trial(
     progress = [line.split()[0] for line in lines[first : first + 6]]
     assert progress == ["pass", "waitress", "c=1", "c=2", "pass", "waitress"], completed.stderr
     document = json.loads((tmp_path / "m.json").read_text())
-    assert document["version"] == 4 and document["options"]["repeats"] == 2
+    assert document["version"] == MATRIX_JSON_VERSION and document["options"]["repeats"] == 2
     for cell in document["cells"]:
         rates = [trial["requests_per_s"] for trial in cell["repeats"]]
         # req/s the median of two (their mean); the other figures the slower's.
