@@ -66,6 +66,8 @@ EXTRA_MODULES = {
     "asgi": "uvicorn,uvloop,httptools,hypercorn,daphne,uvicorn_worker,starlette,fastapi,"
     "pydantic,aiosqlite,aiomysql,psycopg_pool",
 }
+# The extras that bring a program, not a module: each, with the program.
+EXTRA_PROGRAMS = {"profile": "py-spy"}
 ALL_EXTRAS = ",".join(EXTRA_MODULES.values())
 # A command choosing a part of each extra (and only that extra's, the others installed).
 REFUSED = [
@@ -166,7 +168,25 @@ def test_every_extra_of_pyproject_is_named_by_the_table() -> None:
     tables = (extras.SERVERS, extras.APPLICATIONS, extras.SERVICES, extras.STORES)
     used = {need.extra for table in tables for needs in table.values() for need in needs}
     assert used <= declared
-    assert set(EXTRA_MODULES) == declared - {"all", "dev"}
+    assert set(EXTRA_MODULES) | set(EXTRA_PROGRAMS) == declared - {"all", "dev"}
+
+
+def test_a_program_whose_extra_is_missing_is_refused_in_one_line(tmp_path: Path) -> None:
+    """py-spy neither beside the interpreter nor on PATH: --profile names the extra."""
+    python = tmp_path / "bin" / "python3"
+    python.parent.mkdir()
+    python.symlink_to(sys.executable)
+    completed = subprocess.run(
+        [str(python), "-c", "from layerbench.profile.pyspy_record import find_py_spy; "
+         "from layerbench.errors import LayerbenchError\n"
+         "try:\n    find_py_spy()\nexcept LayerbenchError as error:\n    print(error)"],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={"PATH": str(tmp_path / "bin"), "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.splitlines() == [
+        "--profile (py-spy) needs the profile extra: pip install 'layerbench[profile]'"
+    ]
 
 
 def test_the_versions_agree() -> None:

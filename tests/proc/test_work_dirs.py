@@ -163,6 +163,10 @@ def test_the_next_command_removes_what_a_killed_one_left(workdir: Path) -> None:
 
 
 BARE = ("TemporaryDirectory(", "mkdtemp(", "mkstemp(", "NamedTemporaryFile(")
+# Made elsewhere than in /tmp, each for a reason: a document is written whole or not at all
+# through a hidden `.NAME.*.partial` beside it, renamed over it (a kill -9 in between leaves
+# that file where the user looks, not in /tmp).
+OWN_TEMPORARY = {"document_file.py": "mkstemp(dir=directory,"}
 
 
 def bare_temporary_paths(package: Path) -> list[str]:
@@ -171,8 +175,12 @@ def bare_temporary_paths(package: Path) -> list[str]:
     for source in sorted(package.rglob("*.py")):
         if source.name == "work_dirs.py":
             continue
-        for number, line in enumerate(source.read_text().splitlines(), 1):
-            if any(call in line for call in BARE):
+        text = source.read_text()
+        allowed = OWN_TEMPORARY.get(source.name)
+        if allowed is not None:
+            assert allowed in "".join(text.split()), f"{source}: {allowed!r} is gone"
+        for number, line in enumerate(text.splitlines(), 1):
+            if any(call in line for call in BARE) and allowed is None:
                 found.append(f"{source}:{number}: {line.strip()}")
     return found
 
