@@ -4,12 +4,12 @@ comparisons and the looks of :class:`layerbench.stats.sequential.Looks`: the one
 the repeated looks, whatever the command."""
 
 import argparse
-from collections.abc import Iterable
-from typing import Protocol
+from collections.abc import Callable, Iterable
+from typing import Protocol, TypeVar
 
 from layerbench.console.numbers import seconds
 from layerbench.errors import ConfigError
-from layerbench.stats.sequential import DEFAULT_MAX_TIME_S, Looks
+from layerbench.stats.sequential import DEFAULT_MAX_TIME_S, Looks, LooksMade
 
 
 class Decidable(Protocol):
@@ -56,3 +56,39 @@ def undecided(comparisons: Iterable[Decidable | None]) -> tuple[int, int]:
     """How many of the comparisons (None: nothing to compare) are undecided, and of how many."""
     present = [comparison for comparison in comparisons if comparison is not None]
     return sum(1 for comparison in present if not comparison.decided), len(present)
+
+
+class PassedResult(Protocol):
+    """A run's result that adds passes: how many it has, and the looks made at its end."""
+
+    @property
+    def passes(self) -> int: ...
+
+    until_decided: LooksMade | None
+
+
+Result = TypeVar("Result", bound=PassedResult)
+
+
+def passes_until_decided(
+    looks: Looks | None, undecided_at: Callable[[Result, float], tuple[int, int]]
+) -> tuple[Callable[[Result, int], bool] | None, Callable[[Result], None]]:
+    """--until-decided's question after each pass (None without it: no pass is added), and
+    what records the looks made in the result before its last save. ``undecided_at``: how
+    many of a result's comparisons are undecided at a confidence, and of how many."""
+    if looks is None:
+        return None, _no_looks
+
+    def enough(result: Result, passes: int) -> bool:
+        return looks.enough(passes, lambda confidence: undecided_at(result, confidence))
+
+    def conclude(result: Result) -> None:
+        passes = result.passes
+        left, compared = undecided_at(result, looks.final_confidence(passes))
+        result.until_decided = looks.made(passes, compared - left, compared)
+
+    return enough, conclude
+
+
+def _no_looks(result: PassedResult) -> None:
+    """Without --until-decided: no looks to record in the result."""

@@ -8,12 +8,16 @@ from typing import Any
 
 from layerbench.console.numbers import MAX_CONCURRENCY, MAX_PORT, MAX_REPEATS, seconds, whole
 from layerbench.console.topology_option import add_topology_argument, topology_of, with_hosts
-from layerbench.console.until_decided import add_until_decided_arguments, looks_of, undecided
+from layerbench.console.until_decided import (
+    add_until_decided_arguments,
+    looks_of,
+    passes_until_decided,
+    undecided,
+)
 from layerbench.cost.ladder_cost import ladder_cost_options, run_cost
 from layerbench.errors import ConfigError
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.ladder.app_costs import format_app_costs
-from layerbench.ladder.ladder import Enough
 from layerbench.ladder.ladder_instructions import ladder_instructions_lines
 from layerbench.ladder.ladder_progress import LadderProgress
 from layerbench.ladder.ladder_run import run_ladder
@@ -42,7 +46,6 @@ from layerbench.served.served_ladder import ladder_served, served_after_ladder
 from layerbench.served.served_table import format_served_document
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.server_settings import add_assignments
-from layerbench.stats.sequential import Looks
 
 EXIT_RUNG_FAILED = 1
 
@@ -210,7 +213,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             topology=topology is not None,
         )
     progress = LadderProgress(options, sys.stderr)
-    enough, conclude = _until_decided(looks, published)
+    enough, conclude = passes_until_decided(looks, _undecided_by(published))
     result = run_ladder(options, results, progress, conclude, topology, enough=enough)
     if counting is not None:
         print("counting instructions per request (layerbench cost)", file=sys.stderr)
@@ -236,27 +239,13 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     return EXIT_RUNG_FAILED if result.failed else 0
 
 
-def _until_decided(
-    looks: Looks | None, published: str | None
-) -> tuple[Enough | None, Callable[[LadderResult], None]]:
-    """--until-decided's question after each pass, and its record of the looks in the result
-    (before its last save); without it, none."""
-    if looks is None:
-        return None, _no_looks
+def _undecided_by(published: str | None) -> Callable[[LadderResult, float], tuple[int, int]]:
+    """The run's comparisons undecided at a confidence (_undecided), for --until-decided."""
 
-    def enough(result: LadderResult, passes: int) -> bool:
-        return looks.enough(passes, lambda confidence: _undecided(result, published, confidence))
+    def undecided_at(result: LadderResult, confidence: float) -> tuple[int, int]:
+        return _undecided(result, published, confidence)
 
-    def conclude(result: LadderResult) -> None:
-        passes = result.passes
-        left, compared = _undecided(result, published, looks.final_confidence(passes))
-        result.until_decided = looks.made(passes, compared - left, compared)
-
-    return enough, conclude
-
-
-def _no_looks(result: LadderResult) -> None:
-    """Without --until-decided: no looks to record in the result."""
+    return undecided_at
 
 
 def _undecided(result: LadderResult, published: str | None, confidence: float) -> tuple[int, int]:

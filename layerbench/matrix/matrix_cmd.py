@@ -9,9 +9,13 @@ from typing import Any
 
 from layerbench.console.numbers import MAX_REPEATS, seconds, whole
 from layerbench.console.topology_option import add_topology_argument, topology_of, with_hosts
-from layerbench.console.until_decided import add_until_decided_arguments, looks_of, undecided
+from layerbench.console.until_decided import (
+    add_until_decided_arguments,
+    looks_of,
+    passes_until_decided,
+    undecided,
+)
 from layerbench.lab.publish import ResultsFile, publish
-from layerbench.matrix.matrix import Enough
 from layerbench.matrix.matrix_options import (
     MATRIX_RUNG_NAMES,
     Column,
@@ -38,7 +42,6 @@ from layerbench.served.measure_option import add_measure_argument
 from layerbench.served.served_table import format_served_table, served_from_document
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments
-from layerbench.stats.sequential import Looks
 
 EXIT_CELL_FAILED = 1
 
@@ -133,7 +136,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         check_seed(published, _shape(options))  # a run that cannot hold the post's: refused
     results = ResultsFile(args.json, args.label)
     topology = topology_of(args)
-    enough, conclude = _until_decided(looks, published)
+    enough, conclude = passes_until_decided(looks, _undecided_by(published))
     progress = MatrixProgress(options, sys.stderr)
     result = run_matrix(options, results, progress, topology, enough=enough, conclude=conclude)
     tables = [
@@ -150,27 +153,13 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     return EXIT_CELL_FAILED if result.failed else 0
 
 
-def _until_decided(
-    looks: Looks | None, published: str | None
-) -> tuple[Enough | None, Callable[[MatrixResult], None]]:
-    """--until-decided's question after each pass, and its record of the looks in the result
-    (before its last save); without it, none."""
-    if looks is None:
-        return None, _no_looks
+def _undecided_by(published: str | None) -> Callable[[MatrixResult, float], tuple[int, int]]:
+    """The run's comparisons undecided at a confidence (_undecided), for --until-decided."""
 
-    def enough(result: MatrixResult, passes: int) -> bool:
-        return looks.enough(passes, lambda confidence: _undecided(result, published, confidence))
+    def undecided_at(result: MatrixResult, confidence: float) -> tuple[int, int]:
+        return _undecided(result, published, confidence)
 
-    def conclude(result: MatrixResult) -> None:
-        passes = result.passes
-        left, compared = _undecided(result, published, looks.final_confidence(passes))
-        result.until_decided = looks.made(passes, compared - left, compared)
-
-    return enough, conclude
-
-
-def _no_looks(result: MatrixResult) -> None:
-    """Without --until-decided: no looks to record in the result."""
+    return undecided_at
 
 
 def _undecided(result: MatrixResult, published: str | None, confidence: float) -> tuple[int, int]:
