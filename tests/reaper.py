@@ -34,12 +34,22 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+def as_from_a_shell() -> None:
+    """SIGINT and SIGHUP not ignored, as an interactive shell starts a command, whatever this
+    runner was given (a background job's SIGINT ignored, nohup's SIGHUP ignored): the command
+    inherits them so, and the signals sent are then the ones it handles."""
+    for signum in (signal.SIGINT, signal.SIGHUP):
+        if signal.getsignal(signum) == signal.SIG_IGN:
+            signal.signal(signum, signal.SIG_DFL)
+
+
 def main() -> None:
     wait_for, timeout_s = sys.argv[1], float(sys.argv[2])
     separator = sys.argv.index("--")
     sent = signal.Signals[sys.argv[3]] if separator > 3 else signal.SIGINT
     command = sys.argv[separator + 1 :]
     ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    as_from_a_shell()
     child = subprocess.Popen(command, stderr=subprocess.PIPE)
     assert child.stderr is not None
     stderr_fd = child.stderr.fileno()
