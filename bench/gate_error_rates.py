@@ -49,32 +49,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from instructions_gate import APP  # the calibrated application, one definition
+
 from layerbench.smoke.smoke import SmokeOptions
 from layerbench.smoke.smoke_cost import measure_urls
 from layerbench.smoke.smoke_run import run_smoke_against
 from layerbench.stats.paired import paired_ratio
 
-APP = """
-import itertools
-import json
-import sqlite3
-
-EXTRA = {extra}
-_db = sqlite3.connect(":memory:", check_same_thread=False)
-_db.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price REAL)")
-_db.executemany("INSERT INTO item VALUES (?, ?, ?)",
-                [(n, f"item {{n}}", n * 1.25) for n in range(1, 51)])
-
-
-def application(environ, start_response):
-    rows = _db.execute("SELECT id, name, price FROM item ORDER BY id LIMIT 20").fetchall()
-    body = json.dumps([{{"id": i, "name": n, "price": p}} for i, n, p in rows]).encode()
-    for _ in itertools.repeat(None, EXTRA):
-        pass
-    start_response("200 OK", [("Content-Type", "application/json"),
-                              ("Content-Length", str(len(body)))])
-    return [body]
-"""
 SPEC = "gateapp:application"
 INSTRUCTIONS_CALIBRATION = 2_000
 RPS_CALIBRATION = 20_000
