@@ -1,5 +1,5 @@
 # The README's commands. `make demo` and `make test` install what they need first.
-.PHONY: demo test test-wide setup setup-dev lint docs test-rust test-python clean
+.PHONY: demo test test-wide setup setup-dev lint docs test-rust test-python wheel clean
 
 CARGO := PATH="$(HOME)/.cargo/bin:$(PATH)" cargo
 VENV := .venv/bin
@@ -45,5 +45,12 @@ test-python:
 test-wide: setup-dev
 	$(VENV)/pytest -m wide
 
+# The wheel to publish, in dist/: built from the clone (the load generator compiled into it),
+# then tagged manylinux_2_X by auditwheel, X the newest glibc symbol the program uses.
+wheel: setup-dev
+	rm -rf dist/build && PATH="$(HOME)/.cargo/bin:$(PATH)" $(VENV)/pip wheel --quiet --no-deps . -w dist/build
+	PATH="$(abspath $(VENV)):$(PATH)" $(VENV)/auditwheel repair --wheel-dir dist dist/build/layerbench-*.whl
+	rm -rf dist/build
+
 clean:
-	rm -rf .venv load/target ladder.json
+	rm -rf .venv load/target ladder.json dist

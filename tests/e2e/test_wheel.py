@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 USER = "layerbench-ci"
 CORE_LIMIT = 15
 # What the wheel is built from: the project's own files, nothing of the clone's build state.
-SOURCES = ("pyproject.toml", "README.md", "layerbench/", "layerbench_sites/", "load/")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "layerbench/", "layerbench_sites/", "load/")
 SHORT_RUN = ["-d", "0.3", "--warmup", "0", "--repeats", "1"]
 STYLE_SHEET = ROOT / "layerbench_sites" / "app" / "templates" / "site" / "style.css"
 RECIPE = ROOT / "examples" / "ci" / "github-actions.yml"
@@ -233,6 +233,18 @@ def test_the_wheel_has_both_programs_and_the_package_data(wheel: Path) -> None:
         "layerbench_sites/frameworks/templates/jinja_video.html",
     ):
         assert name in listing, name
+
+
+def test_the_wheel_fits_every_python3_and_a_manylinux_platform(wheel: Path) -> None:
+    # Its one compiled file is a program, not an extension module: no Python ABI in the tag.
+    assert wheel.name.endswith("-py3-none-linux_x86_64.whl"), wheel.name
+    shown = subprocess.run(
+        [Path(sys.executable).parent / "auditwheel", "show", wheel],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert 'consistent with the\nfollowing platform tag: "manylinux_2_' in shown, shown
 
 
 def test_the_core_install_is_at_most_15_distributions(core: Venv) -> None:
