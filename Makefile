@@ -53,4 +53,4 @@ wheel: setup-dev
 	rm -rf dist/build
 
 clean:
-	rm -rf .venv load/target ladder.json dist
+	rm -rf .venv load/target ladder.json matrix.json dist
