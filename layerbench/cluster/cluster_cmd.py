@@ -17,7 +17,9 @@ from layerbench.cluster.cluster_table import render
 from layerbench.console.numbers import MAX_COUNT, MAX_THREADS, whole
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import read_topology
-from layerbench.store.document_file import check_writable, write_document
+from layerbench.lab.run_skeleton import DocumentSaving
+from layerbench.lab.topology_run import check_topology
+from layerbench.store.document_file import check_writable
 
 
 def add_parser(commands: Any) -> None:
@@ -71,16 +73,19 @@ def cmd_cluster(args: argparse.Namespace) -> int:
     if args.json:
         check_writable(args.json, "the results")
     plan = plan_cluster(read_topology(args.topology), options, args.topology)
+    check_topology(plan.topology, ())
     if os.geteuid() != 0:
         raise ConfigError("the cluster's hosts are network namespaces: run it as root")
     result = empty_result(plan)
-    try:
-        run_cluster(plan, options, result, lambda line: print(line, file=sys.stderr, flush=True))
-    finally:  # what was measured is kept, also after an error or Ctrl-C
+    try:  # the --json file is written after every step, and once more however the run ends
+        run_cluster(plan, options, result, _progress, DocumentSaving(args.json))
+    finally:  # what was measured is shown, also after an error or Ctrl-C
         print("\n".join(render(result)), file=sys.stderr if str(args.json) == "-" else sys.stdout)
-        if args.json:
-            write_document(result.document(), args.json)
     return 0
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def numbers(text: str) -> tuple[int, ...]:

@@ -77,8 +77,14 @@ class ClusterResult:
     # The largest writer count through node 1 alone, against the same through every node.
     one_node: WritersRow | None = None
     site: list[SiteCondition] = field(default_factory=list)
+    # Where it ran: the topology's hosts as made (addresses, namespaces).
+    conditions: JsonObject = field(default_factory=dict)
+    started_at: str = ""
+    finished_at: str | None = None
+    # Stopped by Ctrl-C: the figures are those measured by then.
+    interrupted: bool = False
 
-    def document(self) -> JsonObject:
+    def to_dict(self) -> JsonObject:
         return {
             "version": 2,  # 2: a writers row says via what it wrote, and through HTTP more
             **asdict(self),

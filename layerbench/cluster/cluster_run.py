@@ -4,7 +4,8 @@ on every node, then through node 1 alone; then through the site's HTTP API, ngin
 every app host) and the site under each condition (the page cache shared or per host,
 reads causal or not), every measurement made from the client host. Whatever ends the run (its
 end, an error, Ctrl-C), every server is stopped and the namespaces removed; what was measured
-by then is in the result the caller handed in, filled as the run goes."""
+by then is in the result the caller handed in, filled as the run goes, and saved after every
+step and once more at the end (the run skeleton, :mod:`layerbench.lab.run_skeleton`)."""
 
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -18,9 +19,10 @@ from layerbench.cluster.cluster_reads import balance, read_your_write
 from layerbench.cluster.cluster_result import ClusterResult, SiteCondition
 from layerbench.cluster.cluster_site import site_on_hosts
 from layerbench.cluster.cluster_writes import count_on_node, measure_writers
-from layerbench.hosts.lab_network import LabNetwork, lab_network
+from layerbench.hosts.lab_network import LabNetwork
 from layerbench.hosts.placement import Placement, placement_of
-from layerbench.proc.work_dirs import work_directory
+from layerbench.lab.publish import now
+from layerbench.lab.run_skeleton import NO_SAVING, Saving, measured_run
 from layerbench.services.galera import NODES, GaleraService
 from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.memcached_pool import MemcachedPoolService
@@ -41,6 +43,7 @@ def empty_result(plan: ClusterPlan) -> ClusterResult:
     return ClusterResult(
         hosts={host.name: list(host.roles) for host in plan.topology.hosts},
         app_hosts=len(plan.apps),
+        started_at=now(),
     )
 
 
@@ -49,15 +52,30 @@ def run_cluster(
     options: ClusterOptions,
     result: ClusterResult,
     progress: Callable[[str], None] = lambda line: None,
+    saving: Saving[ClusterResult] = NO_SAVING,
 ) -> ClusterResult:
-    """Fills ``result`` as it measures (what was measured stays in it, whatever ends the run)."""
-    with lab_network(plan.topology) as network, ExitStack() as stack:
+    """Fills ``result`` as it measures (what was measured stays in it, whatever ends the run);
+    ``saving`` keeps it after every step and once more however the run ends (the run
+    skeleton's, :mod:`layerbench.lab.run_skeleton`)."""
+    # Marked as this run's (a killed run's is swept by the next command); traversable by
+    # nginx's unprivileged workers, which reach their configuration below it.
+    with (
+        measured_run(result, saving, prefix="layerbench-cl-", topology=plan.topology) as run,
+        ExitStack() as stack,
+    ):
+        network = run.placements.network
+        assert network is not None  # made for plan.topology
+
+        def step(line: str) -> None:
+            run.checkpoint()
+            progress(line)
+
         nodes = [placement_of(network, plan.dbs[n % len(plan.dbs)]) for n in range(NODES)]
         galera = GaleraService(placements=nodes)
         stack.callback(galera.stop)
         galera.start()
         urls = list(galera.urls)
-        progress(f"Galera: {NODES} nodes on {', '.join(node.name for node in nodes)}")
+        step(f"Galera: {NODES} nodes on {', '.join(node.name for node in nodes)}")
         cache_url = None
         if plan.caches:
             pool = MemcachedPoolService(
@@ -65,27 +83,24 @@ def run_cluster(
             )
             stack.callback(pool.stop)
             cache_url = pool.start().url
-            progress(f"the page cache: memcached on {', '.join(h.name for h in plan.caches)}")
+            step(f"the page cache: memcached on {', '.join(h.name for h in plan.caches)}")
         client = placement_of(network, plan.client)
         with client.entered():
             migrate_database(urls[0])
-            measure_all_writers(urls, options, result, progress)
-        # Marked as this run's (a killed run's is swept by the next command); traversable by
-        # nginx's unprivileged workers, which reach their configuration below it.
-        workdir = stack.enter_context(work_directory("layerbench-cl-"))
+            measure_all_writers(urls, options, result, step)
         cluster = RunningCluster(network, plan, client, urls, cache_url)
-        measure_http_writers(cluster, options, result, workdir / "http-writers", progress)
+        measure_http_writers(cluster, options, result, run.workdir / "http-writers", step)
         for cache in options.caches:
             for sync_wait in SYNC_WAITS:
                 condition = measure_site(
                     cluster,
                     cache=cache,
                     sync_wait=sync_wait,
-                    workdir=workdir / f"{cache}-{sync_wait}",
+                    workdir=run.workdir / f"{cache}-{sync_wait}",
                     duration_s=options.duration_s,
                 )
                 result.site.append(condition)
-                progress(f"site, cache {cache}, wsrep_sync_wait={sync_wait}: measured")
+                step(f"site, cache {cache}, wsrep_sync_wait={sync_wait}: measured")
     return result
 
 

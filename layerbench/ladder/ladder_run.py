@@ -11,7 +11,7 @@ from typing import Protocol
 from layerbench.hosts.topology import Topology
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.publish import ResultsFile
-from layerbench.lab.run_skeleton import measured_run, start_run
+from layerbench.lab.run_skeleton import HostSaving, measured_run, start_run
 from layerbench.lab.server_check import check_server
 from layerbench.ladder.ladder import Enough, Ladder, LadderObserver, services_needed
 from layerbench.ladder.mix import mix_outcome
@@ -53,8 +53,7 @@ def run_ladder(
     observer.begin(start.layout)
     with measured_run(
         result,
-        results,
-        ladder_memory_items,
+        HostSaving(results, ladder_memory_items),
         prefix="layerbench-",
         topology=topology,
         kinds=kinds,

@@ -13,7 +13,7 @@ from layerbench.hosts.topology import Topology
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.ladder_services import LadderServices
 from layerbench.lab.publish import ResultsFile
-from layerbench.lab.run_skeleton import measured_run, start_run
+from layerbench.lab.run_skeleton import HostSaving, measured_run, start_run
 from layerbench.matrix.matrix import Enough, Matrix, MatrixObserver
 from layerbench.matrix.matrix_options import MatrixOptions
 from layerbench.render.worker_memory import matrix_memory_items
@@ -56,8 +56,7 @@ def run_matrix(
     with (
         measured_run(
             result,
-            results,
-            matrix_memory_items,
+            HostSaving(results, matrix_memory_items),
             prefix="layerbench-matrix-",
             topology=topology,
             kinds=kinds,

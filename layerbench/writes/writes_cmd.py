@@ -11,8 +11,9 @@ from typing import Any
 
 from layerbench.console.numbers import MAX_COUNT, MAX_REPEATS, MAX_THREADS, whole
 from layerbench.errors import ConfigError
+from layerbench.lab.run_skeleton import DocumentSaving
 from layerbench.servers.server_settings import add_assignments
-from layerbench.store.document_file import check_writable, write_document
+from layerbench.store.document_file import check_writable
 from layerbench.writes.writes_result import WritesResult, WritesTrial
 from layerbench.writes.writes_run import WritesOptions, run_writes
 from layerbench.writes.writes_stores import STORES
@@ -72,11 +73,10 @@ def cmd_writes(args: argparse.Namespace) -> int:
     options.check()
     if args.json:
         check_writable(args.json, "the results")
-    result = run_writes(options, _progress)
+    # The --json file is written after every trial and once more however the run ends.
+    result = run_writes(options, _progress, DocumentSaving(args.json))
     table = sys.stderr if args.json == "-" else sys.stdout
     print(render(result), file=table)
-    if args.json:
-        write_document(result.document(), args.json)
     return 0
 
 

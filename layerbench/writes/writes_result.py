@@ -5,7 +5,6 @@ the middle two) the p99 commit latency and what the writers (the client role) an
 database cost in CPU and memory."""
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from layerbench.stats.median import RATE_RULE, representative_index
 from layerbench.stats.spread import Spread
@@ -73,7 +72,12 @@ class WritesResult:
     trials: list[WritesTrial] = field(default_factory=list)
     # Store → why it was not measured (a package to install, its error).
     not_measured: dict[str, str] = field(default_factory=dict)
-    conditions: dict[str, Any] = field(default_factory=dict)
+    # The machine the run was measured on (lab/conditions.py; CPUs not pinned).
+    conditions: JsonObject = field(default_factory=dict)
+    started_at: str = ""
+    finished_at: str | None = None
+    # Stopped by Ctrl-C: the trials are those measured by then.
+    interrupted: bool = False
 
     def rows(self) -> list[WritesRow]:
         return [
@@ -83,7 +87,7 @@ class WritesResult:
             if (trials := [t for t in self.trials if (t.store, t.writers) == (store, writers)])
         ]
 
-    def document(self) -> JsonObject:
+    def to_dict(self) -> JsonObject:
         """The JSON document (``--json``): every trial and every row."""
         return {
             "version": WRITES_DOCUMENT_VERSION,
@@ -97,6 +101,9 @@ class WritesResult:
                 "mariadb_profile": self.mariadb_profile,
             },
             "conditions": self.conditions,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "interrupted": self.interrupted,
             "not_measured": self.not_measured,
             "figures": {
                 "commits_per_s": RATE_RULE,

@@ -10,7 +10,6 @@ naming its package; the others are.
 """
 
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -21,10 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import ConfigError, LayerbenchError, MissingPackageError
+from layerbench.lab.conditions import collect_conditions
+from layerbench.lab.cpu_layout import plan_cpu_layout
+from layerbench.lab.publish import now
+from layerbench.lab.run_skeleton import NO_SAVING, Saving, measured_run
 from layerbench.lab.sampler import Sampler
 from layerbench.lab.service_settings import service_arguments
 from layerbench.proc.process import ManagedProcess
-from layerbench.proc.work_dirs import make_work_directory
 from layerbench.results.usage import Usage
 from layerbench.roles import CLIENT_ROLE, DATABASE_ROLE
 from layerbench.servers.server_settings import SettingsBook, check_sections
@@ -89,15 +91,31 @@ class WritesError(LayerbenchError):
 TrialObserver = Callable[[WritesTrial], None]
 
 
-def run_writes(options: WritesOptions, observe: TrialObserver) -> WritesResult:
+def run_writes(
+    options: WritesOptions,
+    observe: TrialObserver,
+    saving: Saving[WritesResult] = NO_SAVING,
+) -> WritesResult:
+    """Measures ``options``' stores, telling ``observe`` of each trial; ``saving`` keeps the
+    result after every trial and once more however the run ends (the run skeleton's,
+    :mod:`layerbench.lab.run_skeleton`)."""
     options.check()
     profile = str(service_arguments(options.book, "mariadb")["profile"])
     result = WritesResult(
-        options.stores, options.writers, options.objects, options.commits, options.repeats, profile
+        options.stores,
+        options.writers,
+        options.objects,
+        options.commits,
+        options.repeats,
+        profile,
+        conditions=collect_conditions(plan_cpu_layout(pin=False)),
+        started_at=now(),
     )
-    with ExitStack() as stack:
-        workdir = make_work_directory("layerbench-writes-")
-        stack.callback(shutil.rmtree, workdir, ignore_errors=True)
+    with (
+        measured_run(result, saving, prefix="layerbench-writes-") as run,
+        ExitStack() as stack,
+    ):
+        workdir = run.workdir
         running: dict[str, StoreRunning] = {}
         services = SharedServices(stack, options.book)
         for store in options.stores:
@@ -118,6 +136,7 @@ def run_writes(options: WritesOptions, observe: TrialObserver) -> WritesResult:
                     trial = _trial(workdir, up, writers, options.commits, at)
                     grown[store] += trial.commits
                     result.trials.append(trial)
+                    run.checkpoint()
                     observe(trial)
     return result
 

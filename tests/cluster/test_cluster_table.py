@@ -53,7 +53,7 @@ def test_the_table_has_every_row() -> None:
 
 
 def test_the_json_document_has_every_figure() -> None:
-    document = json.loads(json.dumps(RESULT.document()))
+    document = json.loads(json.dumps(RESULT.to_dict()))
     assert document["version"] == 2
     assert [row["conflict_retries_per_100_writes"] for row in document["writers"]] == [
         0.0, 25.0, 5.0

@@ -143,7 +143,7 @@ def test_writes_shows_the_slower_middle_trials_latency_and_cost() -> None:
     assert (row.p99_latency_us, row.pss_bytes) == (1_500.0, {"client": 1, "database": 2})
     assert row.representative_repeat == 1
     result = WritesResult(("sqlite",), (4,), 0, 100, 2, "default", trials=measured)
-    document = result.document()
+    document = result.to_dict()
     [saved] = document["rows"]
     assert saved["commits_per_s"] == 110.0 and saved["representative_repeat"] == 1
     assert "mean of the middle two" in document["figures"]["commits_per_s"]
