@@ -23,8 +23,8 @@ from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.matrix.matrix import Matrix
 from layerbench.matrix.matrix_options import Column, MatrixOptions, parse_concurrency
+from layerbench.matrix.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.matrix.matrix_table import format_matrix_table
-from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments

@@ -21,9 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.render.text_table import format_table
-from layerbench.results.ladder_result import LadderResult, RungResult
-from layerbench.results.result_documents import read_result
+from layerbench.report.stored_result import read_result
 from layerbench.roles import SERVER_ROLE
 from layerbench.stats.comparison import compare_rates
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.ladder.ladder import Ladder, LadderObserver
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.ladder.options import LadderOptions
-from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.rungs.definitions import Rung
 
 

@@ -4,9 +4,9 @@ four service roles, three repeats), seed 000's matrix (mod_wsgi embedded against
 configurations with long labels, c = 100, 200, 500) and seed 002's (seven columns at c=1, one
 of them not installed, one failed)."""
 
-from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.ladder.ladder_result import LadderResult, RungResult
+from layerbench.matrix.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.load_result import LoadResult
-from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage

@@ -12,15 +12,15 @@ from layerbench.console.numbers import MAX_RUN_ID
 from layerbench.console.output import print_out
 from layerbench.documents import read_json
 from layerbench.errors import ConfigError, ResultsDatabaseError
+from layerbench.ladder.ladder_result import LadderResult
+from layerbench.ladder.seed_ladder_table import format_ladder_seed_table
+from layerbench.matrix.matrix_result import MatrixResult
+from layerbench.matrix.seed_table import format_seed_table
 from layerbench.replicate.published import LADDER, MATRIX, published_named
-from layerbench.replicate.seed_ladder_table import format_ladder_seed_table
-from layerbench.replicate.seed_table import format_seed_table
 from layerbench.report.exports import to_csv, to_json, to_markdown
 from layerbench.report.html_report import html_report
+from layerbench.report.stored_result import read_result
 from layerbench.report.terminal_tables import terminal_tables
-from layerbench.results.ladder_result import LadderResult
-from layerbench.results.matrix_result import MatrixResult
-from layerbench.results.result_documents import read_result
 from layerbench.store.document_file import check_writable, write_text
 from layerbench.store.results_db import ResultsDatabase, default_path
 

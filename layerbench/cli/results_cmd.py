@@ -16,10 +16,11 @@ from layerbench.console.numbers import MAX_RUN_ID, whole
 from layerbench.console.output import print_out
 from layerbench.documents import read_json
 from layerbench.errors import LayerbenchError
+from layerbench.ladder.ladder_result import LadderResult
 from layerbench.ladder.mix_lines import mix_rows
 from layerbench.render.terminal_text import escaped
 from layerbench.render.text_table import TERMINAL_WIDTH, format_table
-from layerbench.results.ladder_result import LadderResult
+from layerbench.report.stored_result import read_result
 from layerbench.stats.spread import Spread
 from layerbench.store.results_db import (
     PATH_VARIABLE,
@@ -161,7 +162,7 @@ def _mix(database: ResultsDatabase, run: StoredRun) -> list[list[str]] | None:
     """A mix's prediction and measurement as rows; none when unreadable (the run's problems
     say why)."""
     try:
-        result = database.result(run.id)
+        result = read_result(database.document(run.id))
     except LayerbenchError:
         return None
     mix = result.mix if isinstance(result, LadderResult) else None

@@ -14,10 +14,11 @@ import sys
 from layerbench.console.numbers import MAX_RUN_ID, whole
 from layerbench.console.output import print_out
 from layerbench.errors import ConfigError, LayerbenchError
+from layerbench.ladder.ladder_result import LadderResult
 from layerbench.render.terminal_text import escaped
 from layerbench.render.text_table import format_table
-from layerbench.results.ladder_result import LadderResult
-from layerbench.results.run_conditions import differences, run_conditions
+from layerbench.report.run_conditions import differences, run_conditions
+from layerbench.report.stored_result import read_result
 from layerbench.stats.apart import MIN_DRIFT, compare_apart, drift_between
 from layerbench.stats.comparison import RungComparison
 from layerbench.stats.verdict import SAME_WITHIN, percent
@@ -109,7 +110,7 @@ def compare_runs(database: ResultsDatabase, a: StoredRun, b: StoredRun) -> list[
 def _speeds(database: ResultsDatabase, run: StoredRun) -> list[float]:
     """The CPU speed probe of every trial of the run that has one."""
     try:
-        result = database.result(run.id)
+        result = read_result(database.document(run.id))
     except LayerbenchError:  # an unreadable document, already warned about
         return []
     items = result.rungs if isinstance(result, LadderResult) else result.cells
@@ -150,7 +151,8 @@ def warn(problems: tuple[str, ...] | list[str]) -> None:
 def _differences(database: ResultsDatabase, a: StoredRun, b: StoredRun) -> list[str]:
     try:
         return differences(
-            run_conditions(database.result(a.id)), run_conditions(database.result(b.id))
+            run_conditions(read_result(database.document(a.id))),
+            run_conditions(read_result(database.document(b.id))),
         )
     except LayerbenchError:  # an unreadable document, already warned about
         return []

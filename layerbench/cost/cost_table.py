@@ -3,9 +3,9 @@ repeats), what its layer adds over the rung above (instructions, and as a factor
 of its chain counted, the ladder's rule, named in a column of its own when the rungs are not
 one chain), the product down from the top, and the spread of the repeats (CV %)."""
 
+from layerbench.cost.cost_result import CostResult, RequestCost
 from layerbench.render.text_table import format_table
 from layerbench.results.chain_references import ChainRow, chain_references, follows_the_rows
-from layerbench.results.cost_result import CostResult, RequestCost
 from layerbench.stats.median import median
 
 

@@ -16,13 +16,13 @@ from layerbench.cost.cost_plan import (
     CostPlan,
     CostRequest,
 )
+from layerbench.cost.cost_result import CostResult, RequestCost
 from layerbench.cost.cost_run import run_cost_pass
 from layerbench.cost.cost_services import RepeatDatabases, cost_settings
 from layerbench.cost.shim_build import find_valgrind, shim_library
 from layerbench.errors import ConfigError
 from layerbench.lab.app_under_test import app_environment, check_installed
 from layerbench.proc.work_dirs import work_directory
-from layerbench.results.cost_result import CostResult, RequestCost
 from layerbench.rungs.applications import Application, find_application
 from layerbench.rungs.definitions import LADDER, Rung, Stack
 from layerbench.servers.server_settings import SettingsBook

@@ -7,8 +7,8 @@ Python 3.11."""
 
 import statistics
 
+from layerbench.cost.cost_result import CostResult
 from layerbench.render.text_table import format_table
-from layerbench.results.cost_result import CostResult
 from layerbench.stats.median import median
 
 

@@ -3,8 +3,8 @@ seconds per 1,000 requests, the PSS of one worker (the mean of the server's proc
 during the measurement), and its cost over the bare application: its server CPU per request
 divided by bare's (1.0x: as cheap; 3.0x: three times the CPU for the same answer)."""
 
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.render.text_table import format_table
-from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.roles import SERVER_ROLE
 
 MIB = 1024 * 1024

@@ -26,12 +26,12 @@ from layerbench.lab.static_server import static_deployment, static_server_name
 from layerbench.lab.topology_run import LOCAL_PLACEMENTS, Placements
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.ladder.options import LadderOptions
 from layerbench.proc.ports import free_port
 from layerbench.profile.frame_layers import LayerMap
 from layerbench.profile.pyspy_record import PySpyRecorder, find_py_spy, pyspy_version
 from layerbench.profile.rung_profile import GIL_MODE, RungProfile, empty_profile
-from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.status import Status
 from layerbench.results.trials import MAX_REPEATS, Trial

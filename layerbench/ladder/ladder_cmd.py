@@ -20,25 +20,25 @@ from layerbench.lab.publish import ResultsFile, publish
 from layerbench.ladder.app_costs import format_app_costs
 from layerbench.ladder.ladder_instructions import ladder_instructions_lines
 from layerbench.ladder.ladder_progress import LadderProgress
+from layerbench.ladder.ladder_result import LadderResult, ladder_memory_items
 from layerbench.ladder.ladder_run import run_ladder
 from layerbench.ladder.ladder_table import format_ladder_table
 from layerbench.ladder.layer_table import profile_tables
 from layerbench.ladder.options import DEFAULT_SERVER, LadderOptions
-from layerbench.profile.pyspy_record import (
-    DEFAULT_RATE_HZ,
-    MAX_PROFILE_RATE_HZ,
-    check_profiling,
-)
-from layerbench.render.worker_memory import format_memory_table, ladder_memory_items
-from layerbench.replicate.published import LADDER
-from layerbench.replicate.published_option import add_published_argument, published_names
-from layerbench.replicate.seed_ladder_table import (
+from layerbench.ladder.seed_ladder_table import (
     LadderShape,
     check_ladder_seed,
     format_ladder_seed_table,
     ladder_claim_verdicts,
 )
-from layerbench.results.ladder_result import LadderResult
+from layerbench.profile.pyspy_record import (
+    DEFAULT_RATE_HZ,
+    MAX_PROFILE_RATE_HZ,
+    check_profiling,
+)
+from layerbench.render.worker_memory import format_memory_table
+from layerbench.replicate.published import LADDER
+from layerbench.replicate.published_option import add_published_argument, published_names
 from layerbench.rungs.applications import APPLICATIONS, BARE
 from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.served.measure_option import add_measure_argument

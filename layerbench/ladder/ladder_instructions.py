@@ -3,9 +3,9 @@ cost pass (the application called in-process under callgrind), with their spread
 layer adds over the first of its chain counted (the ladder's rule); a rung the pass did not
 count (nginx's static file) has none."""
 
+from layerbench.ladder.ladder_result import LadderResult
 from layerbench.render.text_table import format_table
 from layerbench.results.chain_references import ChainRow, chain_references
-from layerbench.results.ladder_result import LadderResult
 
 
 def ladder_instructions_lines(result: LadderResult) -> list[str]:

@@ -7,9 +7,9 @@ import time
 from typing import TextIO
 
 from layerbench.lab.cpu_layout import CpuLayout
+from layerbench.ladder.ladder_result import RungResult
 from layerbench.ladder.options import LadderOptions
 from layerbench.render.text_table import TERMINAL_WIDTH
-from layerbench.results.ladder_result import RungResult
 from layerbench.results.status import Status
 from layerbench.rungs.applications import APPLICATIONS
 from layerbench.rungs.definitions import Rung

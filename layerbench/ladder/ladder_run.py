@@ -14,10 +14,9 @@ from layerbench.lab.publish import ResultsFile
 from layerbench.lab.run_skeleton import HostSaving, measured_run, start_run
 from layerbench.lab.server_check import check_server
 from layerbench.ladder.ladder import Enough, Ladder, LadderObserver, services_needed
+from layerbench.ladder.ladder_result import LadderResult, ladder_memory_items
 from layerbench.ladder.mix import mix_outcome
 from layerbench.ladder.options import LadderOptions
-from layerbench.render.worker_memory import ladder_memory_items
-from layerbench.results.ladder_result import LadderResult
 from layerbench.stats.mix_prediction import MixOutcome
 
 

@@ -8,9 +8,9 @@ role. It fits a 120-column terminal; ``wide`` adds ms/req, p99.9 and every role'
 
 import textwrap
 
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.render.noise_notes import noise_notes
 from layerbench.render.text_table import TERMINAL_WIDTH, Group, format_table
-from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.status import Status
 from layerbench.roles import (
     CACHE_ROLE,

@@ -3,9 +3,9 @@ samples with its 95 % interval, what that is in server CPU per request, and its 
 share; a line above says how many samples, and how much of the server's measured CPU they
 stand for."""
 
+from layerbench.ladder.ladder_result import LadderResult
 from layerbench.profile.rung_profile import RungProfile
 from layerbench.render.text_table import format_table
-from layerbench.results.ladder_result import LadderResult
 
 
 def profile_heading(label: str, profile: RungProfile) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from layerbench.errors import ConfigError
-from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.rungs.definitions import Rung, Stack
 from layerbench.stats.mix_prediction import Measured, MixOutcome, predict_mix
 

@@ -12,11 +12,11 @@ from layerbench.errors import IncompleteRunError
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.ladder.ladder_cmd import EXIT_RUNG_FAILED, add_run_arguments, ladder_options
 from layerbench.ladder.ladder_progress import LadderProgress
+from layerbench.ladder.ladder_result import ladder_memory_items
 from layerbench.ladder.ladder_run import run_mix
 from layerbench.ladder.ladder_table import format_ladder_table
 from layerbench.ladder.mix import DEFAULT_HIT, DEFAULT_MISS, MixOptions
 from layerbench.ladder.mix_lines import format_mix
-from layerbench.render.worker_memory import ladder_memory_items
 
 
 def add_parser(commands: Any) -> None:

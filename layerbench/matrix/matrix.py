@@ -23,8 +23,8 @@ from layerbench.lab.topology_run import LOCAL_PLACEMENTS, Placements
 from layerbench.lab.trial import TrialRunner, load_spec_for
 from layerbench.lab.verify import verify_rung
 from layerbench.matrix.matrix_options import Column, MatrixOptions
+from layerbench.matrix.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.proc.ports import free_port
-from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.results.status import Status
 from layerbench.results.trials import MAX_REPEATS, Trial
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE, Rung

@@ -23,20 +23,20 @@ from layerbench.matrix.matrix_options import (
     parse_concurrency,
 )
 from layerbench.matrix.matrix_progress import MatrixProgress
+from layerbench.matrix.matrix_result import MatrixResult, matrix_memory_items
 from layerbench.matrix.matrix_run import run_matrix
 from layerbench.matrix.matrix_table import format_matrix_table
 from layerbench.matrix.matrix_verdicts import column_verdict_lines
-from layerbench.render.worker_memory import format_memory_table, matrix_memory_items
-from layerbench.replicate.published import MATRIX
-from layerbench.replicate.published_option import add_published_argument, published_names
-from layerbench.replicate.seed_table import (
+from layerbench.matrix.seed_table import (
     RunColumn,
     RunShape,
     check_seed,
     format_seed_table,
     matrix_claim_verdicts,
 )
-from layerbench.results.matrix_result import MatrixResult
+from layerbench.render.worker_memory import format_memory_table
+from layerbench.replicate.published import MATRIX
+from layerbench.replicate.published_option import add_published_argument, published_names
 from layerbench.rungs.applications import APPLICATIONS, BARE
 from layerbench.served.measure_option import add_measure_argument
 from layerbench.served.served_table import format_served_table, served_from_document

@@ -6,8 +6,8 @@ from typing import TextIO
 
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.matrix.matrix_options import MatrixOptions
+from layerbench.matrix.matrix_result import Cell, ColumnInfo
 from layerbench.render.text_table import TERMINAL_WIDTH
-from layerbench.results.matrix_result import Cell, ColumnInfo
 from layerbench.results.status import Status
 from layerbench.words import counted
 

@@ -16,8 +16,7 @@ from layerbench.lab.publish import ResultsFile
 from layerbench.lab.run_skeleton import HostSaving, measured_run, start_run
 from layerbench.matrix.matrix import Enough, Matrix, MatrixObserver
 from layerbench.matrix.matrix_options import MatrixOptions
-from layerbench.render.worker_memory import matrix_memory_items
-from layerbench.results.matrix_result import MatrixResult
+from layerbench.matrix.matrix_result import MatrixResult, matrix_memory_items
 from layerbench.rungs.definitions import FULL_SERVICES
 
 

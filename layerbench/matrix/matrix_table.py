@@ -8,9 +8,9 @@ adds each role's CPU % to the costs."""
 import textwrap
 from collections.abc import Callable
 
+from layerbench.matrix.matrix_result import Cell, MatrixResult
 from layerbench.render.noise_notes import noise_notes
 from layerbench.render.text_table import TERMINAL_WIDTH, Group, format_table
-from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.results.status import Status
 from layerbench.roles import CLIENT_ROLE, FRONT_ROLE, SERVER_ROLE, UPSTREAM_ROLE
 

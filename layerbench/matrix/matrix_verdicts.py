@@ -1,10 +1,10 @@
 """The matrix's columns compared, for the terminal: each cell's req/s against the first
 column's at the same level, paired pass by pass
-(:meth:`~layerbench.results.matrix_result.MatrixResult.compared_vs_first`), one row each with
+(:meth:`~layerbench.matrix.matrix_result.MatrixResult.compared_vs_first`), one row each with
 its ratio and verdict (faster/slower by X % [interval], the same within ±5 %, inconclusive)."""
 
+from layerbench.matrix.matrix_result import MatrixResult
 from layerbench.render.text_table import format_table
-from layerbench.results.matrix_result import MatrixResult
 from layerbench.stats.verdict import SAME_WITHIN, percent
 
 

@@ -9,9 +9,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from layerbench.render.text_table import format_table
-from layerbench.results.ladder_result import LadderResult
-from layerbench.results.matrix_result import MatrixResult
-from layerbench.results.status import Status
 from layerbench.results.trials import Repeated
 from layerbench.results.usage import RoleUsage
 from layerbench.roles import SERVER_ROLE
@@ -82,23 +79,3 @@ def format_memory_table(
     if len(rows) < 2:
         return ""
     return "\n".join([TITLE, *format_table(rows, 1, colour=colour)])
-
-
-def ladder_memory_items(result: LadderResult) -> list[tuple[str, Repeated]]:
-    return [(result.label(rung), rung) for rung in result.rungs if rung.status is Status.OK]
-
-
-def matrix_memory_items(result: MatrixResult) -> list[tuple[str, Repeated]]:
-    """A level the run measured twice (the first measurement after a start, then the next)
-    names which: ``c=100 (2)``."""
-    levels = [cell.concurrency for cell in {cell.row: cell for cell in result.cells}.values()]
-    items: list[tuple[str, Repeated]] = []
-    for cell in result.cells:
-        if cell.status is not Status.OK:
-            continue
-        name = f"{cell.column} c={cell.concurrency}"
-        if levels.count(cell.concurrency) > 1:
-            rows = sorted({c.row for c in result.cells if c.concurrency == cell.concurrency})
-            name += f" ({rows.index(cell.row) + 1})"
-        items.append((name, cell))
-    return items

@@ -1,5 +1,5 @@
-"""What every "seed vs here" table does alike, a matrix's (:mod:`layerbench.replicate.seed_table`)
-and a ladder's (:mod:`layerbench.replicate.seed_ladder_table`): whether a run ran with a setting
+"""What every "seed vs here" table does alike, a matrix's (:mod:`layerbench.matrix.seed_table`)
+and a ladder's (:mod:`layerbench.ladder.seed_ladder_table`): whether a run ran with a setting
 the seed's configuration needs, our figures of a thing measured in repeats (its req/s, its
 ratio to another's of the same run, paired pass by pass), and whether each of the seed's
 conclusions holds here, judged on its direction and its size."""

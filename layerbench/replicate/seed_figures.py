@@ -4,7 +4,7 @@ run measures the same thing: a column (its server, its application, the settings
 the post's configuration), a concurrency level and, for a level measured twice in a row (the
 first measurement after a start and the next), which of them. Each experiment says what its
 post concluded as claims: one configuration against another, faster or about as fast, which
-:mod:`layerbench.replicate.seed_table` checks."""
+:mod:`layerbench.matrix.seed_table` checks."""
 
 from dataclasses import dataclass
 from enum import Enum

@@ -3,7 +3,7 @@
 ladder rung that measures the same layer, under the server and application the post measured
 it with, beside the figure it is "vs above" of in the post's chain (memcached and _mysql each
 against the string, MySQLdb against _mysql, as the full ladder's chains have them); and what
-the post concluded, as claims that :mod:`layerbench.replicate.seed_ladder_table` checks (a
+the post concluded, as claims that :mod:`layerbench.ladder.seed_ladder_table` checks (a
 matrix's: :mod:`layerbench.replicate.seed_figures`)."""
 
 from dataclasses import dataclass

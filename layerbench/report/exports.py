@@ -14,16 +14,14 @@ from typing import Any
 
 from layerbench.ladder.app_costs import TITLE as COSTS_TITLE
 from layerbench.ladder.app_costs import app_cost_rows
+from layerbench.ladder.ladder_result import LadderResult, RungResult, ladder_memory_items
 from layerbench.ladder.mix_lines import mix_rows
+from layerbench.matrix.matrix_result import Cell, MatrixResult, matrix_memory_items
 from layerbench.render.worker_memory import TITLE as MEMORY_TITLE
 from layerbench.render.worker_memory import (
-    ladder_memory_items,
-    matrix_memory_items,
     memory_rows,
 )
 from layerbench.report.run_facts import condition_facts, facts_sentence, load_facts
-from layerbench.results.ladder_result import LadderResult, RungResult
-from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.results.paired_verdict import FLAT_FIELDS, flat_columns
 from layerbench.results.trials import Repeated
 

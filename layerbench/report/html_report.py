@@ -12,24 +12,22 @@ from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
 
+from layerbench.cost.cost_result import CostResult
 from layerbench.ladder.app_costs import TITLE as COSTS_TITLE
 from layerbench.ladder.app_costs import app_cost_rows
+from layerbench.ladder.ladder_result import LadderResult, RungResult, ladder_memory_items
 from layerbench.ladder.mix_lines import mix_rows
+from layerbench.matrix.matrix_result import Cell, MatrixResult, matrix_memory_items
 from layerbench.render.host_table import TITLE as HOST_TITLE
 from layerbench.render.host_table import host_roles, host_table_rows
 from layerbench.render.svg_bars import Bar, bar_chart, stacked_bar_chart
 from layerbench.render.svg_lines import Series, line_chart
 from layerbench.render.worker_memory import (
     TITLE,
-    ladder_memory_items,
-    matrix_memory_items,
     memory_rows,
 )
 from layerbench.report.profile_sections import profile_sections
 from layerbench.report.run_facts import load_facts
-from layerbench.results.cost_result import CostResult
-from layerbench.results.ladder_result import LadderResult, RungResult
-from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated
 from layerbench.stats.comparison import RungComparison

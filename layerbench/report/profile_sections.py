@@ -5,10 +5,10 @@ difference graph of the two: what the rung's layer adds (``orm`` against ``db-ra
 
 from html import escape
 
+from layerbench.ladder.ladder_result import LadderResult
 from layerbench.profile.collapsed_stacks import to_collapsed
 from layerbench.profile.flame_svg import difference_graph_svg, flame_graph_svg
 from layerbench.profile.rung_profile import RungProfile
-from layerbench.results.ladder_result import LadderResult
 
 STYLE = """
 div.flame { overflow-x: auto; margin: 1em 0 } div.flame svg { display: block }

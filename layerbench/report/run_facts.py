@@ -5,8 +5,8 @@ Markdown and HTML reports show these, and a docs page's table is captioned with 
 
 from typing import Any
 
-from layerbench.results.ladder_result import LadderResult
-from layerbench.results.matrix_result import MatrixResult
+from layerbench.ladder.ladder_result import LadderResult
+from layerbench.matrix.matrix_result import MatrixResult
 
 
 def load_facts(result: LadderResult | MatrixResult) -> list[tuple[str, str]]:

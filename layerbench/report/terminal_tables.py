@@ -7,17 +7,15 @@ import textwrap
 
 from layerbench.ladder.app_costs import format_app_costs
 from layerbench.ladder.ladder_instructions import ladder_instructions_lines
+from layerbench.ladder.ladder_result import LadderResult, ladder_memory_items
 from layerbench.ladder.ladder_table import format_ladder_table
+from layerbench.matrix.matrix_result import MatrixResult, matrix_memory_items
 from layerbench.matrix.matrix_table import format_matrix_table
 from layerbench.render.text_table import TERMINAL_WIDTH
 from layerbench.render.worker_memory import (
     format_memory_table,
-    ladder_memory_items,
-    matrix_memory_items,
 )
 from layerbench.report.run_facts import facts_sentence, load_facts
-from layerbench.results.ladder_result import LadderResult
-from layerbench.results.matrix_result import MatrixResult
 
 
 def terminal_tables(

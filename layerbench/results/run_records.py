@@ -1,7 +1,7 @@
 """What a stored ladder's or matrix's document holds of a rung's or a cell's trials, of a
 mix's outcome, every version of them, as typed records read by
 :func:`layerbench.typed_documents.decode` before they become results again
-(:mod:`layerbench.results.saved_trials`, :mod:`layerbench.results.mix_result`).
+(:mod:`layerbench.results.saved_trials`, :mod:`layerbench.ladder.mix_result`).
 
 A field added by a later version is optional here, and its absence means what that version's
 reader says; a key no version wrote is ignored. A field of the wrong type is one line naming it:

@@ -6,6 +6,7 @@ measure_served_requests`); refused before the ladder runs when it cannot be done
 from dataclasses import dataclass, field
 from typing import Any
 
+from layerbench.cost.cost_result import CostResult
 from layerbench.cost.shim_build import find_valgrind
 from layerbench.errors import ConfigError
 from layerbench.lab.app_under_test import app_environment
@@ -13,7 +14,6 @@ from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.proc.binaries import find_program
 from layerbench.proc.ports import free_port
 from layerbench.proc.work_dirs import work_directory
-from layerbench.results.cost_result import CostResult
 from layerbench.rungs.applications import find_application
 from layerbench.rungs.definitions import Rung, Stack
 from layerbench.served.served_cost import MEASURES, measure_served_requests, rung_load

@@ -3,8 +3,8 @@
 A SQLite file (``$LAYERBENCH_RESULTS_DB``, else ``~/.local/share/layerbench/results.sqlite3``).
 Its schema carries a version (``PRAGMA user_version``): a database made by an older layerbench
 is migrated forward when opened; one made by a newer one is refused rather than misread.
-Documents of every ladder JSON version, and matrices', load
-(:mod:`layerbench.results.result_documents`).
+Documents of every version of every kind a slice registers load
+(:mod:`layerbench.store.run_summary`); their typed results are the slices' to read.
 
     1: runs (kind, times, interrupted, description, the document), trials (run, rung, repeat,
        req/s)
@@ -32,15 +32,7 @@ from typing import Any
 
 from layerbench.documents import parse_json
 from layerbench.errors import ConfigError, LayerbenchError, ResultsDatabaseError
-from layerbench.results.ladder_result import LadderResult
-from layerbench.results.matrix_result import MatrixResult
-from layerbench.results.result_documents import (
-    RungTrials,
-    RunSummary,
-    labelled,
-    read_result,
-    read_run_document,
-)
+from layerbench.store.run_summary import RungTrials, RunSummary, labelled, summarize_document
 from layerbench.typed_documents import JsonObject
 
 SCHEMA_VERSION = 3
@@ -179,7 +171,7 @@ class ResultsDatabase:
         """Stores a ladder's, a mix's or a matrix's JSON document (any version); returns the
         run's id. A matrix's cells are stored as its rungs, one trial each. An interrupted run
         is stored as partial."""
-        summary = read_run_document(document)
+        summary = summarize_document(document)
         with self._errors("cannot be written"), self._connection:
             cursor = self._connection.execute(
                 "INSERT INTO runs (kind, started_at, finished_at, partial, label, description, "
@@ -224,7 +216,7 @@ class ResultsDatabase:
         rungs, problems = self._rungs(run_id)
         server, settings = "?", ""
         try:
-            summary = read_run_document(self.document(run_id))
+            summary = summarize_document(self.document(run_id))
         except LayerbenchError as error:
             problems.append(str(error))
         else:
@@ -265,11 +257,6 @@ class ResultsDatabase:
                 known = replace(known, rates=(*known.rates, float(rate)))
             rungs[(app, rung)] = known
         return tuple(rungs.values()), problems
-
-    def result(self, run_id: int) -> LadderResult | MatrixResult:
-        """The run's result, read back from its stored document (any version); a document
-        edited by hand into something unreadable is a ConfigError naming the field."""
-        return read_result(self.document(run_id))
 
     def document(self, run_id: int) -> dict[str, Any]:  # boundary: stored JSON, just parsed
         """The run's JSON document as it was stored; one edited by hand into something that is

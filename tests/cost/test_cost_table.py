@@ -5,9 +5,9 @@ document keeps each rung's chain and reads it back."""
 
 import json
 
+from layerbench.cost.cost_result import CostResult, read_cost
 from layerbench.cost.cost_table import cost_lines
 from layerbench.ladder.ladder_instructions import ladder_instructions_lines
-from layerbench.results.cost_result import CostResult, read_cost
 from layerbench.rungs.definitions import FULL_LADDER
 from tests.report_documents import full_ladder
 

@@ -1,8 +1,8 @@
 """cost --by-layer's table: per rung each layer's median instructions per request over the
 repeats, its share of the rung, the spread; a layer with nothing of its own is left out."""
 
+from layerbench.cost.cost_result import CostResult, RequestCost, read_cost
 from layerbench.cost.layer_cost_table import layer_cost_lines
-from layerbench.results.cost_result import CostResult, RequestCost, read_cost
 
 
 def result() -> CostResult:

@@ -14,10 +14,10 @@ import pytest
 from layerbench.cli.main import build_parser
 from layerbench.errors import MissingPackageError
 from layerbench.lab.app_under_test import check_installed
+from layerbench.ladder.ladder_result import LADDER_JSON_VERSION
 from layerbench.ladder.options import LadderOptions
 from layerbench.report.exports import to_csv
-from layerbench.results.ladder_result import LADDER_JSON_VERSION
-from layerbench.results.result_documents import read_result
+from layerbench.report.stored_result import read_result
 from layerbench.results.status import Status
 from layerbench.rungs.applications import APPLICATIONS, Application
 from layerbench.servers.adapters import CORES_DEFAULT

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from layerbench.ladder.ladder_result import LadderResult
 from layerbench.ladder.options import LadderOptions
-from layerbench.results.ladder_result import LadderResult
 from layerbench.results.status import Status
 from layerbench.rungs.definitions import FULL_RUNG_NAMES
 from tests.conftest import missing

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from layerbench.lab.trial import TrialRunner
+from layerbench.ladder.ladder_result import LADDER_JSON_VERSION, LadderResult
 from layerbench.ladder.options import LadderOptions
-from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.status import Status
 from layerbench.rungs.definitions import Rung

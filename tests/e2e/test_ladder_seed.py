@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.replicate.seed_ladder_table import (
+from layerbench.ladder.ladder_result import LadderResult, RungResult
+from layerbench.ladder.seed_ladder_table import (
     LadderShape,
     check_ladder_seed,
     format_ladder_seed_table,
 )
-from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.rungs.definitions import FULL_LADDER

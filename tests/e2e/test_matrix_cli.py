@@ -18,7 +18,7 @@ from layerbench.errors import MissingBinaryError
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.matrix.matrix import Matrix
 from layerbench.matrix.matrix_options import Column, MatrixOptions
-from layerbench.results.matrix_result import (
+from layerbench.matrix.matrix_result import (
     MATRIX_JSON_VERSION,
     Cell,
     ColumnInfo,

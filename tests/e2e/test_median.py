@@ -16,22 +16,22 @@ from pathlib import Path
 
 import pytest
 
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.ladder.ladder_table import format_ladder_table
+from layerbench.ladder.seed_ladder_table import format_ladder_seed_table
+from layerbench.matrix.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.matrix.matrix_table import format_matrix_table
+from layerbench.matrix.seed_table import format_seed_table
 from layerbench.replicate.seed_compare import rate_text
-from layerbench.replicate.seed_ladder_table import format_ladder_seed_table
-from layerbench.replicate.seed_table import format_seed_table
 from layerbench.report.exports import to_csv, to_json, to_markdown
 from layerbench.report.html_report import html_report
-from layerbench.results.ladder_result import LadderResult, RungResult
-from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
-from layerbench.results.result_documents import read_result
+from layerbench.report.stored_result import read_result
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.stats.median import median, representative_index
 from layerbench.writes.writes_result import WritesResult, WritesRow, WritesTrial
 from tests.e2e.test_ladder_seed import RATES, ladder, row_of
-from tests.replicate.test_seed_table import seed_003
+from tests.matrix.test_seed_table import seed_003
 from tests.report_documents import CONDITIONS, load, usage
 
 ROLES = {"server": [("gunicorn", 1.0, 20.0)], "client": [("layerbench-load", 0.4, 3.0)]}

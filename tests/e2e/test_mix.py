@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.ladder.mix import MixOptions, mix_outcome, mixed_rung
+from layerbench.ladder.mix_result import mix_dict, read_mix
 from layerbench.ladder.options import LadderOptions
 from layerbench.report.exports import to_markdown
 from layerbench.report.html_report import html_report
-from layerbench.results.ladder_result import LadderResult, RungResult
+from layerbench.report.stored_result import read_result
 from layerbench.results.load_result import LoadResult
-from layerbench.results.mix_result import mix_dict, read_mix
-from layerbench.results.result_documents import read_result
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.results.usage import Usage

@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 
 from layerbench.report.exports import to_csv, to_markdown
 from layerbench.report.html_report import html_report
-from layerbench.results.result_documents import read_result
+from layerbench.report.stored_result import read_result
 from tests.cli_lines import said
 from tests.conftest import artifacts
 

@@ -11,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from layerbench.report.html_report import html_report
-from layerbench.results.result_documents import read_result
+from layerbench.report.stored_result import read_result
 from layerbench.rungs.definitions import FULL_RUNG_NAMES
 from tests.conftest import artifacts
 from tests.report_documents import (

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from layerbench.ladder.ladder_table import LOAD_COLUMNS, format_ladder_table
+from layerbench.matrix.matrix_result import MatrixResult
 from layerbench.matrix.matrix_table import format_matrix_table
 from layerbench.render.colour import colour_wanted
 from layerbench.report.exports import to_markdown
-from layerbench.results.matrix_result import MatrixResult
-from layerbench.results.result_documents import read_result
+from layerbench.report.stored_result import read_result
 from tests.report_documents import (
     SEED_000_COLUMNS,
     SEED_002_COLUMNS,

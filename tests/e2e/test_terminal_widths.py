@@ -17,14 +17,14 @@ import pytest
 
 from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.ladder.ladder_progress import LadderProgress
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.ladder.options import LadderOptions
 from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.matrix.matrix_progress import MatrixProgress
 from layerbench.report.exports import to_markdown
 from layerbench.report.html_report import html_report
+from layerbench.report.stored_result import read_result
 from layerbench.report.terminal_tables import terminal_tables
-from layerbench.results.ladder_result import LadderResult, RungResult
-from layerbench.results.result_documents import read_result
 from tests.report_documents import full_ladder, seed_000_matrix, seed_002_matrix
 from tests.smoke_runs import BRIEF, LAYERBENCH, shop, smoke
 

@@ -9,12 +9,12 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from layerbench.ladder.ladder_result import ladder_memory_items
+from layerbench.matrix.matrix_result import matrix_memory_items
 from layerbench.render.worker_memory import (
     MIB,
     WorkerMemory,
     format_memory_table,
-    ladder_memory_items,
-    matrix_memory_items,
 )
 from layerbench.report.html_report import html_report
 from layerbench.results.usage import ProcessUsage, RoleUsage

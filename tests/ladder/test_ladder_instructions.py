@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from layerbench.cli.main import run
+from layerbench.cost.cost_result import CostResult, RequestCost
 from layerbench.ladder.ladder_instructions import ladder_instructions_lines
 from layerbench.report.html_report import html_report
-from layerbench.results.cost_result import CostResult, RequestCost
-from layerbench.results.result_documents import read_result
+from layerbench.report.stored_result import read_result
 from tests.cli_lines import said
 from tests.report_documents import full_ladder
 

@@ -2,8 +2,8 @@
 (LadderResult.compared_vs_above, ladder/ladder_table.py's marks): the machine's speed doubling
 every other pass cancels in the pairs."""
 
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.ladder.ladder_table import MARKS_NOTE, format_ladder_table
-from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.stats.verdict import Outcome

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.ladder.ladder import Ladder
+from layerbench.ladder.ladder_result import LadderResult
 from layerbench.ladder.options import LadderOptions
-from layerbench.results.ladder_result import LadderResult
 from tests.ladder_runs import Recorder
 
 

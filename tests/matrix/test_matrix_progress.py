@@ -5,7 +5,7 @@ import io
 
 from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.matrix.matrix_progress import MatrixProgress
-from layerbench.results.matrix_result import Cell
+from layerbench.matrix.matrix_result import Cell
 from layerbench.results.status import Status
 
 SERVER_LOG = "apache2 did not start: no answer within 20 s\n[error] AH00526: Syntax error\nline 3"

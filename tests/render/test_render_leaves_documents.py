@@ -14,13 +14,13 @@ import pytest
 
 from layerbench.lab.publish import ResultsFile
 from layerbench.lab.topology_run import save_with_hosts
+from layerbench.ladder.ladder_result import LadderResult
+from layerbench.matrix.matrix_result import MatrixResult
 from layerbench.render.host_table import per_host
 from layerbench.report.exports import to_csv, to_json, to_markdown
 from layerbench.report.html_report import html_report
+from layerbench.report.stored_result import read_result
 from layerbench.report.terminal_tables import terminal_tables
-from layerbench.results.ladder_result import LadderResult
-from layerbench.results.matrix_result import MatrixResult
-from layerbench.results.result_documents import read_result
 from tests.report_documents import full_ladder, seed_000_matrix
 
 TOPOLOGY = {

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
+from layerbench.ladder.ladder_result import LADDER_JSON_VERSION, LadderResult
+from layerbench.matrix.matrix_result import MATRIX_JSON_VERSION, MatrixResult
 from layerbench.report.exports import to_csv, to_json
 from layerbench.report.html_report import html_report
-from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult
-from layerbench.results.matrix_result import MATRIX_JSON_VERSION, MatrixResult
-from layerbench.results.result_documents import read_result
+from layerbench.report.stored_result import read_result
 from layerbench.stats.comparison import RungComparison
 from tests.report_documents import full_ladder, seed_000_matrix
 

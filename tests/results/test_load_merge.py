@@ -14,8 +14,8 @@ import pytest
 
 from layerbench.errors import LoadGeneratorError
 from layerbench.lab.load_merge import merge_documents, merge_loads
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.ladder.ladder_table import format_ladder_table
-from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.results.load_result import LoadResult
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial

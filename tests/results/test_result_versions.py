@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
+from layerbench.ladder.ladder_result import LADDER_JSON_VERSION, LadderResult
 from layerbench.ladder.ladder_table import format_ladder_table
+from layerbench.matrix.matrix_result import MATRIX_JSON_VERSION, MatrixResult
 from layerbench.matrix.matrix_table import format_matrix_table
 from layerbench.report.exports import to_csv, to_json, to_markdown
 from layerbench.report.html_report import html_report
-from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult
-from layerbench.results.matrix_result import MATRIX_JSON_VERSION, MatrixResult
-from layerbench.results.result_documents import read_result
+from layerbench.report.stored_result import read_result
 from layerbench.results.trials import Repeated
 from layerbench.store.results_db import ResultsDatabase
 from tests.report_documents import full_ladder, seed_000_matrix

@@ -4,12 +4,12 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from layerbench.ladder.ladder_document import read_ladder
+from layerbench.ladder.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult
 from layerbench.ladder.ladder_table import format_ladder_table
+from layerbench.matrix.matrix_result import Cell
 from layerbench.render.noise_notes import noise_causes
-from layerbench.results.ladder_document import read_ladder
-from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult
 from layerbench.results.load_result import LoadResult
-from layerbench.results.matrix_result import Cell
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage

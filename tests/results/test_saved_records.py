@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.results.mix_result import mix_dict, read_mix
-from layerbench.results.result_documents import read_result
+from layerbench.ladder.mix_result import mix_dict, read_mix
+from layerbench.report.stored_result import read_result
 from tests.report_documents import full_ladder, seed_000_matrix
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from layerbench.errors import ConfigError, ResultsDatabaseError
-from layerbench.results.result_documents import read_result
-from layerbench.results.run_conditions import differences, run_conditions
+from layerbench.report.run_conditions import differences, run_conditions
+from layerbench.report.stored_result import read_result
 from layerbench.stats.comparison import compare_rates, compare_rungs
 from layerbench.store.results_db import MIGRATIONS, SCHEMA_VERSION, ResultsDatabase
 from tests.stored_runs import LADDER_V1, ladder_v3, unwritable_file

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.replicate.seed_table import RunColumn, RunShape, check_seed, format_seed_table
-from layerbench.results.matrix_result import Cell, ColumnInfo, MatrixResult
+from layerbench.matrix.matrix_result import Cell, ColumnInfo, MatrixResult
+from layerbench.matrix.seed_table import RunColumn, RunShape, check_seed, format_seed_table
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.stats.comparison import compare_paired

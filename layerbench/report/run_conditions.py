@@ -8,14 +8,17 @@ have is left out rather than guessed, so an old run differs from a new one only 
 
 from typing import Any
 
-from layerbench.results.ladder_result import LadderResult
-from layerbench.results.matrix_result import MatrixResult
-from layerbench.results.result_documents import summarize
+from layerbench.ladder.ladder_kind import summarize_ladder
+from layerbench.ladder.ladder_result import LadderResult
+from layerbench.matrix.matrix_kind import summarize_matrix
+from layerbench.matrix.matrix_result import MatrixResult
 
 
 def run_conditions(result: LadderResult | MatrixResult) -> dict[str, str]:
     """Name → value of everything that decides a run's figures but its code."""
-    summary = summarize(result)
+    summary = (
+        summarize_matrix(result) if isinstance(result, MatrixResult) else summarize_ladder(result)
+    )
     options = result.options
     conditions = result.conditions
     machine = conditions.get("machine") or {}

@@ -24,9 +24,9 @@ what changed here, whenever a field changes meaning or goes away.
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from layerbench.results.ladder_result import FIGURES, roles_dict, spread_dict, trial_dicts
 from layerbench.results.paired_verdict import comparison_dict
 from layerbench.results.status import Status
+from layerbench.results.trial_dicts import FIGURES, roles_dict, spread_dict, trial_dicts
 from layerbench.results.trials import Repeated, Trial
 from layerbench.stats.comparison import RungComparison, compare_paired
 from layerbench.stats.paired import CONFIDENCE
@@ -203,3 +203,19 @@ def _cell_dict(cell: Cell, app: str) -> JsonObject:
         "spread": spread_dict(cell.spread),
         "repeats": trial_dicts(cell.trials),
     }
+
+
+def matrix_memory_items(result: MatrixResult) -> list[tuple[str, Repeated]]:
+    """A level the run measured twice (the first measurement after a start, then the next)
+    names which: ``c=100 (2)``."""
+    levels = [cell.concurrency for cell in {cell.row: cell for cell in result.cells}.values()]
+    items: list[tuple[str, Repeated]] = []
+    for cell in result.cells:
+        if cell.status is not Status.OK:
+            continue
+        name = f"{cell.column} c={cell.concurrency}"
+        if levels.count(cell.concurrency) > 1:
+            rows = sorted({c.row for c in result.cells if c.concurrency == cell.concurrency})
+            name += f" ({rows.index(cell.row) + 1})"
+        items.append((name, cell))
+    return items

@@ -15,7 +15,7 @@ what changed here, whenever a field changes meaning or goes away.
        change: per trial ``cpu_speed`` (the CPU speed probe, null when not measured); ``mix``
        (``layerbench mix``'s prediction and measurement); per rung and per trial
        ``usage_interval_s`` (the interval the roles' CPU is a share of, so that a document reads
-       back into the same figures: :mod:`layerbench.results.ladder_document`)
+       back into the same figures: :mod:`layerbench.ladder.ladder_document`)
     4: the applications under test (``layerbench ladder --app``, ``--apps``): options
        ``apps``, per rung ``app`` (with several, a rung per application, each application's
        rungs together, and ``change_vs_above``, ``change_vs_top`` within its own); a rung an
@@ -25,7 +25,7 @@ what changed here, whenever a field changes meaning or goes away.
        and ``above``, the rung its ``change_vs_above`` is against: the first of its chain
        measured (a document without ``chain``: the nearest measured rung above it);
        ``instructions`` (``ladder --instructions``: the cost pass's document,
-       :mod:`layerbench.results.cost_result`)
+       :mod:`layerbench.cost.cost_result`)
     5: a rung's ``requests_per_s`` is the median of its trials' (of an even number, the mean
        of the middle two: ``spread``'s median; before, the slower middle trial's own), and
        ``representative_trial`` names the trial (its index in ``repeats``) whose latency,
@@ -43,20 +43,18 @@ what changed here, whenever a field changes meaning or goes away.
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from layerbench.cost.cost_result import CostResult
+from layerbench.ladder.mix_result import mix_dict
 from layerbench.profile.rung_profile import RungProfile
 from layerbench.results.chain_references import ChainRow, chain_references, follows_the_rows
-from layerbench.results.cost_result import CostResult
-from layerbench.results.mix_result import mix_dict
 from layerbench.results.paired_verdict import comparison_dict
 from layerbench.results.status import Status
+from layerbench.results.trial_dicts import FIGURES, roles_dict, spread_dict, trial_dicts
 from layerbench.results.trials import Repeated, Trial
-from layerbench.results.usage import RoleUsage, Usage
 from layerbench.stats.comparison import RungComparison, compare_paired
-from layerbench.stats.median import RATE_RULE, REPRESENTATIVE_RULE
 from layerbench.stats.mix_prediction import MixOutcome
 from layerbench.stats.paired import CONFIDENCE
 from layerbench.stats.sequential import LooksMade
-from layerbench.stats.spread import Spread
 from layerbench.typed_documents import JsonObject
 
 LADDER_JSON_VERSION = 7
@@ -215,10 +213,6 @@ class LadderResult:
         return document
 
 
-# What a rung's (or a cell's) figures are, in the document's words.
-FIGURES = {"requests_per_s": RATE_RULE, "representative_trial": REPRESENTATIVE_RULE}
-
-
 def _rung_dict(
     rung: RungResult, change: float | None, top: float | None, above: RungResult | None
 ) -> JsonObject:
@@ -252,60 +246,6 @@ def _rung_dict(
     }
 
 
-def trial_dicts(trials: tuple[Trial, ...]) -> list[JsonObject]:
-    """Each trial's req/s, latency, errors, roles and what else the machine did meanwhile."""
-    return [
-        {
-            "requests_per_s": trial.load.requests_per_s,
-            "latency_us": trial.load.latency_us,
-            "errors": trial.load.errors,
-            "other_cpu_percent": trial.usage.other_cpu_percent,
-            "cpu_speed": trial.cpu_speed,
-            "steal_percent": trial.usage.steal_percent,
-            "roles": roles_dict(trial.usage, trial.load.requests_completed),
-            "usage_interval_s": trial.usage.interval_s,
-        }
-        for trial in trials
-    ]
-
-
-def spread_dict(spread: Spread | None) -> JsonObject | None:
-    if spread is None:
-        return None
-    return {
-        "n": spread.n,
-        "median_requests_per_s": spread.median,
-        "cv": spread.cv,
-        "ci95_low_requests_per_s": spread.ci_low,
-        "ci95_high_requests_per_s": spread.ci_high,
-    }
-
-
-def roles_dict(usage: Usage | None, requests: int) -> JsonObject | None:
-    """Each role's CPU and memory over ``requests`` completed requests."""
-    if usage is None:
-        return None
-    return {name: _role_dict(role, requests) for name, role in usage.roles.items()}
-
-
-def _role_dict(role: RoleUsage, requests: int) -> JsonObject:
-    return {
-        "cpu_s": role.cpu_s,
-        "cpu_percent": role.cpu_percent,
-        "cpu_s_per_1000_requests": role.cpu_s_per_1000(requests),
-        "rss_bytes": role.rss_bytes,
-        "pss_bytes": role.pss_bytes,
-        "uss_bytes": role.uss_bytes,
-        "processes": [
-            {
-                "pid": p.pid,
-                "name": p.name,
-                "cpu_s": p.cpu_s,
-                "rss_bytes": p.rss_bytes,
-                "pss_bytes": p.pss_bytes,
-                "uss_bytes": p.uss_bytes,
-                **({"host": p.host} if p.host else {}),
-            }
-            for p in role.processes
-        ],
-    }
+def ladder_memory_items(result: LadderResult) -> list[tuple[str, Repeated]]:
+    """The rungs measured, by name, for the memory-per-worker table (render/worker_memory.py)."""
+    return [(result.label(rung), rung) for rung in result.rungs if rung.status is Status.OK]

@@ -1,5 +1,5 @@
 """A matrix's JSON document read back into a :class:`MatrixResult`, whatever version wrote it
-(the versions: :mod:`layerbench.results.matrix_result`):
+(the versions: :mod:`layerbench.matrix.matrix_result`):
 
     1: one measurement per cell, its figures and its ``load``
     2: ``repeats``, each trial's figures; the cell's own are its median trial's
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from layerbench.errors import ConfigError
+from layerbench.matrix.matrix_result import MATRIX_JSON_VERSION, Cell, ColumnInfo, MatrixResult
 from layerbench.results.load_result import Count
-from layerbench.results.matrix_result import MATRIX_JSON_VERSION, Cell, ColumnInfo, MatrixResult
 from layerbench.results.paired_verdict import read_looks
 from layerbench.results.saved_trials import read_trials
 from layerbench.results.status import Status

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from layerbench.errors import ConfigError
+from layerbench.matrix.matrix_result import Cell, MatrixResult
 from layerbench.render.text_table import format_table, setup_lines
 from layerbench.render.worker_memory import MIB, server_memory
 from layerbench.replicate.published import MATRIX, named_of_kind
@@ -26,7 +27,6 @@ from layerbench.replicate.seed_compare import (
     runs_with,
 )
 from layerbench.replicate.seed_figures import Place, SeedExperiment, SeedFigure
-from layerbench.results.matrix_result import Cell, MatrixResult
 from layerbench.stats.claim_verdict import ClaimVerdict
 from layerbench.stats.comparison import RungComparison
 

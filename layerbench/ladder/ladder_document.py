@@ -1,5 +1,5 @@
 """A ladder's (or a mix's) JSON document read back into a :class:`LadderResult`, whatever
-version wrote it (the versions: :mod:`layerbench.results.ladder_result`):
+version wrote it (the versions: :mod:`layerbench.ladder.ladder_result`):
 
     1, 2: one measurement per rung, its figures and its ``load``; 2 adds its ``roles``
     3:    ``repeats``, each trial's figures; the rung's own are its median trial's
@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
+from layerbench.cost.cost_result import read_cost
 from layerbench.errors import ConfigError
+from layerbench.ladder.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult
+from layerbench.ladder.mix_result import read_mix
 from layerbench.profile.rung_profile import RungProfile
-from layerbench.results.cost_result import read_cost
-from layerbench.results.ladder_result import LADDER_JSON_VERSION, LadderResult, RungResult
-from layerbench.results.mix_result import read_mix
 from layerbench.results.paired_verdict import read_looks
 from layerbench.results.saved_trials import read_trials
 from layerbench.results.status import Status

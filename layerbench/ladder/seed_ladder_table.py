@@ -9,6 +9,7 @@ The absolute figures come from other hardware; the changes are what can be compa
 from dataclasses import dataclass
 
 from layerbench.errors import ConfigError
+from layerbench.ladder.ladder_result import LadderResult, RungResult
 from layerbench.render.text_table import format_table, setup_lines
 from layerbench.replicate.published import LADDER, named_of_kind
 from layerbench.replicate.seed_compare import (
@@ -23,7 +24,6 @@ from layerbench.replicate.seed_compare import (
     runs_with,
 )
 from layerbench.replicate.seed_ladder_figures import LadderExperiment, LadderFigure, RungPlace
-from layerbench.results.ladder_result import LadderResult, RungResult
 from layerbench.roles import SERVER_ROLE
 from layerbench.stats.claim_verdict import ClaimVerdict
 from layerbench.stats.comparison import RungComparison
