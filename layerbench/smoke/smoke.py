@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import ConfigError, LayerbenchError, VerificationError
-from layerbench.lab.cpu_layout import CpuLayout
 from layerbench.lab.loadgen import LoadSpec
+from layerbench.lab.run_skeleton import RunStart
 from layerbench.lab.trial import TrialRunner
 from layerbench.proc.http_probe import http_get
 from layerbench.proc.ports import free_port
@@ -75,10 +75,9 @@ class SmokeSetup:
     profiles: dict[str, RungProfile] = field(default_factory=dict)
 
 
-def prepare(
-    options: SmokeOptions, layout: CpuLayout, load_binary: Path, workdir: Path
-) -> SmokeSetup:
+def prepare(options: SmokeOptions, start: RunStart, workdir: Path) -> SmokeSetup:
     """A ConfigError for a wrong setting, a MissingPackageError for a server not installed."""
+    layout = start.layout
     (workdir / "data").mkdir(parents=True)
     paths = os.pathsep.join(str(Path(p).resolve()) for p in options.app_path)
     plan = ServerPlan(
@@ -93,9 +92,9 @@ def prepare(
     deployment = find_adapter(options.server).build(plan)
     check_sections(options.settings, plan.used)
     conditions = smoke_conditions(
-        options.server, plan.used, options.concurrency, options.urls, layout
+        options.server, plan.used, options.concurrency, options.urls, start.conditions
     )
-    trials = TrialRunner(load_binary, workdir, layout.client_cpus)
+    trials = TrialRunner(start.load_binary, workdir, layout.client_cpus)
     if not options.profile:
         return SmokeSetup(options, deployment, trials, conditions)
     binary = find_py_spy()

@@ -7,8 +7,7 @@ gunicorn."""
 import json
 from typing import Any
 
-from layerbench.lab.conditions import collect_conditions
-from layerbench.lab.cpu_layout import CpuLayout
+from layerbench.typed_documents import JsonObject
 
 # What of the ladder's machine record a baseline keeps (lab/conditions.py).
 MACHINE_KEYS = ("cpu_model", "cpus_online", "cpus_usable")
@@ -19,9 +18,12 @@ def smoke_conditions(
     settings_used: dict[str, dict[str, Any]],
     concurrency: int,
     urls: tuple[str, ...],
-    layout: CpuLayout,
+    run_conditions: JsonObject,
 ) -> dict[str, Any]:
-    machine = collect_conditions(layout)["machine"]
+    """What the run measures under; of ``run_conditions`` (the run's, lab/conditions.py) its
+    machine."""
+    machine = run_conditions["machine"]
+    assert isinstance(machine, dict)
     conditions = {
         "server": server,
         "settings": settings_used,

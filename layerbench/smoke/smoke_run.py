@@ -1,6 +1,8 @@
-"""A smoke test's measurement as one job: the application served under its adapter in a
-temporary directory, the conditions compared with the baseline's, every URL verified, then
-measured with interleaved repeats; or, with ``--against``, the reference's application beside
+"""A smoke test's measurement as one job, on the run skeleton's start and run space
+(:mod:`layerbench.lab.run_skeleton`; nothing is saved before the end: a baseline is whole or
+not written): the application served under its adapter in a temporary directory, the
+conditions compared with the baseline's, every URL verified, then measured with interleaved
+repeats; or, with ``--against``, the reference's application beside
 it, both measured in the same passes (:func:`run_smoke_against`).
 
 What stops it before the first trial (no load generator, a server not installed or not
@@ -25,9 +27,7 @@ from layerbench.errors import (
     ServerStartError,
     VerificationError,
 )
-from layerbench.lab.cpu_layout import plan_cpu_layout
-from layerbench.lab.loadgen import find_load_generator
-from layerbench.proc.work_dirs import work_directory
+from layerbench.lab.run_skeleton import RunStart, run_space, start_run
 from layerbench.profile.rung_profile import RungProfile
 from layerbench.smoke.reference_checkout import reference_checkout
 from layerbench.smoke.smoke import (
@@ -69,15 +69,12 @@ def run_smoke(
 ) -> SmokeMeasurement:
     """Measures ``options``' URLs; ``note`` is told what the user should know of the comparison
     to come (an older baseline, other conditions compared anyway)."""
-    try:
-        load_binary = find_load_generator()
-    except LoadGeneratorError as error:
-        raise NothingMeasuredError(error) from error
+    start = _start()
     if against is not None and against.baseline.note:
         note(against.baseline.note)
-    with work_directory("layerbench-smoke-") as workdir:
+    with run_space("layerbench-smoke-") as (workdir, _):
         try:
-            setup = prepare(options, plan_cpu_layout(), load_binary, workdir)
+            setup = prepare(options, start, workdir)
             if against is not None:
                 _check_conditions(against, setup.conditions, note)
             with setup.deployment:
@@ -109,19 +106,15 @@ def run_smoke_against(
     """Measures ``options``' application and the reference's (a git ref checked out into a
     temporary worktree, or a directory) side by side: both served at once under the same
     server and settings, on the same CPUs, their trials interleaved pass by pass."""
-    try:
-        load_binary = find_load_generator()
-    except LoadGeneratorError as error:
-        raise NothingMeasuredError(error) from error
+    start = _start()
     with (
-        work_directory("layerbench-smoke-") as workdir,
+        run_space("layerbench-smoke-") as (workdir, _),
         reference_checkout(against, options.app_path, workdir) as reference,
     ):
         try:
-            layout = plan_cpu_layout()
             old = replace(options, app_path=reference.app_path)
-            before = prepare(old, layout, load_binary, workdir / "before")
-            now = prepare(options, layout, load_binary, workdir / "now")
+            before = prepare(old, start, workdir / "before")
+            now = prepare(options, start, workdir / "now")
             with before.deployment, now.deployment:
                 verify(before)
                 verify(now)
@@ -138,6 +131,16 @@ def run_smoke_against(
         before.profiles,
         now.profiles,
     )
+
+
+def _start() -> RunStart:
+    """The run skeleton's start (:func:`~layerbench.lab.run_skeleton.start_run`): the CPUs
+    planned, the load generator found (without it nothing is measured), the machine's
+    conditions."""
+    try:
+        return start_run(pin=True)
+    except LoadGeneratorError as error:
+        raise NothingMeasuredError(error) from error
 
 
 def _measured(measuring: Callable[[], T]) -> T:

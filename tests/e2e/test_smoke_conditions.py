@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
+from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
+from layerbench.lab.run_skeleton import RunStart
 from layerbench.smoke.smoke import SmokeOptions, prepare
 from layerbench.smoke.smoke_baseline import baseline_document, read_baseline
 from layerbench.smoke.smoke_conditions import differences
@@ -28,7 +30,9 @@ Conditions = dict[str, Any]
 def conditions_now(workdir: Path, load_binary: Path) -> Conditions:
     """The conditions ``smoke`` of the shop with its defaults measures under, on this machine."""
     options = SmokeOptions(APP, app_path=(str(SMOKE_APPS),))
-    return prepare(options, plan_cpu_layout(), load_binary, workdir).conditions
+    layout = plan_cpu_layout()
+    start = RunStart(layout, load_binary, collect_conditions(layout), started_at="")
+    return prepare(options, start, workdir).conditions
 
 
 def write_baseline(path: Path, conditions: Conditions, rates: list[float]) -> str:
