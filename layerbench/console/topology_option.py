@@ -7,7 +7,7 @@ from pathlib import Path
 
 from layerbench.errors import ConfigError
 from layerbench.hosts.topology import Topology, read_topology
-from layerbench.lab.publish import ResultsFile
+from layerbench.lab.topology_run import SavesDocuments
 from layerbench.render.host_table import Items, format_host_table, per_host
 from layerbench.typed_documents import JsonObject
 
@@ -33,7 +33,7 @@ def topology_of(args: argparse.Namespace) -> Topology | None:
 
 
 def with_hosts(
-    results: ResultsFile,
+    results: SavesDocuments,
     document: JsonObject,
     tables: list[str],
     items: Items,

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from layerbench.errors import ConfigError
@@ -30,7 +31,6 @@ from layerbench.hosts.placement import LOCAL, Placement, placement_of
 from layerbench.hosts.topology import Topology
 from layerbench.lab.balanced_servers import BalancedServers
 from layerbench.lab.probed_from import probe_from
-from layerbench.lab.publish import ResultsFile
 from layerbench.proc.ports import LOOPBACK, free_port
 from layerbench.render.host_table import Items, format_host_table, per_host, with_per_host
 from layerbench.servers.deployment import Deployment, FrontedServer
@@ -198,14 +198,23 @@ def topology_record(network: LabNetwork) -> JsonObject:
     }
 
 
-def save_with_hosts(results: ResultsFile, document: JsonObject, items: Items) -> None:
+class SavesDocuments(Protocol):
+    """Where a run's document is saved (``lab/publish.py``'s ResultsFile): this module saves
+    through it and does not depend on where it goes."""
+
+    def save(self, document: JsonObject) -> None: ...
+
+    def save_last(self, document: JsonObject) -> None: ...
+
+
+def save_with_hosts(results: SavesDocuments, document: JsonObject, items: Items) -> None:
     """A checkpoint of the run: ``document`` with the per-host rows of its measured ``items``
     (on a topology), saved as a new document: ``document`` is left as it was."""
     results.save(with_per_host(document, per_host(document["conditions"], items)))
 
 
 def save_last_with_hosts(
-    results: ResultsFile, document: JsonObject, items: Items, *, finished: bool
+    results: SavesDocuments, document: JsonObject, items: Items, *, finished: bool
 ) -> None:
     """The run's last save, however it ended, with its per-host rows. A run that did not
     finish (interrupted, or stopped by an error) prints their table of what it measured, on
