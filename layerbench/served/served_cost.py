@@ -18,6 +18,7 @@ from layerbench.served.per_request import estimated_cycles
 from layerbench.served.served_counting import Counting
 from layerbench.served.served_roles import ROLE_ORDER, CountedProcesses
 from layerbench.served.served_windows import Windows, count_instructions, count_syscalls
+from layerbench.served.steady_windows import SteadyCost
 from layerbench.servers.deployment import Deployment
 
 INSTRUCTIONS = "instructions"
@@ -36,10 +37,20 @@ class ServedCost:
     # How many processes each role had.
     processes: dict[str, int] = field(default_factory=dict)
     conditions: dict[str, Any] = field(default_factory=dict)
+    # Per role, the instructions that came in bursts (windows that counted more than their
+    # size's least), per request of every window counted: beside the steady figure, not in it.
+    burst_instructions_per_request: dict[str, float] = field(default_factory=dict)
+    # The windows counted for the instructions, and how many of them held a burst.
+    windows_counted: int = 0
+    burst_windows: int = 0
 
     @property
     def total_instructions(self) -> float:
         return sum(self.instructions_per_request.values())
+
+    @property
+    def total_bursts(self) -> float:
+        return sum(self.burst_instructions_per_request.values())
 
     @property
     def total_cycles(self) -> float | None:
@@ -60,6 +71,9 @@ class ServedCost:
             cycles_per_request=dict(document.get("cycles_per_request", {})),
             processes=dict(document.get("processes", {})),
             conditions=dict(document.get("conditions", {})),
+            burst_instructions_per_request=dict(document.get("burst_instructions_per_request", {})),
+            windows_counted=int(document.get("windows_counted", 0)),
+            burst_windows=int(document.get("burst_windows", 0)),
         )
 
 
@@ -83,6 +97,7 @@ def served_conditions(windows: Windows, cache_sim: bool) -> dict[str, Any]:
     return {
         "windows_requests": list(windows.sizes),
         "warmup_requests": windows.warmup,
+        "rounds": [windows.rounds, windows.max_rounds],
         "concurrency": windows.concurrency,
         "hash_seed": HASH_SEED,
         "address_randomisation": "off (setarch -R)",
@@ -136,12 +151,13 @@ def measure_served_requests(
 
 
 def _served_cost(
-    events: dict[str, dict[str, float]],
+    steady: SteadyCost,
     syscalls: dict[str, dict[str, float]],
     processes: CountedProcesses,
     conditions: dict[str, Any],
     cache_sim: bool,
 ) -> ServedCost:
+    events = steady.per_request
     roles = [role for role in ROLE_ORDER if role in events]
     return ServedCost(
         instructions_per_request={role: events[role]["Ir"] for role in roles},
@@ -151,6 +167,11 @@ def _served_cost(
         ),
         processes={role: len(processes.pids(role)) for role in roles},
         conditions=conditions,
+        burst_instructions_per_request={
+            role: steady.bursts_per_request.get(role, 0.0) for role in roles
+        },
+        windows_counted=steady.windows,
+        burst_windows=steady.burst_windows,
     )
 
 

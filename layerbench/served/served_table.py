@@ -43,6 +43,8 @@ def format_served_table(
         for index, (role, instructions) in enumerate(cost.instructions_per_request.items()):
             rows.append(_row(label if index == 0 else "", role, cost, instructions, cycles))
         rows.append(_total_row(cost, cycles, _against_first(cost, first, costs)))
+        if cost.burst_windows:
+            rows.append(_bursts_row(cost, cycles))
         anchor = anchors.get(label)
         if anchor is not None:
             filler = [""] if cycles else []
@@ -63,6 +65,21 @@ def _total_row(cost: ServedCost, cycles: bool, against: str) -> list[str]:
     row = ["", TOTAL, str(sum(cost.processes.values())), f"{cost.total_instructions:,.0f}"]
     row += [f"{cost.total_cycles or 0:,.0f}"] if cycles else []
     return [*row, f"{cost.total_syscalls():.1f}", against]
+
+
+def _bursts_row(cost: ServedCost, cycles: bool) -> list[str]:
+    """The bursts beside the steady total: per request of every window counted, not in it."""
+    filler = [""] if cycles else []
+    return [
+        "",
+        "bursts",
+        "",
+        f"+{cost.total_bursts:,.0f}",
+        *filler,
+        "",
+        f"{cost.burst_windows} of {cost.windows_counted} windows held a burst; "
+        "averaged over their requests, not in the total",
+    ]
 
 
 def _against_first(cost: ServedCost, first: ServedCost | None, costs: Costs) -> str:
@@ -87,7 +104,8 @@ def _caption(first: ServedCost | None) -> str:
     )
     return (
         f"Served cost per request: windows of {short} and {long} requests at concurrency "
-        f"{conditions.get('concurrency', '?')}, the difference; instructions by callgrind "
+        f"{conditions.get('concurrency', '?')}, the difference of each size's least (bursts "
+        f"apart); instructions by callgrind "
         f"(every process and thread, ASLR off, PYTHONHASHSEED={conditions.get('hash_seed')}), "
         f"system calls by strace -f -c{cycles}"
     )

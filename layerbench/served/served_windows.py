@@ -2,8 +2,10 @@
 requests and one of ``long`` (the same requests, at the same concurrency), each process's count
 taken over each; the per-request figures are their difference over ``long - short``
 (:mod:`layerbench.served.per_request`), by role. Instructions are counted in a deployment
-started under callgrind (counts zeroed at a window's start, dumped at its end, through vgdb);
-system calls in one started natively, by strace attached for the window."""
+started under callgrind (counts zeroed at a window's start, dumped at its end, through vgdb), in
+rounds of the two windows until each size's least is confirmed, bursts told apart
+(:mod:`layerbench.served.steady_windows`); system calls in one started natively, by strace
+attached for the window."""
 
 import re
 import time
@@ -19,6 +21,7 @@ from layerbench.served.per_request import per_request, summed
 from layerbench.served.served_counting import Counting
 from layerbench.served.served_dumps import window_dumps
 from layerbench.served.served_roles import CountedProcesses, process_roles
+from layerbench.served.steady_windows import CountedWindow, SteadyCost, confirmed, steady_cost
 from layerbench.served.syscall_counts import SyscallCounter
 from layerbench.served.vgdb_control import Vgdb
 from layerbench.servers.deployment import Deployment
@@ -28,6 +31,10 @@ T = TypeVar("T")
 DEFAULT_SHORT = 200
 DEFAULT_LONG = 600
 DEFAULT_WARMUP = 20
+# Rounds of the two windows counting instructions: at least ROUNDS, more (up to MAX_ROUNDS) until
+# each size's least window is confirmed by a second one.
+DEFAULT_ROUNDS = 2
+DEFAULT_MAX_ROUNDS = 6
 # A server's processes must stay the same this long before a count starts (Apache forks and
 # ends children as it settles), waited for at most SETTLE_CAP_S; a count during which they
 # change anyway is made again, at most ATTEMPTS times.
@@ -47,6 +54,8 @@ class Windows:
     # Seconds each window idles before its requests: what the server does meanwhile (its
     # heartbeats, its timers) is counted in both windows alike, and cancels.
     idle_s: float = 0.0
+    rounds: int = DEFAULT_ROUNDS
+    max_rounds: int = DEFAULT_MAX_ROUNDS
 
     def __post_init__(self) -> None:
         if not 1 <= self.short < self.long <= MAX_REQUESTS:
@@ -58,6 +67,11 @@ class Windows:
             raise ConfigError(
                 "the warm-up is 0 or more requests, the idle time 0 or more seconds, the "
                 "concurrency 1 or more"
+            )
+        if not 1 <= self.rounds <= self.max_rounds:
+            raise ConfigError(
+                f"the windows are counted in 1 <= rounds <= max_rounds, not {self.rounds} and "
+                f"{self.max_rounds}"
             )
 
     @property
@@ -192,54 +206,49 @@ def count_instructions(
     loads: Mapping[str, FixedLoad],
     directory: Path,
     windows: Windows,
-) -> tuple[CountedProcesses, dict[str, dict[str, dict[str, float]]]]:
-    """Its processes with their roles, and per load, per role, callgrind's events per request
-    (Ir, and the cache simulation's with it), of a deployment started under callgrind with its
-    dumps in ``directory``."""
+) -> tuple[CountedProcesses, dict[str, SteadyCost]]:
+    """Its processes with their roles, and per load its steady cost per request by role
+    (callgrind's events: Ir, and the cache simulation's with it) and its bursts, of a deployment
+    started under callgrind with its dumps in ``directory``."""
     vgdb = Vgdb(directory / VGDB_NAME)
 
     def count(
         processes: CountedProcesses, attempt: str
-    ) -> tuple[CountedProcesses, dict[str, dict[str, dict[str, float]]]]:
+    ) -> tuple[CountedProcesses, dict[str, SteadyCost]]:
         pids = processes.pids()
         vgdb.tell(pids, "instrumentation on")
         tags = {label: f"{attempt}-{tag}" for label, tag in _tags(list(loads)).items()}
+        figures = {}
         for label, load in loads.items():
             tag = tags[label]
             load.send(windows.warmup, f"instructions-{tag}-warmup")
-            for size in windows.sizes:
-                vgdb.tell(pids, "zero")
-                time.sleep(windows.idle_s)
-                load.send(size, f"instructions-{tag}-{size}")
-                vgdb.tell(pids, f"dump window-{tag}-{size}")
+            counted: list[CountedWindow] = []
+            for round_ in range(1, windows.max_rounds + 1):
+                for size in windows.sizes:
+                    window = f"{tag}-r{round_}-{size}"
+                    vgdb.tell(pids, "zero")
+                    time.sleep(windows.idle_s)
+                    load.send(size, f"instructions-{window}")
+                    vgdb.tell(pids, f"dump window-{window}")
+                    counted.append(_counted_window(processes, directory, window, size))
+                if round_ >= windows.rounds and confirmed(counted, windows.sizes):
+                    break
+            figures[label] = steady_cost(counted, windows.short, windows.long)
         now = process_roles(deployment, counting.runs_application)
         _same_processes(processes, now, "instructions")
-        return processes, {
-            label: _window_figures(processes, directory, tags[label], windows) for label in loads
-        }
+        return processes, figures
 
     return _attempts(deployment, counting, "instructions", count)
 
 
-def _window_figures(
-    processes: CountedProcesses, directory: Path, tag: str, windows: Windows
-) -> dict[str, dict[str, float]]:
-    """Per role, callgrind's events per request of the two windows of ``tag``."""
+def _counted_window(
+    processes: CountedProcesses, directory: Path, window: str, size: int
+) -> CountedWindow:
+    """Per role, callgrind's events over the window ``window``, from each process's dump."""
     pids = processes.pids()
-    by_window = {}
-    for size in windows.sizes:
-        dumps = window_dumps(directory, f"window-{tag}-{size}")
-        missing = sorted(set(pids) - set(dumps))
-        if missing:
-            raise LayerbenchError(f"no dump of window {tag}-{size} from {missing}")
-        by_process = {pid: {k: float(v) for k, v in dumps[pid].events.items()} for pid in pids}
-        by_window[size] = summed(by_process, processes.roles)
-    return {
-        role: per_request(
-            by_window[windows.short][role],
-            windows.short,
-            by_window[windows.long][role],
-            windows.long,
-        )
-        for role in processes.present_roles()
-    }
+    dumps = window_dumps(directory, f"window-{window}")
+    missing = sorted(set(pids) - set(dumps))
+    if missing:
+        raise LayerbenchError(f"no dump of window {window} from {missing}")
+    by_process = {pid: {k: float(v) for k, v in dumps[pid].events.items()} for pid in pids}
+    return CountedWindow(size, summed(by_process, processes.roles))

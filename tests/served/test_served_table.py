@@ -1,6 +1,8 @@
 """The served cost's table, from a stored document; and what ``ladder --measure`` refuses
 before the ladder runs."""
 
+import dataclasses
+
 import pytest
 
 from layerbench.errors import ConfigError
@@ -44,6 +46,25 @@ def test_the_table_read_back_from_its_document() -> None:
     assert total.split()[1:4] == ["6", "425,280", "18.7"]
     assert "in-process" in table and "4,975" in table
     assert next(line for line in lines if line.startswith("passenger")).endswith("not counted")
+
+
+def test_bursts_shown_beside_the_total_not_in_it() -> None:
+    bursty = dataclasses.replace(
+        COST,
+        burst_instructions_per_request={"server": 0.0, "application": 3_111.0},
+        windows_counted=8,
+        burst_windows=3,
+    )
+    read_costs, _ = served_from_document(served_document({"mod_wsgi-embedded": bursty}, {}))
+    assert read_costs == {"mod_wsgi-embedded": bursty}
+    lines = format_served_table(read_costs).splitlines()
+    total = next(line for line in lines if line.split()[:1] == ["total"])
+    assert total.split()[2] == "425,280"
+    bursts = next(line for line in lines if line.split()[:1] == ["bursts"])
+    assert bursts.split()[1] == "+3,111"
+    assert "3 of 8 windows held a burst" in bursts
+    plain = format_served_table({"mod_wsgi-daemon": COST})
+    assert "bursts" not in plain.split("\n", 1)[1]
 
 
 def _refused(**changed: object) -> str:
