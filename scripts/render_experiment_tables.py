@@ -74,8 +74,16 @@ def page(experiment: Published) -> str:
         "## On this machine",
         "",
         *tables(experiment, run),
+        *explained(experiment),
     ]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def explained(experiment: Published) -> list[str]:
+    """Why this machine's figures differ from the post's (its data file's ``explained``)."""
+    if not experiment.explained:
+        return []
+    return ["", "## Why the size differs here", "", experiment.explained]
 
 
 def claims(experiment: Published) -> list[str]:

@@ -25,6 +25,7 @@ from layerbench.lab.verify import verify_rung
 from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.matrix.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.proc.ports import free_port
+from layerbench.replicate.served_counts import first_requests_counts, further_counts
 from layerbench.results.status import Status
 from layerbench.results.trials import MAX_REPEATS, Trial
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE, Rung
@@ -120,25 +121,49 @@ class Matrix:
 
     def _count_served(self, planned: list[PlannedColumn], measure: str) -> None:
         """``--measure``: each column's served cost, its server started alone twice more
-        (natively, then under callgrind), and its application's in-process count beside it."""
+        (natively, then under callgrind), and its application's in-process count beside it;
+        with --measure-counts, counted as many times; with --first-requests, its first
+        requests after a fresh start counted instead (layerbench/replicate/served_counts.py)."""
         targets = [
             CountedTarget(c.info.label, c.info.server, c.deployment, c.rung, c.info.app, c.skipped)
             for c in planned
         ]
-        told = getattr(self.observer, "served_starting", None)
+        told = getattr(self.observer, "served_starting", None) or (lambda label: None)
+        if self.options.first_requests is not None:
+            self.result.served = first_requests_counts(
+                targets,
+                self.workdir,
+                requests=self.options.first_requests,
+                counts=self.options.served_counts,
+                client_cpus=self.layout.client_cpus,
+                told=told,
+            )
+            self.checkpoint()
+            return
         costs = measure_targets(
             targets,
             self.workdir,
             Windows(),
             measure=measure,
             client_cpus=self.layout.client_cpus,
-            told=told or (lambda label: None),
+            told=told,
         )
         self.result.served = served_document(costs, {})
         self.checkpoint()  # kept, whatever the anchors' pass does
         anchors = in_process_anchors([t for t in targets if t.deployment is not None])
         self.result.served = served_document(costs, anchors)
         self.checkpoint()
+        if self.options.served_counts > 1:
+            self.result.served |= further_counts(
+                targets,
+                self.workdir,
+                costs,
+                counts=self.options.served_counts,
+                measure=measure,
+                client_cpus=self.layout.client_cpus,
+                told=told,
+            )
+            self.checkpoint()
 
     def _another_pass(self, made: int) -> bool:
         """Whether to make a pass after ``made``: up to ``repeats``; then, with ``enough``,

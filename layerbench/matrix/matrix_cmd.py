@@ -35,11 +35,13 @@ from layerbench.matrix.seed_table import (
     matrix_claim_verdicts,
 )
 from layerbench.render.worker_memory import format_memory_table
+from layerbench.replicate.count_claims import MAX_SERVED_COUNTS
 from layerbench.replicate.published import MATRIX
 from layerbench.replicate.published_option import add_published_argument, published_names
 from layerbench.rungs.applications import APPLICATIONS, BARE
 from layerbench.served.measure_option import add_measure_argument
 from layerbench.served.served_table import format_served_table, served_from_document
+from layerbench.served.served_windows import MAX_REQUESTS
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments
 
@@ -105,6 +107,21 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--label", help="a name for the run in the results database")
     parser.add_argument("--wide", action="store_true", help="the table with every column")
     add_measure_argument(parser)
+    parser.add_argument(
+        "--measure-counts",
+        type=whole(1, MAX_SERVED_COUNTS),
+        default=1,
+        metavar="N",
+        help="with --measure: count each column's served cost N times, each on fresh starts; "
+        "a published claim is judged on the spread between them (1)",
+    )
+    parser.add_argument(
+        "--first-requests",
+        type=whole(1, MAX_REQUESTS),
+        metavar="N",
+        help="with --measure: also count the first N requests after a fresh start, no warm-up, "
+        "per request (what an import at the first request costs), --measure-counts times",
+    )
     add_published_argument(parser, MATRIX)
     add_until_decided_arguments(
         parser,
@@ -130,6 +147,8 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         pin=not args.no_pin,
         settings=common,
         measure=args.measure,
+        served_counts=args.measure_counts,
+        first_requests=args.first_requests,
     )
     published = published_names(args, MATRIX)
     if published is not None:

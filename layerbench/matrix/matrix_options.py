@@ -13,11 +13,13 @@ from dataclasses import asdict, dataclass, field
 
 from layerbench.errors import ConfigError
 from layerbench.lab.loadgen import MAX_CONCURRENCY
+from layerbench.replicate.count_claims import MAX_SERVED_COUNTS
 from layerbench.results.trials import MAX_REPEATS
 from layerbench.rungs.applications import BARE, Application, find_application
 from layerbench.rungs.definitions import Rung, Stack, selectable_of
 from layerbench.served.served_cost import MEASURES
 from layerbench.served.served_counting import counting_for
+from layerbench.served.served_windows import MAX_REQUESTS
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook, add_assignments
 from layerbench.typed_documents import JsonObject
@@ -72,6 +74,11 @@ class MatrixOptions:
     # --measure: after its cells, each column's served cost counted (instructions, or
     # estimated cycles with them): layerbench/served/.
     measure: str | None = None
+    # With --measure: each column's served cost counted this many times (its spread decides a
+    # published claim: layerbench/replicate/count_claims.py), and, when given, its first this
+    # many requests after a fresh start counted as many times.
+    served_counts: int = 1
+    first_requests: int | None = None
 
     def __post_init__(self) -> None:
         if not self.columns:
@@ -101,6 +108,16 @@ class MatrixOptions:
             find_adapter(column.adapter).check_interface(app.name, app.interface)
         if self.measure is not None:
             self._check_measure()
+        elif self.served_counts != 1 or self.first_requests is not None:
+            raise ConfigError("--measure-counts and --first-requests go with --measure")
+        if not 1 <= self.served_counts <= MAX_SERVED_COUNTS:
+            raise ConfigError(
+                f"--measure-counts is 1 to {MAX_SERVED_COUNTS}, not {self.served_counts}"
+            )
+        if self.first_requests is not None and not 1 <= self.first_requests <= MAX_REQUESTS:
+            raise ConfigError(
+                f"--first-requests is 1 to {MAX_REQUESTS:,}, not {self.first_requests}"
+            )
 
     def _check_measure(self) -> None:
         """Every column countable, its rung one request: refused before anything starts."""

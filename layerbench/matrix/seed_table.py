@@ -15,6 +15,13 @@ from layerbench.errors import ConfigError
 from layerbench.matrix.matrix_result import Cell, MatrixResult
 from layerbench.render.text_table import format_table, setup_lines
 from layerbench.render.worker_memory import MIB, server_memory
+from layerbench.replicate.count_claims import FIRST, NEXT, SERVED, SideCounts, side_counts
+from layerbench.replicate.counted_table import (
+    CountedFigure,
+    counted_claim_lines,
+    counted_claims,
+    counted_figure_table,
+)
 from layerbench.replicate.published import MATRIX, named_of_kind
 from layerbench.replicate.seed_compare import (
     claimed_ratio,
@@ -25,8 +32,9 @@ from layerbench.replicate.seed_compare import (
     rate_interval_text,
     rate_text,
     runs_with,
+    verdict,
 )
-from layerbench.replicate.seed_figures import Place, SeedExperiment, SeedFigure
+from layerbench.replicate.seed_figures import Claim, Place, SeedExperiment, SeedFigure
 from layerbench.stats.claim_verdict import ClaimVerdict
 from layerbench.stats.comparison import RungComparison
 
@@ -238,9 +246,62 @@ def _experiment_table(
         )
         for claim in experiment.claims
     ]
+    if experiment.counted and result.served:
+        return "\n".join(lines + _counted_lines(experiment, result, shape, claims, colour))
     return "\n".join(
         lines + conclusion_lines(claims, lambda name: experiment.figure(name).requests_per_s)
     )
+
+
+def _counted_lines(
+    experiment: SeedExperiment,
+    result: MatrixResult,
+    shape: RunShape,
+    claims: list[tuple[Claim, RungComparison | None]],
+    colour: bool | None,
+) -> list[str]:
+    """A claim about what a request costs, in a run that counted it: each figure's counts,
+    then each claim judged in req/s and in served instructions (layerbench/replicate/)."""
+    first = experiment.first_requests
+
+    def which(figure: SeedFigure) -> str:
+        if first is None:
+            return SERVED
+        return FIRST if figure.place.occurrence == 0 else NEXT
+
+    def what(figure: SeedFigure) -> str:
+        return {
+            SERVED: "served, after a warm-up",
+            FIRST: f"its first {first or 0:,} requests after a start",
+            NEXT: f"the next {first or 0:,}",
+        }[which(figure)]
+
+    def side(name: str) -> SideCounts | None:
+        figure = experiment.figure(name)
+        column = _column(experiment, figure.place, shape)
+        if column is None:
+            return None
+        return side_counts(result.served, column.label, which(figure))
+
+    figures = [CountedFigure(f.name, what(f), side(f.name)) for f in experiment.figures]
+    claimed = [
+        claimed_ratio(
+            experiment.figure(claim.figure).requests_per_s,
+            experiment.figure(claim.reference).requests_per_s,
+        )
+        for claim, _ in claims
+    ]
+    rates = [
+        (verdict(claim, compared, size), judged_claim(claim, compared, size))
+        for (claim, compared), size in zip(claims, claimed, strict=True)
+    ]
+    sized = [(claim, size) for (claim, _), size in zip(claims, claimed, strict=True)]
+    counted = counted_claims(sized, side)
+    return [
+        *counted_figure_table(figures, colour),
+        "",
+        *counted_claim_lines([claim for claim, _ in claims], rates, counted),
+    ]
 
 
 def _ordinal(occurrence: int) -> str:

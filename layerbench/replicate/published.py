@@ -45,6 +45,9 @@ class Published:
     # The ladder or matrix command, without "layerbench".
     command: str
     experiment: SeedExperiment | LadderExperiment
+    # Why this machine's figures differ from the post's, from a breakdown measured here
+    # (Markdown, for its docs page); empty when that is not written.
+    explained: str = ""
 
 
 @dataclass(frozen=True)
@@ -122,11 +125,22 @@ class ExperimentFile(Closed):
 class MatrixFile(ExperimentFile):
     rung: str
     figures: Annotated[tuple[MatrixFigureTable, ...], Bounds(least=1)]
+    counted: bool = False
+    first_requests: Annotated[int, Bounds(low=1)] | None = None
+    explained: str = ""
 
     def experiment(self) -> SeedExperiment:
         figures = tuple(table.figure() for table in self.figures)
         return SeedExperiment(
-            self.post, self.name, self.rung, self.setup, figures, self.claims, self.command
+            self.post,
+            self.name,
+            self.rung,
+            self.setup,
+            figures,
+            self.claims,
+            self.command,
+            self.counted,
+            self.first_requests,
         )
 
 
@@ -135,6 +149,7 @@ class LadderFile(ExperimentFile):
     concurrency: Annotated[int, Bounds(low=1)]
     figures: Annotated[tuple[LadderFigureTable, ...], Bounds(least=1)]
     unshown: tuple[UnshownTable, ...] = ()
+    explained: str = ""
 
     def experiment(self) -> LadderExperiment:
         figures = tuple(table.figure() for table in self.figures)
@@ -176,6 +191,7 @@ def parse(where: str, document: dict[str, object]) -> Published:
         written.setup,
         written.command,
         experiment,
+        written.explained.strip(),
     )
 
 

@@ -13,10 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from layerbench.console.numbers import whole
 from layerbench.console.output import print_out
 from layerbench.console.until_decided import add_until_decided_arguments, until_decided_argv
 from layerbench.errors import ConfigError
+from layerbench.replicate.count_claims import COUNTS, MAX_SERVED_COUNTS
 from layerbench.replicate.published import Published, names, published, published_named
+from layerbench.replicate.seed_figures import SeedExperiment
 from layerbench.served.measure_option import add_measure_argument
 
 # Under an experiment's name in --list.
@@ -51,6 +54,14 @@ def add_parser(commands: Any, build_parser: Callable[[], argparse.ArgumentParser
     parser.add_argument("--json", type=Path, help="results file (NAME.json)")
     parser.add_argument("--label", help="a name for the run in the results database (NAME)")
     add_measure_argument(parser)
+    parser.add_argument(
+        "--counts",
+        type=whole(2, MAX_SERVED_COUNTS),
+        default=COUNTS,
+        metavar="N",
+        help="with --measure, served counts of each configuration a claim about what a request "
+        f"costs is judged on ({COUNTS})",
+    )
     add_until_decided_arguments(parser, "each of the post's conclusions")
     parser.set_defaults(handler=cmd_replicate, build_parser=build_parser)
 
@@ -88,10 +99,24 @@ def replicate_argv(experiment: Published, args: argparse.Namespace) -> list[str]
         argv.append("--no-pin")
     if args.measure is not None:  # its columns' (or rungs') served cost, beside the rates
         argv += ["--measure", args.measure]
+        argv += counted_argv(experiment, args.counts)
     argv += until_decided_argv(args)
     argv += ["--json", str(args.json or Path(f"{experiment.name}.json"))]
     argv += ["--label", args.label or experiment.name]
     return [*argv, "--published", experiment.name]
+
+
+def counted_argv(experiment: Published, counts: int) -> list[str]:
+    """With --measure, what makes a matrix count a cost claim's configurations often enough to
+    judge it (:mod:`layerbench.replicate.count_claims`), and their first requests when the claim
+    is about them."""
+    seed = experiment.experiment
+    if not isinstance(seed, SeedExperiment) or not seed.counted:
+        return []
+    argv = ["--measure-counts", str(counts)]
+    if seed.first_requests is not None:
+        argv += ["--first-requests", str(seed.first_requests)]
+    return argv
 
 
 def list_lines(experiments: tuple[Published, ...]) -> list[str]:

@@ -62,6 +62,12 @@ class SeedExperiment:
     claims: tuple[Claim, ...]
     # The matrix command that re-runs it (without "layerbench").
     command: str
+    # Its claims are about what a request costs: with --measure, each is judged on served
+    # instructions per request too (layerbench/replicate/count_claims.py).
+    counted: bool = False
+    # Its first measurement after a start (occurrence 0) is about the first requests: their
+    # instructions are counted over this many requests after a fresh start, no warm-up.
+    first_requests: int | None = None
 
     def __post_init__(self) -> None:
         references = {figure.name: figure.reference for figure in self.figures}

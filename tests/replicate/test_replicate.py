@@ -147,3 +147,25 @@ def test_the_data_files_are_package_data() -> None:
         package_data = tomllib.load(file)["tool"]["setuptools"]["package-data"]["*"]
     assert "*.toml" in package_data
     assert sorted(path.stem for path in DATA.glob("*.toml")) == sorted(e.name for e in published())
+
+
+def test_measured_a_cost_claim_is_counted_twice_and_a_first_run_from_a_start() -> None:
+    """With --measure, an experiment whose claims are about what a request costs is counted
+    twice per configuration; one about the first run after a restart counts its first requests."""
+    lineup = layerbench("replicate", "mod_python-lineup", "--measure", "instructions", "--command")
+    assert lineup.returncode == 0, lineup.stderr
+    words = lineup.stdout.split()
+    assert words[words.index("--measure-counts") + 1] == "2"
+    assert "--first-requests" not in words
+    preload = layerbench(
+        "replicate", "django-preload", "--measure", "instructions", "--counts", "3", "--command"
+    )
+    words = preload.stdout.split()
+    assert words[words.index("--measure-counts") + 1] == "3"
+    assert words[words.index("--first-requests") + 1] == "500"
+    unmeasured = layerbench("replicate", "django-preload", "--command")
+    assert "--measure-counts" not in unmeasured.stdout
+    rails = layerbench("replicate", "rails-passenger", "--measure", "instructions", "--command")
+    assert (
+        "--measure-counts" not in rails.stdout
+    )  # Passenger cannot be counted: not a counted claim

@@ -1,0 +1,111 @@
+"""A published experiment's claims about what a request costs, judged on served instructions
+(:mod:`layerbench.replicate.count_claims`) beside req/s: per figure, its counts; per claim, both
+verdicts and which figure decided it."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from layerbench.render.text_table import format_table
+from layerbench.replicate.count_claims import (
+    DWARF,
+    MIN_SPREAD,
+    CountedClaim,
+    SideCounts,
+    deciding_figure,
+    judge_counts,
+    spread,
+)
+from layerbench.replicate.seed_figures import Claim, Direction
+from layerbench.stats.claim_verdict import ClaimVerdict
+from layerbench.stats.verdict import percent
+
+
+@dataclass(frozen=True)
+class CountedFigure:
+    """A post's figure as counted here: ``what`` was counted (its served cost, or its first
+    requests after a start) and its counts (None: not counted in this run)."""
+
+    name: str
+    what: str
+    counts: SideCounts | None
+
+
+def counted_figure_table(figures: list[CountedFigure], colour: bool | None = None) -> list[str]:
+    """Per figure: what was counted, each count's instructions per request, their spread, and
+    the system calls per request of each count."""
+    rows = [["post's configuration", "counted", "instructions/req", "spread", "syscalls/req"]]
+    for figure in figures:
+        counts = figure.counts
+        if counts is None or not counts.instructions:
+            why = "; ".join(counts.errors) if counts is not None else "not counted in this run"
+            rows.append([figure.name, figure.what, why, "", ""])
+            continue
+        rows.append(
+            [
+                figure.name,
+                figure.what,
+                ", ".join(f"{n:,.0f}" for n in counts.instructions),
+                percent(spread(counts.instructions), sign=False)
+                if len(counts.instructions) > 1
+                else "",
+                ", ".join(f"{n:.1f}" for n in counts.syscalls),
+            ]
+        )
+    caption = (
+        "served per request, each count on fresh starts of the server (instructions by "
+        "callgrind, every process; system calls by strace); a spread is the counts' range over "
+        f"their median, at least {percent(MIN_SPREAD, sign=False)}"
+    )
+    return [caption, *format_table(rows, 2, colour=colour)]
+
+
+def counted_claims(
+    claims: list[tuple[Claim, float | None]],
+    side: Callable[[str], SideCounts | None],
+) -> list[CountedClaim | None]:
+    """Each claim (with its claimed ratio) judged on the counts of its two figures (``side`` of
+    a figure's name); None where either side has no count."""
+    judged: list[CountedClaim | None] = []
+    for claim, claimed in claims:
+        figure, reference = side(claim.figure), side(claim.reference)
+        if not (figure and figure.instructions and reference and reference.instructions):
+            judged.append(None)
+            continue
+        judged.append(
+            judge_counts(
+                claimed,
+                claim.direction is Direction.SAME,
+                figure.instructions,
+                reference.instructions,
+            )
+        )
+    return judged
+
+
+def counted_claim_lines(
+    claims: list[Claim],
+    rates: list[tuple[str, ClaimVerdict | None]],
+    counted: list[CountedClaim | None],
+) -> list[str]:
+    """Per claim, its words; its verdict in req/s (``rates``: the line, the verdict) and in
+    instructions; which of them decided it."""
+    lines = [
+        "the post's conclusions, in req/s and in served instructions per request (a request "
+        "that costs fewer is the faster: the reference's instructions over the figure's; "
+        f"decided when the difference stands out of {DWARF:g} times the two spreads added):"
+    ]
+    for claim, (rate_line, rate_verdict), count in zip(claims, rates, counted, strict=True):
+        lines.append(f"  {claim.words}")
+        lines.append(f"    req/s:        {rate_line}")
+        if count is None:
+            lines.append("    instructions: not counted in this run")
+        else:
+            figure = ", ".join(f"{n:,.0f}" for n in count.figure_counts)
+            reference = ", ".join(f"{n:,.0f}" for n in count.reference_counts)
+            lines.append(
+                f"    instructions: {claim.reference} / {claim.figure} = "
+                f"{count.verdict.ratio:.2f} ({reference} against {figure}), {count.text()}"
+            )
+        decided = deciding_figure(count.verdict if count else None, rate_verdict)
+        lines.append(f"    decided by:   {decided}")
+    return lines

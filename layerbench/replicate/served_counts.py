@@ -1,0 +1,268 @@
+"""The served counts a published claim is judged on (:mod:`layerbench.replicate.count_claims`):
+each column's served cost counted ``counts`` times, each count on fresh starts of its server
+(:func:`~layerbench.served.served_columns.measure_targets`); or, for a claim about the first
+requests after a start and those after them, what they cost.
+
+The first requests: the usual count sends a warm-up before its windows, and the difference of
+two windows takes off whatever does not grow with the requests, so an import made at the first
+request (a lazily loaded application) is in neither figure. Here a server is started afresh
+under callgrind, its processes left to settle, the counts zeroed, then ``requests`` requests
+sent at concurrency 1 with no warm-up, and every process's count dumped (those the server forked
+meanwhile included): the instructions over those requests, whatever the server's processes did
+for them (the import included). The same is counted over twice as many requests on another
+fresh start: the difference is what the next ``requests`` requests cost, once the process that
+serves them (the connection stays on one) has imported what it needed. Each is divided by
+``requests``. Their system calls are counted the same way, on native starts, by strace attached
+to every process (and those they fork) from before the first request to after the last. Idle
+work over a window (a timer's tick) is counted too; against an import it is small."""
+
+import re
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from layerbench.errors import LayerbenchError
+from layerbench.served.counted_launch import VGDB_NAME
+from layerbench.served.fixed_load import FixedLoad
+from layerbench.served.served_columns import CountedTarget, measure_targets
+from layerbench.served.served_cost import ServedCost, counted, rung_load
+from layerbench.served.served_counting import Counting, counting_for
+from layerbench.served.served_dumps import window_dumps
+from layerbench.served.served_roles import process_roles
+from layerbench.served.served_windows import Windows, settled_processes
+from layerbench.served.syscall_counts import SyscallCounter
+from layerbench.served.vgdb_control import Vgdb
+from layerbench.servers.deployment import Deployment
+
+FIRST_WINDOW = "first-requests"
+# A dump's total of its first event (Ir): callgrind's ``totals:`` line.
+_TOTALS = re.compile(r"^totals: (\d+)", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class FirstRequests:
+    """The first ``requests`` requests after a start, and the next as many, per request."""
+
+    requests: int
+    instructions_per_request: float
+    syscalls_per_request: dict[str, float]
+    next_instructions_per_request: float
+    next_syscalls_per_request: dict[str, float]
+    # The server's processes counted at the end of the longer window.
+    processes: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class _Window:
+    """One fresh start's count over its first requests: totals, not per request."""
+
+    instructions: float
+    syscalls: dict[str, int]
+    processes: int
+
+
+def count_repeatedly(
+    targets: list[CountedTarget],
+    workdir: Path,
+    *,
+    counts: int,
+    measure: str,
+    client_cpus: frozenset[int] | None,
+    told: Callable[[str], None],
+) -> list[dict[str, ServedCost | str]]:
+    """Each target's served cost, ``counts`` times over (all targets once, then again), after a
+    first count made elsewhere (the directories and what ``told`` hears number from 2)."""
+    rounds = []
+
+    def told_count(number: int) -> Callable[[str], None]:
+        return lambda label: told(f"{label} (count {number + 2})")
+
+    for number in range(counts):
+        directory = workdir / f"count-{number + 2}"
+        directory.mkdir(parents=True, exist_ok=True)
+        rounds.append(
+            measure_targets(
+                targets,
+                directory,
+                Windows(),
+                measure=measure,
+                client_cpus=client_cpus,
+                told=told_count(number),
+            )
+        )
+    return rounds
+
+
+def count_first_requests_repeatedly(
+    targets: list[CountedTarget],
+    workdir: Path,
+    *,
+    requests: int,
+    counts: int,
+    client_cpus: frozenset[int] | None,
+    told: Callable[[str], None],
+) -> dict[str, list[FirstRequests | str]]:
+    """Per target, ``counts`` counts of its first ``requests`` requests (or why it has none)."""
+    found: dict[str, list[FirstRequests | str]] = {t.label: [] for t in targets}
+    for number in range(counts):
+        for index, target in enumerate(targets):
+            if target.deployment is None:
+                found[target.label].append(target.skipped or "not counted")
+                continue
+            told(f"{target.label}: its first {requests:,} requests (count {number + 1})")
+            directory = workdir / f"count-{number + 1}" / f"served-{index}"
+            directory.mkdir(parents=True, exist_ok=True)
+            try:
+                url = target.deployment.base_url
+                load = rung_load(target.rung, url, directory, Windows(), client_cpus)
+                found[target.label].append(
+                    count_first_requests(
+                        target.deployment, counting_for(target.adapter), load, directory, requests
+                    )
+                )
+            except LayerbenchError as error:
+                found[target.label].append(f"not counted: {error}")
+    return found
+
+
+def count_first_requests(
+    deployment: Deployment, counting: Counting, load: FixedLoad, directory: Path, requests: int
+) -> FirstRequests:
+    """The first ``requests`` requests after a start of ``deployment``, and the next as many
+    (the difference with a count of twice as many on another start)."""
+    first = _first_window(deployment, counting, load, directory / "first", requests)
+    both = _first_window(deployment, counting, load, directory / "both", 2 * requests)
+    calls = set(first.syscalls) | set(both.syscalls)
+    return FirstRequests(
+        requests,
+        first.instructions / requests,
+        {name: n / requests for name, n in first.syscalls.items()},
+        (both.instructions - first.instructions) / requests,
+        {
+            name: (both.syscalls.get(name, 0) - first.syscalls.get(name, 0)) / requests
+            for name in calls
+        },
+        both.processes,
+    )
+
+
+def _first_window(
+    deployment: Deployment, counting: Counting, load: FixedLoad, directory: Path, requests: int
+) -> _Window:
+    """The first ``requests`` requests after a start: their system calls on a native start, then
+    their instructions on a start under callgrind; totals."""
+    directory.mkdir(parents=True, exist_ok=True)
+    directory.chmod(0o755)
+    with deployment:
+        processes = settled_processes(deployment, counting)
+        counter = SyscallCounter(processes.pids(), directory, "first")
+        counter.start()
+        try:
+            load.send(requests, f"first-syscalls-{requests}")
+        finally:
+            calls = counter.stop()
+    callgrind = directory / "callgrind"
+    with counted(deployment, callgrind, cache_sim=False), deployment:
+        processes = settled_processes(deployment, counting)
+        vgdb = Vgdb(callgrind / VGDB_NAME)
+        vgdb.tell(processes.pids(), "instrumentation on")
+        ended_before = set(exit_dumps(callgrind))
+        vgdb.tell(processes.pids(), "zero")
+        load.send(requests, f"first-instructions-{requests}")
+        now = process_roles(deployment, counting.runs_application).pids()
+        # One that ends meanwhile is counted by its exit dump; else it is lost, said below.
+        with suppress(LayerbenchError):
+            vgdb.tell(now, f"dump {FIRST_WINDOW}")
+        dumps = {
+            pid: dump.instructions for pid, dump in window_dumps(callgrind, FIRST_WINDOW).items()
+        }
+        # What the processes that ended during the window counted, written as they exited.
+        dumps |= {pid: n for pid, n in exit_dumps(callgrind).items() if pid not in ended_before}
+    lost = sorted((set(processes.pids()) | set(now)) - set(dumps))
+    if lost:
+        raise LayerbenchError(f"no count of processes {lost} over the first requests")
+    return _Window(sum(dumps.values()), calls, len(dumps))
+
+
+def exit_dumps(directory: Path) -> dict[int, int]:
+    """The instructions each process that has ended counted since its last dump (callgrind
+    writes ``callgrind.out.PID`` as a process exits), by process."""
+    found = {}
+    for path in directory.glob("callgrind.out.*"):
+        pid = path.name.removeprefix("callgrind.out.")
+        if not pid.isdigit():
+            continue
+        totals = _TOTALS.search(path.read_text(errors="replace"))
+        if totals is not None:
+            found[int(pid)] = int(totals.group(1))
+    return found
+
+
+def further_counts(
+    targets: list[CountedTarget],
+    workdir: Path,
+    first_count: dict[str, ServedCost | str],
+    *,
+    counts: int,
+    measure: str,
+    client_cpus: frozenset[int] | None,
+    told: Callable[[str], None],
+) -> dict[str, Any]:
+    """After a run's first count of its targets' served cost (``first_count``), the others up to
+    ``counts``: what a matrix's ``served`` document keeps of them, ``counts``, per column every
+    count (``{"error": why}`` for one that failed)."""
+    rounds = [first_count]
+    rounds += count_repeatedly(
+        targets,
+        workdir / "recounts",
+        counts=counts - 1,
+        measure=measure,
+        client_cpus=client_cpus,
+        told=told,
+    )
+    labels = list(dict.fromkeys(label for each in rounds for label in each))
+    return {
+        "counts": {label: [_cost_document(each.get(label)) for each in rounds] for label in labels}
+    }
+
+
+def first_requests_counts(
+    targets: list[CountedTarget],
+    workdir: Path,
+    *,
+    requests: int,
+    counts: int,
+    client_cpus: frozenset[int] | None,
+    told: Callable[[str], None],
+) -> dict[str, Any]:
+    """``counts`` counts of each target's first ``requests`` requests and the next as many:
+    what a matrix's ``served`` document keeps of them, ``first_requests``, their number and per
+    column each count (``{"error": why}`` for one that failed)."""
+    found = count_first_requests_repeatedly(
+        targets,
+        workdir / "first-requests",
+        requests=requests,
+        counts=counts,
+        client_cpus=client_cpus,
+        told=told,
+    )
+    return {
+        "first_requests": {
+            "requests": requests,
+            "counts": {
+                label: [c.to_dict() if isinstance(c, FirstRequests) else {"error": c} for c in row]
+                for label, row in found.items()
+            },
+        }
+    }
+
+
+def _cost_document(cost: ServedCost | str | None) -> dict[str, Any]:
+    if isinstance(cost, ServedCost):
+        return cost.to_dict()
+    return {"error": cost or "not counted"}

@@ -1,0 +1,80 @@
+"""The first requests after a start, counted (replicate/served_counts.py): an application that
+does a calibrated amount of work at its first request only (a lazy import, made measurable: a
+loop counted in-process by ``layerbench cost``'s machinery) costs that much more over its first
+N requests, divided by N, than the same application without it, and nothing more over the next
+N. gunicorn, started natively and under callgrind twice for each application: wide."""
+
+from pathlib import Path
+
+import pytest
+
+from layerbench.replicate.served_counts import FirstRequests, count_first_requests
+from layerbench.served.served_counting import counting_for
+from layerbench.site_contract import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE
+from layerbench.smoke.smoke_cost import measure_urls
+from tests.served_deployments import served_deployment
+
+pytestmark = pytest.mark.wide
+
+FIRST_HIT_APP = """
+import itertools
+
+EXTRA = {extra}
+FIRST = {first}
+_served = False
+
+
+def application(environ, start_response):
+    global _served
+    if not (FIRST and _served):
+        for _ in itertools.repeat(None, EXTRA):
+            pass
+    _served = True
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
+    return [b"ok"]
+"""
+EXTRA_ITERATIONS = 200_000
+REQUESTS = 20
+ONE_WORKER = {"gunicorn": {"workers": "1"}}
+
+
+def test_a_first_hit_cost_shows_over_the_first_requests_not_the_next(workdir: Path) -> None:
+    apps = {
+        "every_none": (0, False),  # in-process calibration: the loop at every request, or none
+        "every_loop": (EXTRA_ITERATIONS, False),
+        "first_none": (0, True),
+        "first_loop": (EXTRA_ITERATIONS, True),
+    }
+    for name, (extra, once) in apps.items():
+        (workdir / f"{name}.py").write_text(FIRST_HIT_APP.format(extra=extra, first=once))
+    in_process = {
+        name: measure_urls(f"{name}:application", ("/",), (str(workdir),), repeats=1)
+        for name in ("every_none", "every_loop")
+    }
+    loop = (
+        in_process["every_loop"].instructions["/"][0]
+        - in_process["every_none"].instructions["/"][0]
+    )
+    first: dict[str, FirstRequests] = {}
+    for name in ("first_none", "first_loop"):
+        root = workdir / name
+        root.mkdir(mode=0o711)
+        environment = {
+            USER_APP_VARIABLE: f"{name}:application",
+            USER_APP_PATH_VARIABLE: str(workdir),
+        }
+        deployment, load = served_deployment("gunicorn", root, ONE_WORKER, environment, "/")
+        first[name] = count_first_requests(
+            deployment, counting_for("gunicorn"), load, root / "first", REQUESTS
+        )
+    added = (
+        first["first_loop"].instructions_per_request - first["first_none"].instructions_per_request
+    )
+    # The loop, once, is most of what the first requests cost: a count that missed it would fail.
+    assert loop / REQUESTS > first["first_none"].instructions_per_request
+    assert added == pytest.approx(loop / REQUESTS, rel=0.02)
+    # The next requests do not loop: what they cost is the same for both applications.
+    after = first["first_loop"].next_instructions_per_request
+    assert after == pytest.approx(first["first_none"].next_instructions_per_request, rel=0.01)
+    assert first["first_none"].processes >= 2  # the arbiter and its worker
+    assert sum(first["first_none"].syscalls_per_request.values()) > 0
