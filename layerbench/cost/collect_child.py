@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from layerbench.typed_documents import Bounds, JsonObject, decode
+from layerbench.typed_documents import Bounds, JsonObject, decode, encode
 
 StartResponse = Callable[..., Any]
-# A boundary: PEP 3333's environ, a dict of CGI variables and wsgi.* objects of any type.
-Environ = dict[str, Any]
+Environ = dict[str, Any]  # boundary: PEP 3333's environ: CGI variables and wsgi.* objects
 WSGIApplication = Callable[[Environ, StartResponse], Iterable[bytes]]
 # The label of the harness's own cost: the same loop around an application that does nothing.
 HARNESS_LABEL = "(harness)"
@@ -48,6 +47,16 @@ class CollectPlan:
     warmup: Annotated[int, Bounds(low=0)]
     count: Annotated[int, Bounds(low=1)]
     requests: Annotated[tuple[CollectRequest, ...], Bounds(least=1)]
+
+
+@dataclass(frozen=True)
+class CollectAnswer:
+    """What a request answered in the child, for the parent to verify (cost_run.py): every
+    collected call's status and how often, the last call's status and body."""
+
+    statuses: dict[str, int]
+    last_status: int
+    last_body_b64: str
 
 
 def wsgi_environ(request: CollectRequest) -> Environ:
@@ -164,11 +173,12 @@ def main(plan_path: str) -> int:
         for _ in range(plan.warmup):
             caller.call()
         last = callgrind.collect(caller, plan.count, request.label)
-        answers[request.label] = {
-            "statuses": caller.statuses,
-            "last_status": int(caller.status[:3] or 0),
-            "last_body_b64": base64.b64encode(last).decode(),
-        }
+        answer = CollectAnswer(
+            statuses=caller.statuses,
+            last_status=int(caller.status[:3] or 0),
+            last_body_b64=base64.b64encode(last).decode(),
+        )
+        answers[request.label] = encode(answer)
     Path(plan.answers_path).write_text(json.dumps(answers))
     return 0
 

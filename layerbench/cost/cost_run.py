@@ -12,10 +12,9 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from layerbench.cost.callgrind_dumps import OUT_FILE, dump_files, instructions, top_functions
-from layerbench.cost.collect_child import HARNESS_LABEL
+from layerbench.cost.collect_child import HARNESS_LABEL, CollectAnswer
 from layerbench.cost.cost_plan import CostPlan, CostRequest
 from layerbench.cost.shim_build import find_valgrind, shim_library
 from layerbench.errors import LayerbenchError, VerificationError
@@ -23,7 +22,7 @@ from layerbench.proc.process import ManagedProcess
 from layerbench.profile.callgrind_objects import dump_objects, objects_by_layer
 from layerbench.profile.frame_layers import LayerMap
 from layerbench.sites import site_directories
-from layerbench.typed_documents import JsonObject
+from layerbench.typed_documents import JsonObject, decode
 
 HASH_SEED = "0"
 
@@ -123,7 +122,8 @@ def _request_document(request: CostRequest) -> JsonObject:
 def _read_repeat(plan: CostPlan, directory: Path, measurement: CostMeasurement) -> None:
     answers = json.loads((directory / "answers.json").read_text())
     for request in plan.requests:
-        _verify(request, answers[request.label])
+        answer = decode(CollectAnswer, answers[request.label], f"the answer of {request.label}")
+        _verify(request, answer)
     dumps = dump_files(directory)
     harness = instructions(dumps[HARNESS_LABEL]) / plan.count
     measurement.harness.append(harness)
@@ -148,11 +148,11 @@ def _read_layers(plan: CostPlan, dumps: dict[str, Path], measurement: CostMeasur
         measurement.by_layer.setdefault(request.label, []).append(own)
 
 
-def _verify(request: CostRequest, answer: dict[str, Any]) -> None:
+def _verify(request: CostRequest, answer: CollectAnswer) -> None:
     """Every collected call answered the same status, and the last answer is right."""
-    statuses: dict[str, int] = answer["statuses"]
-    body = base64.b64decode(answer["last_body_b64"])
-    status = int(answer["last_status"])
+    statuses = answer.statuses
+    body = base64.b64decode(answer.last_body_b64)
+    status = answer.last_status
     if len(statuses) != 1 or not request.accepts(status, body):
         seen = ", ".join(f"{count} x {code}" for code, count in sorted(statuses.items()))
         raise VerificationError(

@@ -13,11 +13,11 @@ import json
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from layerbench.errors import LoadGeneratorError
 from layerbench.lab.loadgen import find_load_generator
 from layerbench.results.load_result import LoadResult
+from layerbench.typed_documents import JsonObject
 
 PREFIX = "layerbench-load merge: "
 
@@ -28,8 +28,8 @@ def merge_loads(results: Sequence[LoadResult], binary: Path | None = None) -> Lo
 
 
 def merge_documents(
-    documents: Sequence[Mapping[str, Any]], binary: Path | None = None
-) -> dict[str, Any]:
+    documents: Sequence[Mapping[str, object]], binary: Path | None = None
+) -> JsonObject:
     """The clients' documents as one document of the same schema, merged by ``binary`` (the
     load generator beside this layerbench by default), the documents on its stdin."""
     if not documents:
@@ -51,5 +51,5 @@ def merge_documents(
                 "or cargo install --path load from its clone)"
             )
         raise LoadGeneratorError(lines[-1].removeprefix(PREFIX))
-    merged: dict[str, Any] = json.loads(completed.stdout)
+    merged: JsonObject = json.loads(completed.stdout)  # read typed by LoadResult.from_document
     return merged

@@ -16,7 +16,6 @@ import threading
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
 from layerbench.documents import parse_json
 from layerbench.errors import ConfigError, LoadGeneratorError
@@ -92,7 +91,7 @@ def _result(host: SshHost, returncode: int, lines: list[str]) -> LoadResult:
         raise LoadGeneratorError(f"{BINARY} on {where} sent no readable JSON: {error}") from None
 
 
-def _document(report: str) -> dict[str, Any]:  # boundary: parsed, from_document types it
+def _document(report: str) -> dict[str, object]:
     """The remote load generator's JSON, read as every document is (no NaN, no unbounded
     numbers or nesting: what another machine sends is not trusted)."""
     try:
