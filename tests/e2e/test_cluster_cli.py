@@ -55,6 +55,11 @@ def topology(tmp_path: Path, text: str) -> str:
         (NO_FRONT, [], "the cluster needs a host with the role front"),
         (GOOD.replace('"client"', '"clinet"'), [], "roles must be a list of"),
         (GOOD.replace('"db", "cache"', '"db"'), [], "the cluster needs a host with the role cache"),
+        (
+            GOOD + '[hosts.far]\nroles = ["client"]\nssh = "10.1.2.3"\n',
+            [],
+            "the cluster runs on the lab's namespaces, not on SSH hosts (far)",
+        ),
         (GOOD, ["--cache", "shraed"], "--cache: comma-separated, of shared, local"),
         (GOOD, ["--writers", "1,three"], "--writers '1,three': comma-separated whole numbers"),
         (GOOD, ["--duration", "0"], "--duration 0: more than 0"),
