@@ -109,6 +109,12 @@ def decode_versioned(
     return readers[version](value, what)
 
 
+def as_json(parsed: Mapping[str, object]) -> JsonObject:
+    """An object of a document just parsed (:func:`layerbench.documents.parse_json` makes
+    nothing but JSON), typed as the JSON it is, to be kept and written back as it was."""
+    return typing.cast(JsonObject, dict(parsed))
+
+
 def encode(document: object) -> Any:
     """A dataclass (or a value of a field's type) as JSON: objects, lists, strings, numbers,
     booleans and null; a tuple is a list, an Enum its value."""

@@ -23,6 +23,7 @@ from layerbench.report.stored_result import read_result
 from layerbench.report.terminal_tables import terminal_tables
 from layerbench.store.document_file import check_writable, write_text
 from layerbench.store.results_db import ResultsDatabase, default_path
+from layerbench.typed_documents import JsonObject, as_json
 
 Result = LadderResult | MatrixResult
 WRITERS: dict[str, Callable[[Result], str]] = {
@@ -126,7 +127,8 @@ def _stored(source: str) -> bool:
         return True
 
 
-def _load(source: str) -> dict[str, Any]:  # boundary: JSON just parsed, read_result types it
+def _load(source: str) -> JsonObject:
+    """The stored run, or the JSON file, as it was written (read_result types it)."""
     path = Path(source)
     if _stored(source):
         if len(source) > len(str(MAX_RUN_ID)):
@@ -134,10 +136,11 @@ def _load(source: str) -> dict[str, Any]:  # boundary: JSON just parsed, read_re
         with ResultsDatabase(default_path()) as database:
             document = database.document(int(source))
             label = database.run(int(source)).label
-        if label and isinstance(document.get("options"), dict):
-            document["options"].setdefault("label", label)
+        options = document.get("options")
+        if label and isinstance(options, dict):
+            document["options"] = {"label": label, **options}
         return document
     document = read_json(path, source)
     if not isinstance(document, dict) or not ("rungs" in document or "cells" in document):
         raise ConfigError(f"{source} is not a layerbench ladder or matrix result")
-    return document
+    return as_json(document)

@@ -10,13 +10,15 @@ Added since version 1, without a version change: per request ``chain``, the rung
 a layer to, nearest first (``Rung.chain``; [] for a smoke URL): its "vs above" is against the
 first of them counted (:mod:`layerbench.results.chain_references`)."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 from layerbench.errors import ConfigError
+from layerbench.results.measured_under import MeasuredUnder, measured_under
 from layerbench.stats.median import median as median_of
 from layerbench.stats.spread import coefficient_of_variation
-from layerbench.typed_documents import Bounds, JsonObject, decode
+from layerbench.typed_documents import Bounds, JsonObject, as_json, decode, decode_at
 
 COST_VERSION = 1
 
@@ -54,10 +56,20 @@ class RequestCost:
         }
 
 
+@dataclass(frozen=True)
+class CostOptionsRecord:
+    """The options a cost pass recorded, as its tables read them (every key optional)."""
+
+    requests: int | None = None
+    repeats: int | None = None
+
+
 @dataclass
 class CostResult:
-    options: dict[str, Any]
-    conditions: dict[str, Any]
+    # The options and conditions as the pass recorded them (read through ``asked`` and
+    # ``measured_under``), written back as they were.
+    options: JsonObject
+    conditions: JsonObject
     requests: list[RequestCost] = field(default_factory=list)
     # The harness's own instructions per request, one per repeat.
     harness_instructions_per_request: list[float] = field(default_factory=list)
@@ -68,6 +80,14 @@ class CostResult:
     # `--by-layer`: per request label, one per repeat, its instructions per request by layer
     # (the harness's own taken off); empty without.
     by_layer: dict[str, list[dict[str, float]]] = field(default_factory=dict)
+
+    @property
+    def asked(self) -> CostOptionsRecord:
+        return decode_at(CostOptionsRecord, self.options, "instructions: options")
+
+    @property
+    def measured_under(self) -> MeasuredUnder:
+        return measured_under(self.conditions, "instructions: conditions")
 
     def to_dict(self) -> JsonObject:
         return {
@@ -95,8 +115,8 @@ class RequestCostRecord:
 class CostRecord:
     """A cost document as written (``to_dict``'s), read back by :func:`read_cost`."""
 
-    options: dict[str, Any] | None = None  # boundary: the options as recorded, read by key
-    conditions: dict[str, Any] | None = None  # boundary: the conditions as recorded
+    options: Mapping[str, object] | None = None  # kept as recorded, read by CostResult.asked
+    conditions: Mapping[str, object] | None = None  # kept as recorded, read by measured_under
     requests: tuple[RequestCostRecord, ...] | None = None
     harness_instructions_per_request: tuple[float, ...] | None = None
     elapsed_s: Annotated[float, Bounds(low=0)] | None = None
@@ -111,9 +131,9 @@ def read_cost(document: object) -> CostResult:
         record = decode(CostRecord, document, "instructions")
     except ConfigError as error:
         raise ValueError(str(error)) from None
-    return CostResult(
-        options=dict(record.options or {}),
-        conditions=dict(record.conditions or {}),
+    result = CostResult(
+        options=as_json(record.options or {}),
+        conditions=as_json(record.conditions or {}),
         requests=[
             RequestCost(
                 row.label, list(row.instructions_per_request), row.app or "", row.chain or ()
@@ -127,3 +147,8 @@ def read_cost(document: object) -> CostResult:
             label: [dict(row) for row in rows] for label, rows in (record.by_layer or {}).items()
         },
     )
+    try:  # their fields checked as every reader reads them
+        result.asked, result.measured_under  # noqa: B018
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
+    return result

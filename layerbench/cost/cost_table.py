@@ -29,7 +29,7 @@ def cost_lines(result: CostResult) -> list[str]:
     lines.append(
         f"{options['requests']:,} requests collected per rung after {options['warmup']:,} "
         f"warm-up, {len(harness)} repeats, in-process under callgrind (hash seed "
-        f"{result.conditions['hash_seed']}); the harness's own "
+        f"{result.measured_under.hash_seed}); the harness's own "
         f"{median(harness) if harness else 0:,.0f} instructions per request are taken off; "
         f"{result.elapsed_s:.0f} s"
     )

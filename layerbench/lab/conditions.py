@@ -4,15 +4,17 @@ import os
 import platform
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
 
 from layerbench import __version__
 from layerbench.lab.cpu_layout import CpuLayout
+from layerbench.typed_documents import JsonObject
 
 PYTHON_PACKAGES = ("gunicorn", "SQLAlchemy", "Jinja2")
 
 
-def collect_conditions(layout: CpuLayout) -> dict[str, Any]:
+def collect_conditions(layout: CpuLayout) -> JsonObject:
+    """What every run records first (read back by results/measured_under.py); the run adds
+    its services, server versions and load commands as it goes."""
     return {
         "layerbench_version": __version__,
         "machine": {

@@ -33,6 +33,7 @@ from layerbench.profile.frame_layers import LayerMap
 from layerbench.profile.pyspy_record import PySpyRecorder, find_py_spy, pyspy_version
 from layerbench.profile.rung_profile import GIL_MODE, RungProfile, empty_profile
 from layerbench.results.load_result import LoadResult
+from layerbench.results.measured_under import add_entries
 from layerbench.results.status import Status
 from layerbench.results.trials import MAX_REPEATS, Trial
 from layerbench.results.usage import Usage
@@ -223,7 +224,7 @@ class Ladder:
         except LayerbenchError as error:
             self._fail_server(key, runnable, Status.ERROR, str(error))
             return None
-        self.result.conditions["server_versions"].update(server.versions())
+        add_entries(self.result.conditions, "server_versions", server.versions())
         return server
 
     def _fail_server(
@@ -282,7 +283,7 @@ class Ladder:
             return
         argv = spec.argv(self.load_binary, url, Path("-"))
         command = rung.name if len(self.options.applications) == 1 else f"{app.name} {rung.name}"
-        self.result.conditions["load_commands"][command] = " ".join(argv)
+        add_entries(self.result.conditions, "load_commands", {command: " ".join(argv)})
         # A server that died during the trial: the trial measured its death, not the rung.
         if self._check_alive(server, key, runnable):
             trial = Trial(load, usage, speed)

@@ -178,16 +178,14 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     rungs = None
     if args.rungs is not None:
         rungs = tuple(name.strip() for name in args.rungs.split(",") if name.strip())
-    chosen: dict[str, Any] = {
-        "rungs": rungs,
-        "profile": args.profile,
-        "profile_rate_hz": args.profile_rate,
-    }
+    several = {}
     if args.apps is not None:
         if args.app != BARE.name:
             raise ConfigError("--app or --apps, not both")
-        chosen["apps"] = tuple(name.strip() for name in args.apps.split(",") if name.strip())
-    options = ladder_options(args, **chosen)
+        several["apps"] = tuple(name.strip() for name in args.apps.split(",") if name.strip())
+    options = ladder_options(
+        args, rungs=rungs, profile=args.profile, profile_rate_hz=args.profile_rate, **several
+    )
     published = published_names(args, LADDER)
     if published is not None:
         check_ladder_seed(published, _shape(options))  # a ladder that cannot hold it: refused

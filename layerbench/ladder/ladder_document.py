@@ -14,7 +14,7 @@ A document of a version this layerbench does not know is refused with its versio
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from layerbench.cost.cost_result import read_cost
 from layerbench.errors import ConfigError
@@ -24,7 +24,7 @@ from layerbench.profile.rung_profile import RungProfile
 from layerbench.results.paired_verdict import read_looks
 from layerbench.results.saved_trials import read_trials
 from layerbench.results.status import Status
-from layerbench.typed_documents import Bounds, decode, decode_at
+from layerbench.typed_documents import Bounds, as_json, decode, decode_at
 
 KNOWN_LADDER_VERSIONS = tuple(range(1, LADDER_JSON_VERSION + 1))
 # At most this many rungs: every application's every rung.
@@ -55,9 +55,9 @@ class LadderRecord:
     started_at: str | None = None
     finished_at: str | None = None
     interrupted: bool | None = None
-    options: dict[str, Any] | None = None  # boundary: the options as recorded, read by key
-    conditions: dict[str, Any] | None = None  # boundary: the conditions as recorded
-    served: dict[str, Any] | None = None  # boundary: served cost's document, read by served/
+    options: Mapping[str, object] | None = None  # kept as recorded, read by ladder_options
+    conditions: Mapping[str, object] | None = None  # kept as recorded, read by measured_under
+    served: Mapping[str, object] | None = None  # served cost's document, read by served/
     mix: object = None  # read by mix_result.read_mix
     instructions: object = None  # read by cost_result.read_cost
     until_decided: object = None  # read by paired_verdict.read_looks
@@ -76,9 +76,9 @@ def read_ladder(document: Mapping[str, object]) -> LadderResult:
         ]
     except ConfigError as error:
         raise ValueError(str(error)) from None  # a wrong field, as the reader says of each
-    return LadderResult(
-        options=dict(record.options or {}),
-        conditions=dict(record.conditions or {}),
+    result = LadderResult(
+        options=as_json(record.options or {}),
+        conditions=as_json(record.conditions or {}),
         started_at=record.started_at or "",
         rungs=[_rung(head, rung) for head, rung in zip(heads, record.rungs, strict=True)],
         finished_at=record.finished_at,
@@ -88,6 +88,11 @@ def read_ladder(document: Mapping[str, object]) -> LadderResult:
         until_decided=read_looks(record.until_decided),
         served=dict(record.served or {}),
     )
+    try:  # their fields checked as every reader reads them
+        result.asked, result.measured_under  # noqa: B018
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
+    return result
 
 
 def _rung(head: RungHead, rung: Mapping[str, object]) -> RungResult:

@@ -32,9 +32,9 @@ def ladder_instructions_lines(result: LadderResult) -> list[str]:
                 "" if cv is None else f"{cv:.2f}",
             ]
         )
-    repeats = cost.options.get("repeats")
+    asked = cost.asked
     return [
         *format_table(rows, right_from=1),
-        f"instructions per request: in-process under callgrind, {cost.options.get('requests')} "
-        f"requests per rung and repeat, median of {repeats} repeats (layerbench cost)",
+        f"instructions per request: in-process under callgrind, {asked.requests} "
+        f"requests per rung and repeat, median of {asked.repeats} repeats (layerbench cost)",
     ]

@@ -4,9 +4,9 @@ Registered by the package's ``__init__``, so that importing any part of the ladd
 documents readable by the store."""
 
 from collections.abc import Mapping
-from typing import Any
 
 from layerbench.ladder.ladder_document import read_ladder
+from layerbench.ladder.ladder_options_record import LadderOptionsRecord
 from layerbench.ladder.ladder_result import LadderResult
 from layerbench.results.trials import Trial
 from layerbench.store.run_summary import (
@@ -19,15 +19,15 @@ from layerbench.typed_documents import JsonObject
 
 
 def summarize_ladder(result: LadderResult) -> RunSummary:
-    options = result.options
+    asked = result.asked
     return RunSummary(
-        kind="mix" if options.get("mix") else "ladder",
+        kind="mix" if asked.mix else "ladder",
         started_at=result.started_at or None,
         finished_at=result.finished_at,
         interrupted=result.interrupted,
-        server=str(options.get("server") or "gunicorn"),
-        settings=format_settings(options.get("settings") or {}),
-        description=_describe(options),
+        server=asked.server or "gunicorn",
+        settings=format_settings(asked.settings or {}),
+        description=_describe(asked),
         rungs=tuple(
             RungTrials(
                 result.label(rung), rung.status.value, rates(rung.trials), rung.app, rung.rung
@@ -41,13 +41,13 @@ def rates(trials: tuple[Trial, ...]) -> tuple[float, ...]:
     return tuple(trial.load.requests_per_s for trial in trials)
 
 
-def _describe(options: dict[str, Any]) -> str:
-    parts = ["--full" if options.get("full") else "embedded"]
-    if options.get("concurrency") is not None:
-        parts.append(f"c={options['concurrency']}")
-    if options.get("repeats") is not None:
-        parts.append(f"x{options['repeats']}")
-    apps = [str(app) for app in options.get("apps") or ()]
+def _describe(asked: LadderOptionsRecord) -> str:
+    parts = ["--full" if asked.full else "embedded"]
+    if asked.concurrency is not None:
+        parts.append(f"c={asked.concurrency}")
+    if asked.repeats is not None:
+        parts.append(f"x{asked.repeats}")
+    apps = list(asked.apps or ())
     if apps and apps != ["bare"]:
         parts.append(f"app={','.join(apps)}")
     return " ".join(parts)

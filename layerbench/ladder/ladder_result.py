@@ -44,9 +44,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.cost.cost_result import CostResult
+from layerbench.ladder.ladder_options_record import LadderOptionsRecord, ladder_options
 from layerbench.ladder.mix_result import mix_dict
 from layerbench.profile.rung_profile import RungProfile
 from layerbench.results.chain_references import ChainRow, chain_references, follows_the_rows
+from layerbench.results.measured_under import MeasuredUnder, measured_under
 from layerbench.results.paired_verdict import comparison_dict
 from layerbench.results.status import Status
 from layerbench.results.trial_dicts import FIGURES, roles_dict, spread_dict, trial_dicts
@@ -82,8 +84,10 @@ class RungResult(Repeated):
 
 @dataclass
 class LadderResult:
-    options: dict[str, Any]
-    conditions: dict[str, Any]
+    # The options and conditions as the run recorded them (read through ``asked`` and
+    # ``measured_under``), written back as they were.
+    options: JsonObject
+    conditions: JsonObject
     started_at: str
     rungs: list[RungResult] = field(default_factory=list)
     finished_at: str | None = None
@@ -94,6 +98,14 @@ class LadderResult:
     instructions: CostResult | None = None
     # `--until-decided`: the looks made, and the confidence of the verdicts.
     until_decided: LooksMade | None = None
+
+    @property
+    def asked(self) -> LadderOptionsRecord:
+        return ladder_options(self.options, "the ladder: options")
+
+    @property
+    def measured_under(self) -> MeasuredUnder:
+        return measured_under(self.conditions, "the ladder: conditions")
 
     @property
     def confidence(self) -> float:
@@ -107,7 +119,7 @@ class LadderResult:
 
     # `ladder --measure`: per rung its served cost, or why it has none, and the in-process
     # anchors (layerbench/served/served_table.py's document); empty without.
-    served: dict[str, Any] = field(default_factory=dict)
+    served: dict[str, Any] = field(default_factory=dict)  # boundary: served/'s, it reads it
 
     @property
     def failed(self) -> bool:

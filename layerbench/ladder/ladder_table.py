@@ -122,7 +122,7 @@ def format_ladder_table(
     if notes:
         lines += ["", "not measured:", *_wrapped(notes)]
     measured = [(name(rung), rung) for rung in result.rungs if rung.status is Status.OK]
-    lines += _wrapped(noise_notes(measured, result.conditions, "rung"))
+    lines += _wrapped(noise_notes(measured, result.measured_under, "rung"))
     return "\n".join(lines)
 
 

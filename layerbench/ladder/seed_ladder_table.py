@@ -47,14 +47,14 @@ class LadderShape:
 
 
 def shape_of(result: LadderResult) -> LadderShape:
-    options = result.options
+    asked = result.asked
     return LadderShape(
-        str(options.get("server", "")),
-        tuple(options.get("apps") or dict.fromkeys(rung.app for rung in result.rungs)),
-        bool(options.get("full")),
-        options.get("settings") or {},
+        asked.server or "",
+        asked.apps or tuple(dict.fromkeys(rung.app for rung in result.rungs)),
+        bool(asked.full),
+        asked.settings or {},
         tuple(dict.fromkeys(rung.rung for rung in result.rungs)),
-        int(options.get("concurrency", 0)),
+        asked.concurrency or 0,
     )
 
 

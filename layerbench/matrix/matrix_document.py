@@ -13,7 +13,7 @@ A document of a version this layerbench does not know is refused with its versio
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from layerbench.errors import ConfigError
 from layerbench.matrix.matrix_result import MATRIX_JSON_VERSION, Cell, ColumnInfo, MatrixResult
@@ -21,7 +21,7 @@ from layerbench.results.load_result import Count
 from layerbench.results.paired_verdict import read_looks
 from layerbench.results.saved_trials import read_trials
 from layerbench.results.status import Status
-from layerbench.typed_documents import Bounds, decode, decode_at
+from layerbench.typed_documents import Bounds, as_json, decode, decode_at
 
 KNOWN_MATRIX_VERSIONS = tuple(range(1, MATRIX_JSON_VERSION + 1))
 # A recorded setting: what --set takes.
@@ -64,10 +64,10 @@ class MatrixRecord:
     started_at: str | None = None
     finished_at: str | None = None
     interrupted: bool | None = None
-    options: dict[str, Any] | None = None  # boundary: the options as recorded, read by key
-    conditions: dict[str, Any] | None = None  # boundary: the conditions as recorded
+    options: Mapping[str, object] | None = None  # kept as recorded, read by matrix_options
+    conditions: Mapping[str, object] | None = None  # kept as recorded, read by measured_under
     columns: tuple[ColumnRecord, ...] | None = None
-    served: dict[str, Any] | None = None  # boundary: served cost's document, read by served/
+    served: Mapping[str, object] | None = None  # served cost's document, read by served/
     until_decided: object = None  # read by paired_verdict.read_looks
 
 
@@ -84,9 +84,9 @@ def read_matrix(document: Mapping[str, object]) -> MatrixResult:
         ]
     except ConfigError as error:
         raise ValueError(str(error)) from None  # a wrong field, as the reader says of each
-    return MatrixResult(
-        options=dict(record.options or {}),
-        conditions=dict(record.conditions or {}),
+    result = MatrixResult(
+        options=as_json(record.options or {}),
+        conditions=as_json(record.conditions or {}),
         started_at=record.started_at or "",
         columns=[_column(column) for column in record.columns or ()],
         cells=[_cell(head, cell) for head, cell in zip(heads, record.cells, strict=True)],
@@ -95,6 +95,11 @@ def read_matrix(document: Mapping[str, object]) -> MatrixResult:
         served=dict(record.served or {}),
         until_decided=read_looks(record.until_decided),
     )
+    try:  # their fields checked as every reader reads them
+        result.asked, result.measured_under  # noqa: B018
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
+    return result
 
 
 def _column(column: ColumnRecord) -> ColumnInfo:

@@ -4,9 +4,9 @@ cells as rungs, ``COLUMN c=N``. Registered by the package's ``__init__``, so tha
 part of the matrix makes its documents readable by the store."""
 
 from collections.abc import Mapping
-from typing import Any
 
 from layerbench.matrix.matrix_document import read_matrix
+from layerbench.matrix.matrix_options_record import MatrixOptionsRecord
 from layerbench.matrix.matrix_result import Cell, MatrixResult
 from layerbench.results.trials import Trial
 from layerbench.store.run_summary import RungTrials, RunKind, RunSummary, format_settings
@@ -14,16 +14,16 @@ from layerbench.typed_documents import JsonObject
 
 
 def summarize_matrix(result: MatrixResult) -> RunSummary:
-    options = result.options
-    levels = [int(level) for level in options.get("concurrency") or ()]
+    asked = result.asked
+    levels = list(asked.concurrency or ())
     return RunSummary(
         kind="matrix",
         started_at=result.started_at or None,
         finished_at=result.finished_at,
         interrupted=result.interrupted,
         server=", ".join(column.label for column in result.columns),
-        settings=format_settings(options.get("settings") or {}),
-        description=_describe_matrix(options),
+        settings=format_settings(asked.settings or {}),
+        description=_describe_matrix(asked),
         rungs=tuple(_cell(cell, levels) for cell in result.cells),
     )
 
@@ -41,9 +41,9 @@ def _rates(trials: tuple[Trial, ...]) -> tuple[float, ...]:
     return tuple(trial.load.requests_per_s for trial in trials)
 
 
-def _describe_matrix(options: dict[str, Any]) -> str:
-    levels = ",".join(str(level) for level in options.get("concurrency") or ())
-    return f"{options.get('rung', 'string')} c={levels}"
+def _describe_matrix(asked: MatrixOptionsRecord) -> str:
+    levels = ",".join(str(level) for level in asked.concurrency or ())
+    return f"{asked.rung or 'string'} c={levels}"
 
 
 def _summarize_document(document: JsonObject) -> RunSummary:

@@ -24,6 +24,8 @@ what changed here, whenever a field changes meaning or goes away.
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from layerbench.matrix.matrix_options_record import MatrixOptionsRecord, matrix_options
+from layerbench.results.measured_under import MeasuredUnder, measured_under
 from layerbench.results.paired_verdict import comparison_dict
 from layerbench.results.status import Status
 from layerbench.results.trial_dicts import FIGURES, roles_dict, spread_dict, trial_dicts
@@ -67,14 +69,16 @@ class ColumnInfo:
     # The application its server runs (frameworks/applications.py).
     app: str = "bare"
     url: str | None = None
-    settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict)  # boundary: servers/'s
     versions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
 class MatrixResult:
-    options: dict[str, Any]
-    conditions: dict[str, Any]
+    # The options and conditions as the run recorded them (read through ``asked`` and
+    # ``measured_under``), written back as they were.
+    options: JsonObject
+    conditions: JsonObject
     started_at: str
     columns: list[ColumnInfo] = field(default_factory=list)
     cells: list[Cell] = field(default_factory=list)
@@ -82,9 +86,17 @@ class MatrixResult:
     interrupted: bool = False
     # --measure: per column its served cost, or why it has none, and the in-process anchors
     # (layerbench/served/served_table.py's document); empty without.
-    served: dict[str, Any] = field(default_factory=dict)
+    served: dict[str, Any] = field(default_factory=dict)  # boundary: served/'s, it reads it
     # `--until-decided`: the looks made, and the confidence of the verdicts.
     until_decided: LooksMade | None = None
+
+    @property
+    def asked(self) -> MatrixOptionsRecord:
+        return matrix_options(self.options, "the matrix: options")
+
+    @property
+    def measured_under(self) -> MeasuredUnder:
+        return measured_under(self.conditions, "the matrix: conditions")
 
     @property
     def confidence(self) -> float:

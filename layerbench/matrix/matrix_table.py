@@ -43,7 +43,7 @@ def format_matrix_table(
         for cell in result.cells
         if cell.status is Status.OK
     ]
-    noise = noise_notes(measured, result.conditions, "cell")
+    noise = noise_notes(measured, result.measured_under, "cell")
     lines += [line for note in noise for line in _wrap(note)]
     return "\n".join(lines)
 

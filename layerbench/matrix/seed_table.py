@@ -65,17 +65,14 @@ class RunShape:
 
 
 def shape_of(result: MatrixResult) -> RunShape:
-    books = {
-        column["label"]: column.get("book", {})
-        for column in result.options.get("columns", [])
-        if isinstance(column, dict)
-    }
+    asked = result.asked
+    books = {column.label: column.book or {} for column in asked.columns or () if column.label}
     return RunShape(
         tuple(
             RunColumn(c.label, c.server, c.app, c.rung, books.get(c.label, {}), c.settings)
             for c in result.columns
         ),
-        tuple(result.options.get("concurrency", ())),
+        asked.concurrency or (),
     )
 
 

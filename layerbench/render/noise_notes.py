@@ -3,8 +3,8 @@ its figures are, and for each noisy one its 95 % interval and what may have dist
 judgement is :mod:`layerbench.stats.noise`'s; the sentences are these)."""
 
 from collections.abc import Sequence
-from typing import Any
 
+from layerbench.results.measured_under import MeasuredUnder
 from layerbench.results.trials import Repeated
 from layerbench.stats.noise import NOISY_CV, NoiseDiagnosis
 
@@ -43,9 +43,10 @@ def noise_causes(diagnosis: NoiseDiagnosis) -> list[str]:
 
 
 def noise_notes(
-    measured: Sequence[tuple[str, Repeated]], conditions: dict[str, Any], noun: str
+    measured: Sequence[tuple[str, Repeated]], conditions: MeasuredUnder, noun: str
 ) -> list[str]:
-    """``measured``: each thing's name and trials; ``noun`` names one ("rung", "cell")."""
+    """``measured``: each thing's name and trials; ``noun`` names one ("rung", "cell");
+    ``conditions``: what the run recorded (the CPU's frequency governor)."""
     repeated = [(name, item, item.spread) for name, item in measured]
     repeated = [(name, item, spread) for name, item, spread in repeated if spread and spread.n > 1]
     if not repeated:
@@ -57,7 +58,7 @@ def noise_notes(
         "middle two); the other figures are those of the trial nearest it; CV % is their "
         f"coefficient of variation; ! marks a {noun} over {100 * NOISY_CV:g} % (noisy)",
     ]
-    governor = conditions.get("machine", {}).get("cpu_governor")
+    governor = conditions.machine.cpu_governor if conditions.machine else None
     for name, item, spread in repeated:
         if not item.noisy or spread is None:
             continue

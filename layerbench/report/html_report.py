@@ -9,6 +9,7 @@ role in every cell."""
 
 import math
 from collections.abc import Callable, Iterable
+from dataclasses import asdict
 from html import escape
 from typing import Any
 
@@ -28,6 +29,7 @@ from layerbench.render.worker_memory import (
 )
 from layerbench.report.profile_sections import profile_sections
 from layerbench.report.run_facts import load_facts
+from layerbench.results.measured_under import MeasuredUnder
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated
 from layerbench.stats.comparison import RungComparison
@@ -65,7 +67,7 @@ def _ladder_sections(result: LadderResult) -> list[str]:
     sections = [
         _ladder_table(result),
         _app_costs(result),
-        _host_table(result.conditions, ladder_memory_items(result)),
+        _host_table(result.measured_under, ladder_memory_items(result)),
     ]
     if result.mix is not None:
         header, *rows = mix_rows(result.mix)
@@ -126,9 +128,9 @@ def _memory_table(items: list[tuple[str, Repeated]]) -> str:
     )
 
 
-def _host_table(conditions: dict[str, Any], items: list[tuple[str, Repeated]]) -> str:
+def _host_table(conditions: MeasuredUnder, items: list[tuple[str, Repeated]]) -> str:
     """On a topology: CPU and PSS per host and role (:mod:`layerbench.render.host_table`)."""
-    topology = conditions.get("topology")
+    topology = conditions.topology
     if topology is None:
         return ""
     header, *rows = host_table_rows(host_roles(topology, items), [label for label, _ in items])
@@ -276,7 +278,7 @@ def _matrix_sections(result: MatrixResult) -> list[str]:
     charts = _level_bars(result) if len(levels) == 1 else _level_lines(result)
     return [
         _table(["server", "c", "req/s", "p99 ms", "errors", first, ""], rows, numeric=range(1, 5)),
-        _host_table(result.conditions, matrix_memory_items(result)),
+        _host_table(result.measured_under, matrix_memory_items(result)),
         *charts,
         _figure(_cpu_chart([(f"{c.column} c={c.concurrency}", c) for c in cells])),
         _memory_table(matrix_memory_items(result)),
@@ -368,12 +370,11 @@ def _error_kinds(cell: Cell) -> str:
 
 
 def _page(title: str, sections: list[str], result: LadderResult | MatrixResult) -> str:
-    conditions = result.conditions
-    machine = conditions.get("machine") or {}
+    conditions = result.measured_under
+    machine = asdict(conditions.machine) if conditions.machine else {}
     facts = [[key, _known(value)] for key, value in machine.items()]
     facts += [
-        [name, _known(version)]
-        for name, version in (conditions.get("server_versions") or {}).items()
+        [name, _known(version)] for name, version in (conditions.server_versions or {}).items()
     ]
     when = f"{result.started_at} to {result.finished_at}"
     return (

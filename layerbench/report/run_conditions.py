@@ -6,44 +6,50 @@ Read from the run's result, whatever version its document was: a value the docum
 have is left out rather than guessed, so an old run differs from a new one only where both say.
 """
 
-from typing import Any
-
 from layerbench.ladder.ladder_kind import summarize_ladder
 from layerbench.ladder.ladder_result import LadderResult
 from layerbench.matrix.matrix_kind import summarize_matrix
 from layerbench.matrix.matrix_result import MatrixResult
+from layerbench.results.measured_under import Machine
 
 
 def run_conditions(result: LadderResult | MatrixResult) -> dict[str, str]:
     """Name → value of everything that decides a run's figures but its code."""
-    summary = (
-        summarize_matrix(result) if isinstance(result, MatrixResult) else summarize_ladder(result)
-    )
-    options = result.options
-    conditions = result.conditions
-    machine = conditions.get("machine") or {}
-    found: dict[str, Any] = {
+    if isinstance(result, MatrixResult):
+        summary, services, hit_ratio = summarize_matrix(result), None, None
+    else:
+        summary, services = summarize_ladder(result), _services(result.asked.full)
+        hit_ratio = result.asked.mix.hit_ratio if result.asked.mix else None
+    asked = result.asked
+    conditions = result.measured_under
+    machine = conditions.machine or Machine()
+    found: dict[str, object] = {
         "kind": summary.kind,
-        "services": None if isinstance(result, MatrixResult) else _services(options),
+        "services": services,
         "server": summary.server,
         "application": _applications(result),
-        "concurrency": options.get("concurrency"),
-        "seconds measured": options.get("duration_s"),
-        "warm-up seconds": options.get("warmup_s"),
-        "keep-alive": options.get("keep_alive"),
-        "mix hit ratio": (options.get("mix") or {}).get("hit_ratio"),
-        "CPU": machine.get("cpu_model"),
-        "CPUs usable": machine.get("cpus_usable"),
-        "kernel": machine.get("kernel"),
-        "Python": conditions.get("python"),
-        "pinning": conditions.get("pinning"),
+        "concurrency": asked.concurrency,
+        "seconds measured": asked.duration_s,
+        "warm-up seconds": asked.warmup_s,
+        "keep-alive": asked.keep_alive,
+        "mix hit ratio": hit_ratio,
+        "CPU": machine.cpu_model,
+        "CPUs usable": machine.cpus_usable,
+        "kernel": machine.kernel,
+        "Python": conditions.python,
+        "pinning": conditions.pinning,
     }
-    for section, values in (conditions.get("server_settings") or {}).items():
-        for key, value in (values or {}).items():
+    for section, values in (conditions.server_settings or {}).items():
+        for key, value in values.items():
             found[f"{section}.{key}"] = value
-    for name, version in (conditions.get("server_versions") or {}).items():
+    for name, version in (conditions.server_versions or {}).items():
         found[f"{name} version"] = version
-    return {name: str(value) for name, value in found.items() if value is not None}
+    return {name: _value(value) for name, value in found.items() if value is not None}
+
+
+def _value(value: object) -> str:
+    """A value in words, a list (a matrix's levels) as its JSON shows it: ``[10, 100]``."""
+    return str(list(value)) if isinstance(value, tuple) else str(value)
 
 
 def _applications(result: LadderResult | MatrixResult) -> str:
@@ -55,8 +61,8 @@ def _applications(result: LadderResult | MatrixResult) -> str:
     return ", ".join(sorted(names)) or "bare"
 
 
-def _services(options: dict[str, Any]) -> str:
-    if options.get("full"):
+def _services(full: bool | None) -> str:
+    if full:
         return "--full (memcached, Redis, MariaDB, PostgreSQL)"
     return "embedded (SQLite, the in-process cache)"
 

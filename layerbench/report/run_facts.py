@@ -3,64 +3,62 @@ its load (concurrency, duration, warm-up, repeats, keep-alive) and the condition
 (machine, pinning, versions, date). The terminal shows the load in its progress header; the
 Markdown and HTML reports show these, and a docs page's table is captioned with them."""
 
-from typing import Any
-
 from layerbench.ladder.ladder_result import LadderResult
 from layerbench.matrix.matrix_result import MatrixResult
+from layerbench.results.measured_under import Machine
 
 
 def load_facts(result: LadderResult | MatrixResult) -> list[tuple[str, str]]:
     """The run's label and load, as (name, words)."""
-    options = result.options
+    asked = result.asked
     facts = []
-    label = options.get("label")
-    if label:
-        facts.append(("label", str(label)))
+    if asked.label:
+        facts.append(("label", asked.label))
     if isinstance(result, MatrixResult):
         facts.append(("servers", ", ".join(column.label for column in result.columns)))
-        facts.append(("rung", str(options.get("rung", ""))))
-        levels = options.get("concurrency") or ()
+        facts.append(("rung", result.asked.rung or ""))
+        levels = result.asked.concurrency or ()
         facts.append(("concurrency", ", ".join(str(level) for level in levels)))
     else:
-        facts.append(("server", str(options.get("server", ""))))
+        facts.append(("server", result.asked.server or ""))
         if len(result.apps) > 1 or result.apps != ["bare"]:
             facts.append(("applications", ", ".join(result.apps)))
-        if options.get("full"):
+        if result.asked.full:
             facts.append(("ladder", "full (--full)"))
-        facts.append(("concurrency", str(options.get("concurrency", ""))))
-    duration, warmup = options.get("duration_s"), options.get("warmup_s")
+        concurrency = result.asked.concurrency
+        facts.append(("concurrency", "" if concurrency is None else str(concurrency)))
+    duration, warmup = asked.duration_s, asked.warmup_s
     if duration is not None:
         per = "cell" if isinstance(result, MatrixResult) else "trial"
-        facts.append(("duration", f"{duration:g} s measured per {per}, after {warmup:g} s warm-up"))
-    repeats = options.get("repeats")
-    if repeats is not None:
-        facts.append(("repeats", f"{repeats} (interleaved)"))
-    if "keep_alive" in options:
-        facts.append(("keep-alive", "on" if options["keep_alive"] else "off"))
+        after = "" if warmup is None else f", after {warmup:g} s warm-up"
+        facts.append(("duration", f"{duration:g} s measured per {per}{after}"))
+    if asked.repeats is not None:
+        facts.append(("repeats", f"{asked.repeats} (interleaved)"))
+    if asked.keep_alive is not None:
+        facts.append(("keep-alive", "on" if asked.keep_alive else "off"))
     return facts
 
 
 def condition_facts(result: LadderResult | MatrixResult) -> list[tuple[str, str]]:
     """The machine, pinning, versions and date the run recorded, as (name, words)."""
-    conditions: dict[str, Any] = result.conditions or {}
+    conditions = result.measured_under
     facts = []
-    machine = conditions.get("machine") or {}
-    if machine:
-        cpus = machine.get("cpus_online")
-        words = [str(machine.get("cpu_model") or "unknown CPU")]
-        if cpus:
-            words.append(f"{cpus} CPUs online")
-        if machine.get("kernel"):
-            words.append(f"Linux {machine['kernel']}")
+    machine = conditions.machine
+    if machine is not None and machine != Machine():
+        words = [machine.cpu_model or "unknown CPU"]
+        if machine.cpus_online:
+            words.append(f"{machine.cpus_online} CPUs online")
+        if machine.kernel:
+            words.append(f"Linux {machine.kernel}")
         facts.append(("machine", ", ".join(words)))
-    if conditions.get("pinning"):
-        facts.append(("pinning", str(conditions["pinning"])))
+    if conditions.pinning:
+        facts.append(("pinning", conditions.pinning))
     versions = []
-    if conditions.get("layerbench_version"):
-        versions.append(f"layerbench {conditions['layerbench_version']}")
-    if conditions.get("python"):
-        versions.append(f"Python {conditions['python']}")
-    servers = dict(conditions.get("server_versions") or {})
+    if conditions.layerbench_version:
+        versions.append(f"layerbench {conditions.layerbench_version}")
+    if conditions.python:
+        versions.append(f"Python {conditions.python}")
+    servers = dict(conditions.server_versions or {})
     if isinstance(result, MatrixResult):  # a matrix records its versions per column
         for column in result.columns:
             servers.update(column.versions)

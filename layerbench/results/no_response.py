@@ -6,34 +6,57 @@ class); a request still connecting or waiting for its answer when the time limit
 counted, so with none ended every connection was still busy at the end.
 """
 
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from layerbench.typed_documents import decode
+
+
+@dataclass(frozen=True)
+class AskedOf:
+    """What the load generator was asked, as its document says."""
+
+    concurrency: int | None = None
+    duration_s: float | None = None
+    timeout_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Unanswered:
+    """What this reason reads of the load generator's document (every key optional)."""
+
+    options: AskedOf | None = None
+    requests_failed: int | None = None
+    errors_by_kind: dict[str, int] | None = None
+    # Failures by stage: connect, receive, exceptions.
+    failures: dict[str, int] | None = None
 
 
 def _count(number: int) -> str:
     return f"{number:,}"
 
 
-def no_response_reason(document: dict[str, Any]) -> str:
+def no_response_reason(document: Mapping[str, object]) -> str:
     """One line: the trial, then how its requests ended or that none did."""
-    options = document.get("options") or {}
-    concurrency = int(options.get("concurrency") or 0)
-    duration = options.get("duration_s")
+    read = decode(Unanswered, document, "the load generator's document")
+    asked = read.options or AskedOf()
+    concurrency = asked.concurrency or 0
+    duration = asked.duration_s
     trial = f"{duration:g} s trial" if duration else "run"
-    timeout = options.get("timeout_s")
     head = f"no request completed in the {trial} at c={_count(concurrency)}"
-    if timeout:
-        head += f" (request timeout {timeout:g} s)"
-    failed = int(document.get("requests_failed") or 0)
+    if asked.timeout_s:
+        head += f" (request timeout {asked.timeout_s:g} s)"
+    failed = read.requests_failed or 0
     if failed == 0:
         return (
             f"{head}: none failed either, so all {_count(concurrency)} connections were still "
             "connecting or waiting for an answer when the time ran out"
         )
-    kinds = document.get("errors_by_kind") or {}
+    kinds = read.errors_by_kind or {}
     by_kind = ", ".join(
         f"{kind} {_count(count)}" for kind, count in sorted(kinds.items(), key=lambda k: -k[1])
     )
-    stages = document.get("failures") or {}
+    stages = read.failures or {}
     where = ", ".join(
         f"{_count(stages[stage])} {label}"
         for stage, label in (

@@ -33,7 +33,7 @@ from typing import Any
 from layerbench.documents import parse_json
 from layerbench.errors import ConfigError, LayerbenchError, ResultsDatabaseError
 from layerbench.store.run_summary import RungTrials, RunSummary, labelled, summarize_document
-from layerbench.typed_documents import JsonObject
+from layerbench.typed_documents import JsonObject, as_json
 
 SCHEMA_VERSION = 3
 # A run's number: a rowid, SQLite's 64-bit INTEGER PRIMARY KEY.
@@ -258,7 +258,7 @@ class ResultsDatabase:
             rungs[(app, rung)] = known
         return tuple(rungs.values()), problems
 
-    def document(self, run_id: int) -> dict[str, Any]:  # boundary: stored JSON, just parsed
+    def document(self, run_id: int) -> JsonObject:
         """The run's JSON document as it was stored; one edited by hand into something that is
         not a JSON object is an error naming the run."""
         (text,) = self._row(run_id, "document")
@@ -274,7 +274,7 @@ class ResultsDatabase:
             raise ResultsDatabaseError(
                 f"run {run_id}'s stored document is not a JSON object (edited by hand?)"
             )
-        return document
+        return as_json(document)
 
     def _row(self, run_id: int, columns: str) -> tuple[Any, ...]:
         if not 1 <= run_id <= MAX_RUN_ID:  # SQLite's rowids; a larger one overflowed it

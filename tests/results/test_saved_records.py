@@ -141,3 +141,47 @@ def test_a_wrong_field_of_a_ladder_is_named(
     with pytest.raises(ConfigError) as refused:
         read_result(edited(path, value))
     assert f"a layerbench document with a wrong field: {message}" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("document", "path", "value", "message"),
+    [
+        ("ladder", ("options", "concurrency"), "ten", "the ladder: options.concurrency is a whole"),
+        ("ladder", ("options", "full"), 1, "the ladder: options.full is true or false, not 1"),
+        (
+            "ladder",
+            ("conditions", "machine", "cpus_online"),
+            "two",
+            "the ladder: conditions.machine.cpus_online is a whole",
+        ),
+        ("matrix", ("options", "concurrency"), [100, "x"], "the matrix: options.concurrency[1]"),
+        ("matrix", ("conditions", "pinning"), 3, "the matrix: conditions.pinning is a string"),
+    ],
+)
+def test_a_wrong_option_or_condition_is_named_when_read(
+    document: str, path: tuple[str, ...], value: object, message: str
+) -> None:
+    """The options and conditions are kept as the run wrote them, and checked when read,
+    as every report then reads them (result.asked, result.measured_under)."""
+    written = copy.deepcopy(
+        (full_ladder() if document == "ladder" else seed_000_matrix()).to_dict()
+    )
+    place: Any = written
+    for step in path[:-1]:
+        place = place[step]
+    place[path[-1]] = value
+    with pytest.raises(ConfigError) as refused:
+        read_result(written)
+    assert str(refused.value).startswith(f"a layerbench document with a wrong field: {message}")
+
+
+def test_options_and_conditions_read_as_the_run_wrote_them() -> None:
+    ladder = read_result(stored())
+    assert ladder.asked.concurrency == full_ladder().options["concurrency"]
+    assert ladder.measured_under.machine is not None
+    assert ladder.measured_under.machine.cpu_model == "Test CPU"
+    assert ladder.measured_under.server_versions == {"gunicorn": "23.0.0"}
+    # A key no record names stays in the document as written.
+    document = stored()
+    document["conditions"]["written_by_a_later_layerbench"] = {"any": ["thing"]}
+    assert read_result(document).to_dict()["conditions"] == document["conditions"]
