@@ -8,7 +8,8 @@
              a host (the site's client hashes each key to one node); needed when the shared
              cache is measured
 
-Every mistake is a :class:`~layerbench.errors.ConfigError` of one line (exit 2).
+Every host is a namespace of the lab: an SSH host is refused. Every mistake is a
+:class:`~layerbench.errors.ConfigError` of one line (exit 2).
 """
 
 from dataclasses import dataclass
@@ -64,6 +65,11 @@ def plan_cluster(topology: Topology, options: ClusterOptions, source: Path | str
             raise ConfigError(f"{source}: the cluster needs a host with the role {role}")
         return hosts[0]
 
+    if topology.ssh_hosts:
+        names = ", ".join(host.name for host in topology.ssh_hosts)
+        raise ConfigError(
+            f"{source}: the cluster runs on the lab's namespaces, not on SSH hosts ({names})"
+        )
     apps = topology.with_role("app")
     if len(apps) < MIN_APP_HOSTS:
         raise ConfigError(

@@ -73,10 +73,10 @@ def fix_hash_seed(server: ManagedServer) -> None:
     setattr(server, "environment", seeded)  # noqa: B010 (the instance's, not the class's)
 
 
-def run_under(server: ManagedServer, prefix: list[str]) -> None:
-    """Start ``server``'s own command after ``prefix``."""
+def run_under(server: ManagedServer, prefix: list[str], suffix: tuple[str, ...] = ()) -> None:
+    """Start ``server``'s own command after ``prefix``, ``suffix`` after its arguments."""
     command: Callable[[], list[str]] = server.command
-    setattr(server, "command", lambda: [*prefix, *command()])  # noqa: B010
+    setattr(server, "command", lambda: [*prefix, *command(), *suffix])  # noqa: B010
 
 
 def drops_privileges(server: ManagedServer) -> RunAs | None:
@@ -108,13 +108,21 @@ def run_as_from_start(server: ManagedServer, account: RunAs) -> list[str]:
     return [str(setpriv), f"--reuid={account.uid}", f"--regid={account.gid}", "--clear-groups"]
 
 
-def count_deployment(deployment: Deployment, directory: Path, *, cache_sim: bool = False) -> None:
+def count_deployment(
+    deployment: Deployment,
+    directory: Path,
+    *,
+    cache_sim: bool = False,
+    server_arguments: tuple[str, ...] = (),
+) -> None:
     """Make every server of ``deployment`` start under callgrind, its dumps in ``directory``
-    (made writable by every account: Apache's and nginx's children run as another)."""
+    (made writable by every account: Apache's and nginx's children run as another); the server
+    (not the front) given ``server_arguments`` too (its adapter's declaration's)."""
     directory.mkdir(parents=True, exist_ok=True)
     directory.chmod(0o1777)
-    for _, server in servers_of(deployment):
+    for role, server in servers_of(deployment):
         fix_hash_seed(server)
         account = drops_privileges(server)
         start_as = run_as_from_start(server, account) if account is not None else []
-        run_under(server, [*start_as, *callgrind_argv(directory, cache_sim=cache_sim)])
+        suffix = server_arguments if role == SERVER_ROLE else ()
+        run_under(server, [*start_as, *callgrind_argv(directory, cache_sim=cache_sim)], suffix)

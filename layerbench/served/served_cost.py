@@ -5,9 +5,8 @@ role, over the same two windows (:mod:`layerbench.served.served_windows`)."""
 import subprocess
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from layerbench.cost.shim_build import find_valgrind
 from layerbench.errors import ConfigError
@@ -20,10 +19,28 @@ from layerbench.served.served_roles import ROLE_ORDER, CountedProcesses
 from layerbench.served.served_windows import Windows, count_instructions, count_syscalls
 from layerbench.served.steady_windows import SteadyCost
 from layerbench.servers.deployment import Deployment
+from layerbench.typed_documents import JsonObject, decode, encode
 
 INSTRUCTIONS = "instructions"
 CYCLES = "cycles"
 MEASURES = (INSTRUCTIONS, CYCLES)
+
+
+@dataclass(frozen=True)
+class ServedConditions:
+    """How a served cost was counted (a document written before rounds were counted has
+    none: it counted one round)."""
+
+    windows_requests: list[int]
+    warmup_requests: int
+    concurrency: int
+    hash_seed: str
+    address_randomisation: str
+    valgrind: str
+    # callgrind's cache simulation's sizes by level, with --measure cycles.
+    cache_sizes: dict[str, str] | None = None
+    # The least and most rounds of the two windows counted for the instructions.
+    rounds: list[int] = field(default_factory=lambda: [1, 1])
 
 
 @dataclass
@@ -36,7 +53,7 @@ class ServedCost:
     cycles_per_request: dict[str, float] = field(default_factory=dict)
     # How many processes each role had.
     processes: dict[str, int] = field(default_factory=dict)
-    conditions: dict[str, Any] = field(default_factory=dict)
+    conditions: ServedConditions | None = None
     # Per role, the instructions that came in bursts (windows that counted more than their
     # size's least), per request of every window counted: beside the steady figure, not in it.
     burst_instructions_per_request: dict[str, float] = field(default_factory=dict)
@@ -60,28 +77,28 @@ class ServedCost:
         roles = [role] if role is not None else list(self.syscalls_per_request)
         return sum(sum(self.syscalls_per_request.get(each, {}).values()) for each in roles)
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> JsonObject:
+        document: JsonObject = encode(self)
+        return document
 
     @classmethod
-    def from_dict(cls, document: dict[str, Any]) -> "ServedCost":
-        return cls(
-            instructions_per_request=dict(document["instructions_per_request"]),
-            syscalls_per_request={k: dict(v) for k, v in document["syscalls_per_request"].items()},
-            cycles_per_request=dict(document.get("cycles_per_request", {})),
-            processes=dict(document.get("processes", {})),
-            conditions=dict(document.get("conditions", {})),
-            burst_instructions_per_request=dict(document.get("burst_instructions_per_request", {})),
-            windows_counted=int(document.get("windows_counted", 0)),
-            burst_windows=int(document.get("burst_windows", 0)),
-        )
+    def from_dict(cls, document: Mapping[str, object]) -> "ServedCost":
+        """A document :meth:`to_dict` wrote, of any version of it; a ConfigError naming the
+        wrong field."""
+        return decode(cls, document, "the served cost")
 
 
 @contextmanager
-def counted(deployment: Deployment, directory: Path, *, cache_sim: bool) -> Iterator[None]:
+def counted(
+    deployment: Deployment,
+    directory: Path,
+    *,
+    cache_sim: bool,
+    server_arguments: tuple[str, ...] = (),
+) -> Iterator[None]:
     """``deployment``'s servers start under callgrind while inside; natively again after."""
     servers = [server for _, server in servers_of(deployment)]
-    count_deployment(deployment, directory, cache_sim=cache_sim)
+    count_deployment(deployment, directory, cache_sim=cache_sim, server_arguments=server_arguments)
     try:
         yield
     finally:
@@ -90,20 +107,20 @@ def counted(deployment: Deployment, directory: Path, *, cache_sim: bool) -> Iter
                 server.__dict__.pop(name, None)
 
 
-def served_conditions(windows: Windows, cache_sim: bool) -> dict[str, Any]:
+def served_conditions(windows: Windows, cache_sim: bool) -> ServedConditions:
     valgrind = subprocess.run(
         [str(find_valgrind()), "--version"], capture_output=True, text=True, check=False
     ).stdout.strip()
-    return {
-        "windows_requests": list(windows.sizes),
-        "warmup_requests": windows.warmup,
-        "rounds": [windows.rounds, windows.max_rounds],
-        "concurrency": windows.concurrency,
-        "hash_seed": HASH_SEED,
-        "address_randomisation": "off (setarch -R)",
-        "valgrind": valgrind,
-        "cache_sizes": dict(CACHE_SIZES) if cache_sim else None,
-    }
+    return ServedConditions(
+        windows_requests=list(windows.sizes),
+        warmup_requests=windows.warmup,
+        concurrency=windows.concurrency,
+        hash_seed=HASH_SEED,
+        address_randomisation="off (setarch -R)",
+        valgrind=valgrind,
+        cache_sizes=dict(CACHE_SIZES) if cache_sim else None,
+        rounds=[windows.rounds, windows.max_rounds],
+    )
 
 
 def measure_served(
@@ -139,7 +156,15 @@ def measure_served_requests(
     cache_sim = measure == CYCLES
     with deployment:
         _, syscalls = count_syscalls(deployment, counting, loads, directory / "strace", windows)
-    with counted(deployment, directory / "callgrind", cache_sim=cache_sim), deployment:
+    with (
+        counted(
+            deployment,
+            directory / "callgrind",
+            cache_sim=cache_sim,
+            server_arguments=counting.counted_arguments,
+        ),
+        deployment,
+    ):
         processes, events = count_instructions(
             deployment, counting, loads, directory / "callgrind", windows
         )
@@ -154,7 +179,7 @@ def _served_cost(
     steady: SteadyCost,
     syscalls: dict[str, dict[str, float]],
     processes: CountedProcesses,
-    conditions: dict[str, Any],
+    conditions: ServedConditions,
     cache_sim: bool,
 ) -> ServedCost:
     events = steady.per_request

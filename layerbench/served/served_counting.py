@@ -19,12 +19,64 @@ class Counting:
     # Its processes and their roles, in words (the docs' table).
     processes: str
     runs_application: WorkerTest
+    # Arguments the server is given when counted: what only a server slowed by callgrind needs
+    # (a health check's timeout), never a change to its work per request.
+    counted_arguments: tuple[str, ...] = ()
+
+
+def forked(server: ManagedServer, pid: int) -> bool:
+    """Not the process that started the server."""
+    return pid != server.session
 
 
 def every_child(server: ManagedServer, pid: int) -> bool:
     """Every process the server forks runs the application (gunicorn's workers; Apache's
-    children under mod_wsgi's embedded mode)."""
+    children under mod_wsgi's embedded mode), not the process that forked them."""
+    return forked(server, pid)
+
+
+def the_one_process(server: ManagedServer, pid: int) -> bool:
+    """The server is one process, whose threads run the application (waitress, cheroot, paste,
+    Daphne)."""
     return True
+
+
+def spawned_worker(server: ManagedServer, pid: int) -> bool:
+    """A worker multiprocessing spawned (``spawn_main`` on its command line: uvicorn's and
+    Hypercorn's), not multiprocessing's resource tracker, which only waits for its exit."""
+    return forked(server, pid) and any("multiprocessing.spawn" in a for a in _arguments(pid))
+
+
+def puma_worker(server: ManagedServer, pid: int) -> bool:
+    """puma's cluster workers; its master, when it has none (``workers = 0``: it serves)."""
+    settings = getattr(server, "settings", None)
+    if getattr(settings, "workers", 1) == 0:
+        return True
+    return forked(server, pid)
+
+
+def passenger_ruby(server: ManagedServer, pid: int) -> bool:
+    """A Ruby process Passenger's core spawned (the application, its preloader), not Apache's
+    processes nor Passenger's watchdog and core."""
+    return forked(server, pid) and any(_is_ruby(argument) for argument in _arguments(pid))
+
+
+def _is_ruby(argument: str) -> bool:
+    """Ruby's binary or a Ruby script on a command line (under valgrind, the command line is
+    valgrind's, the client's after its options), or the title Passenger gives its Ruby."""
+    return (
+        Path(argument).name.startswith("ruby")
+        or argument.endswith(".rb")
+        or argument.startswith("Passenger RubyApp")
+    )
+
+
+def _arguments(pid: int) -> list[str]:
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return []
+    return [part.decode(errors="replace") for part in raw.split(b"\0") if part]
 
 
 def no_application(server: ManagedServer, pid: int) -> bool:
@@ -35,12 +87,14 @@ def no_application(server: ManagedServer, pid: int) -> bool:
 def uwsgi_worker(server: ManagedServer, pid: int) -> bool:
     """A process uWSGI's master forked, other than its HTTP router (which its log names)."""
     log = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
-    return pid not in {int(found) for found in _UWSGI_ROUTER.findall(log)}
+    return forked(server, pid) and pid not in {int(found) for found in _UWSGI_ROUTER.findall(log)}
 
 
 def mod_wsgi_daemon_process(server: ManagedServer, pid: int) -> bool:
     """A process that holds mod_wsgi's daemon socket (``WSGISocketPrefix``, in the server's work
     directory): mod_wsgi closes it in Apache's children, which only pass requests on to it."""
+    if not forked(server, pid):
+        return False  # Apache's parent made the socket, and keeps it
     paths = unix_socket_paths(pid)
     prefix = str(server.workdir / "wsgi")
     return any(path.startswith(prefix) for path in paths)
@@ -105,13 +159,42 @@ COUNTED: dict[str, Counting] = {
         "processes (application)",
         mod_wsgi_daemon_process,
     ),
+    "gunicorn-uvicorn": Counting(
+        "the arbiter (server), its uvicorn workers (application)", every_child
+    ),
+    "uvicorn": Counting(
+        "the supervisor and multiprocessing's resource tracker (server), the spawned workers "
+        "(application)",
+        spawned_worker,
+        # Its supervisor kills a worker that does not answer its ping within 5 s: under
+        # callgrind a starting worker does not, and was replaced again and again.
+        ("--timeout-worker-healthcheck", "3600"),
+    ),
+    "hypercorn": Counting(
+        "the supervisor and multiprocessing's resource tracker (server), the spawned workers "
+        "(application)",
+        spawned_worker,
+    ),
+    "granian": Counting("granian's main process (server), its workers (application)", every_child),
+    "granian-asgi": Counting(
+        "granian's main process (server), its workers (application)", every_child
+    ),
+    "waitress": Counting("one process, its threads running the application", the_one_process),
+    "cheroot": Counting("one process, its thread pool running the application", the_one_process),
+    "paste": Counting("one process, its thread pool running the application", the_one_process),
+    "daphne": Counting("one process, Twisted's loop running the application", the_one_process),
+    "passenger": Counting(
+        "Apache's parent and children, Passenger's watchdog and core (server), the Ruby "
+        "processes running Rails (application)",
+        passenger_ruby,
+    ),
+    "puma": Counting(
+        "puma's master (server), its cluster workers running Rails (application)", puma_worker
+    ),
 }
-# Why an adapter is not counted, where there is more to say than that it is not declared.
-WHY_NOT = {
-    "passenger": "its Ruby processes are started by Passenger's watchdog in sessions of their "
-    "own, and their roles are not declared",
-    "puma": "its Ruby processes' roles are not declared",
-}
+# Why an adapter is not counted, where there is more to say than that it is not declared (every
+# adapter is declared today).
+WHY_NOT: dict[str, str] = {}
 
 
 def counting_for(adapter: str) -> Counting:

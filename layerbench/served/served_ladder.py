@@ -4,7 +4,6 @@ application's rungs counted served (:func:`~layerbench.served.served_cost.
 measure_served_requests`); refused before the ladder runs when it cannot be done."""
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from layerbench.cost.cost_result import CostResult
 from layerbench.cost.shim_build import find_valgrind
@@ -23,6 +22,7 @@ from layerbench.served.served_windows import Windows
 from layerbench.servers.adapters import ServerPlan, find_adapter
 from layerbench.servers.server_settings import SettingsBook
 from layerbench.sites import prepare_app_data
+from layerbench.typed_documents import JsonObject
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def run_ladder_served(
 
 def served_after_ladder(
     plan: LadderServed, pin: bool, instructions: CostResult | None
-) -> dict[str, Any]:
+) -> JsonObject:
     """The document the ladder's result keeps: each rung's served cost, the cost pass's counts
     (``--instructions``) as the anchors where it ran."""
     layout = plan_cpu_layout(pin=pin)

@@ -8,7 +8,7 @@ application."""
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from layerbench.proc.sessions import members
+from layerbench.proc.sessions import members, sessions_below
 from layerbench.roles import FRONT_ROLE, SERVER_ROLE
 from layerbench.served.counted_launch import servers_of
 from layerbench.servers.deployment import Deployment
@@ -16,7 +16,7 @@ from layerbench.servers.managed_server import ManagedServer
 
 APPLICATION_ROLE = "application"
 ROLE_ORDER = (FRONT_ROLE, SERVER_ROLE, APPLICATION_ROLE)
-# Whether a process of a server (not the one that started it) runs the application.
+# Whether a process of a server (the one that started it too) runs the application.
 WorkerTest = Callable[[ManagedServer, int], bool]
 
 
@@ -37,10 +37,11 @@ def process_roles(deployment: Deployment, runs_application: WorkerTest) -> Count
     roles: dict[int, str] = {}
     for role, server in servers_of(deployment):
         leader = server.session
-        for pid in members({leader}):
+        # Its session, and those its processes started (Passenger's watchdog starts one).
+        for pid in members({leader, *sessions_below(leader)}):
             if role == FRONT_ROLE:
                 roles[pid] = FRONT_ROLE
-            elif pid != leader and runs_application(server, pid):
+            elif runs_application(server, pid):
                 roles[pid] = APPLICATION_ROLE
             else:
                 roles[pid] = SERVER_ROLE

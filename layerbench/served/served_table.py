@@ -2,24 +2,41 @@
 instructions per request (estimated cycles too, when measured), and its system calls per
 request by call, most first; the application's in-process count beside it, the anchor."""
 
-from typing import Any
+from collections.abc import Mapping
 
+from layerbench.documents import mapping, number
 from layerbench.served.served_cost import ServedCost
+from layerbench.typed_documents import JsonObject
 
 Costs = dict[str, ServedCost | str]
 # A call made fewer times than this per request is left out of the list (idle work's jitter).
 SHOWN_CALLS_AT_LEAST = 0.05
 TOTAL = "total"
+# Calls whose number depends on timing, not on the request: threads waiting for one another (the
+# GIL handed over) call futex more or less often from run to run. Listed, marked, and left out
+# of the syscalls/req column, which two runs reproduce.
+TIMING_CALLS = frozenset({"futex"})
 
 
 def syscall_line(calls: dict[str, float]) -> str:
     """``accept4 1.0, recvfrom 2.0, …``: the calls made at least SHOWN_CALLS_AT_LEAST times per
-    request, most first."""
+    request, most first; a call that depends on timing marked so."""
     shown = sorted(
         ((name, count) for name, count in calls.items() if count >= SHOWN_CALLS_AT_LEAST),
         key=lambda item: (-item[1], item[0]),
     )
-    return ", ".join(f"{name} {count:.1f}" for name, count in shown) or "none"
+    return (
+        ", ".join(
+            f"{name} {count:.1f}" + (" (timing)" if name in TIMING_CALLS else "")
+            for name, count in shown
+        )
+        or "none"
+    )
+
+
+def counted_calls(calls: Mapping[str, float]) -> float:
+    """The calls per request that do not depend on timing."""
+    return sum(count for name, count in calls.items() if name not in TIMING_CALLS)
 
 
 def format_served_table(
@@ -58,13 +75,14 @@ def _row(label: str, role: str, cost: ServedCost, instructions: float, cycles: b
     calls = cost.syscalls_per_request.get(role, {})
     row = [label, role, str(cost.processes.get(role, "")), f"{instructions:,.0f}"]
     row += [f"{cost.cycles_per_request.get(role, 0):,.0f}"] if cycles else []
-    return [*row, f"{sum(calls.values()):.1f}", syscall_line(calls)]
+    return [*row, f"{counted_calls(calls):.1f}", syscall_line(calls)]
 
 
 def _total_row(cost: ServedCost, cycles: bool, against: str) -> list[str]:
     row = ["", TOTAL, str(sum(cost.processes.values())), f"{cost.total_instructions:,.0f}"]
     row += [f"{cost.total_cycles or 0:,.0f}"] if cycles else []
-    return [*row, f"{cost.total_syscalls():.1f}", against]
+    calls = sum(counted_calls(each) for each in cost.syscalls_per_request.values())
+    return [*row, f"{calls:.1f}", against]
 
 
 def _bursts_row(cost: ServedCost, cycles: bool) -> list[str]:
@@ -94,8 +112,10 @@ def _caption(first: ServedCost | None) -> str:
     if first is None:
         return "Served cost per request: none counted"
     conditions = first.conditions
-    short, long = conditions.get("windows_requests", ["?", "?"])
-    cache = conditions.get("cache_sizes")
+    if conditions is None:
+        return "Served cost per request (how it was counted is not recorded)"
+    short, long = conditions.windows_requests
+    cache = conditions.cache_sizes
     cycles = (
         "; cycles estimated as L1 + 5 LL + 35 RAM, caches "
         + ", ".join(f"{level} {size}" for level, size in cache.items())
@@ -104,10 +124,10 @@ def _caption(first: ServedCost | None) -> str:
     )
     return (
         f"Served cost per request: windows of {short} and {long} requests at concurrency "
-        f"{conditions.get('concurrency', '?')}, the difference of each size's least (bursts "
+        f"{conditions.concurrency}, the difference of each size's least (bursts "
         f"apart); instructions by callgrind "
-        f"(every process and thread, ASLR off, PYTHONHASHSEED={conditions.get('hash_seed')}), "
-        f"system calls by strace -f -c{cycles}"
+        f"(every process and thread, ASLR off, PYTHONHASHSEED={conditions.hash_seed}), "
+        f"system calls by strace -f -c, futex (timing) not in their column{cycles}"
     )
 
 
@@ -128,28 +148,32 @@ def _render(header: list[str], rows: list[list[str]], caption: str) -> str:
     return "\n".join([caption, line(header), *(line(row) for row in rows)])
 
 
-def served_from_document(document: dict[str, Any]) -> tuple[Costs, dict[str, float]]:
+def served_from_document(document: Mapping[str, object]) -> tuple[Costs, dict[str, float]]:
     """A run's ``served`` document (per label its cost, or ``{"error": why}``; the anchors)
     read back: what :func:`format_served_table` takes."""
-    costs: Costs = {
-        label: ServedCost.from_dict(each) if "error" not in each else str(each["error"])
-        for label, each in document.get("costs", {}).items()
+    costs: Costs = {}
+    for label, each in mapping(document.get("costs", {}), "served.costs").items():
+        cost = mapping(each, f"served.costs.{label}")
+        error = cost.get("error")
+        costs[label] = str(error) if error is not None else ServedCost.from_dict(cost)
+    anchors = {
+        label: number(value, f"served.anchors.{label}")
+        for label, value in mapping(document.get("anchors", {}), "served.anchors").items()
     }
-    anchors = {label: float(value) for label, value in document.get("anchors", {}).items()}
     return costs, anchors
 
 
-def served_document(costs: Costs, anchors: dict[str, float]) -> dict[str, Any]:
+def served_document(costs: Costs, anchors: Mapping[str, float]) -> JsonObject:
     """What a run's result keeps of its served costs (see :func:`served_from_document`)."""
     return {
         "costs": {
             label: cost.to_dict() if isinstance(cost, ServedCost) else {"error": cost}
             for label, cost in costs.items()
         },
-        "anchors": anchors,
+        "anchors": dict(anchors),
     }
 
 
-def format_served_document(document: dict[str, Any]) -> str:
+def format_served_document(document: Mapping[str, object]) -> str:
     """The table of a run's ``served`` document; nothing without one."""
     return format_served_table(*served_from_document(document)) if document else ""

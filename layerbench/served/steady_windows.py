@@ -5,19 +5,24 @@ instructions: mod_wsgi interns the environ's keys and frees them again, request 
 a window holds such a burst or not depending on where it falls, which moves one difference of two
 windows by the burst over the requests between them.
 
-Counted in rounds (a short window, then a long one, again), the steady cost is the difference of
-each size's least window, once a second window of that size has counted within AGREE of it;
-what the other windows counted beyond their size's least is the bursts, shown beside it per
-request, averaged over every request of every window counted."""
+Counted in rounds (a short window, then a long one, again), a window that counted more than
+BURST over its size's least holds a burst; the others are quiet. The steady cost is the
+difference of the two sizes' quiet windows' means, once each size has two quiet windows; what
+the burst windows counted beyond their size's quiet mean is shown beside it per request,
+averaged over every request of every window counted. The quiet windows of a size may still
+differ by less than BURST: where a server's processes or threads take turns by timing (two
+gunicorn workers' windows of 200 requests differed by up to 0.8 %), and their mean is its
+cost."""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from layerbench.served.per_request import per_request
 
-# Two windows of the same size that count within this share of each other count the same work:
-# what a window counted beyond it is a burst.
-AGREE = 0.001
+# A window that counts more than its size's least by this share holds a burst: more than timing
+# made windows of one server differ (0.8 % for gunicorn's two workers), less than one rebuild of
+# mod_wsgi's interned strings adds to a window of 600 requests (2 %).
+BURST = 0.01
 INSTRUCTIONS = "Ir"
 
 
@@ -51,40 +56,54 @@ def _instructions(window: CountedWindow) -> float:
     return window.instructions
 
 
-def is_burst(window: CountedWindow, least_of_size: CountedWindow) -> bool:
-    return window.instructions > least_of_size.instructions * (1 + AGREE)
+def quiet(windows: Sequence[CountedWindow], requests: int) -> list[CountedWindow]:
+    """The windows of ``requests`` requests without a burst."""
+    lowest = least(windows, requests).instructions
+    return [
+        each
+        for each in windows
+        if each.requests == requests and each.instructions <= lowest * (1 + BURST)
+    ]
 
 
 def confirmed(windows: Sequence[CountedWindow], sizes: Sequence[int]) -> bool:
-    """Whether each size's least window has a second window of its size counting the same."""
-    for size in sizes:
-        lowest = least(windows, size)
-        same = [w for w in windows if w.requests == size and not is_burst(w, lowest)]
-        if len(same) < 2:
-            return False
-    return True
+    """Whether each size has two quiet windows."""
+    return all(len(quiet(windows, size)) >= 2 for size in sizes)
+
+
+def mean_by_role(windows: Sequence[CountedWindow]) -> dict[str, dict[str, float]]:
+    """Per role, each event's mean over ``windows``."""
+    sums: dict[str, dict[str, float]] = {}
+    for window in windows:
+        for role, events in window.by_role.items():
+            role_sums = sums.setdefault(role, {})
+            for event, value in events.items():
+                role_sums[event] = role_sums.get(event, 0.0) + value
+    return {
+        role: {event: value / len(windows) for event, value in events.items()}
+        for role, events in sums.items()
+    }
 
 
 def steady_cost(windows: Sequence[CountedWindow], short: int, long: int) -> SteadyCost:
-    """The steady cost per request (each size's least window, their difference) and the
-    bursts: what every window counted beyond its size's least, where that is more than AGREE."""
-    lowest = {size: least(windows, size) for size in (short, long)}
+    """The steady cost per request (the difference of each size's quiet windows' means) and
+    the bursts: what the other windows counted beyond their size's quiet mean."""
+    calm = {size: quiet(windows, size) for size in (short, long)}
+    means = {size: mean_by_role(calm[size]) for size in (short, long)}
     roles = list(dict.fromkeys(role for each in windows for role in each.by_role))
     bursts = dict.fromkeys(roles, 0.0)
     burst_windows = 0
     for window in windows:
-        base = lowest[window.requests]
-        if not is_burst(window, base):
+        if any(window is each for each in calm[window.requests]):
             continue
         burst_windows += 1
+        base = means[window.requests]
         for role in roles:
             extra = window.by_role.get(role, {}).get(INSTRUCTIONS, 0.0)
-            bursts[role] += extra - base.by_role.get(role, {}).get(INSTRUCTIONS, 0.0)
+            bursts[role] += extra - base.get(role, {}).get(INSTRUCTIONS, 0.0)
     requests = sum(window.requests for window in windows)
     steady = {
-        role: per_request(
-            lowest[short].by_role.get(role, {}), short, lowest[long].by_role.get(role, {}), long
-        )
+        role: per_request(means[short].get(role, {}), short, means[long].get(role, {}), long)
         for role in roles
     }
     return SteadyCost(

@@ -1,7 +1,8 @@
 """``layerbench cluster`` from the command line: a wrong topology or option is one line and exit
 2, before anything starts; Ctrl-C during the run stops it (exit 130) with what was measured
-printed, and leaves no namespace of the run and no process in one."""
+printed and kept in its --json file, and leaves no namespace of the run and no process in one."""
 
+import json
 import os
 import signal
 import subprocess
@@ -54,6 +55,11 @@ def topology(tmp_path: Path, text: str) -> str:
         (NO_FRONT, [], "the cluster needs a host with the role front"),
         (GOOD.replace('"client"', '"clinet"'), [], "roles must be a list of"),
         (GOOD.replace('"db", "cache"', '"db"'), [], "the cluster needs a host with the role cache"),
+        (
+            GOOD + '[hosts.far]\nroles = ["client"]\nssh = "10.1.2.3"\n',
+            [],
+            "the cluster runs on the lab's namespaces, not on SSH hosts (far)",
+        ),
         (GOOD, ["--cache", "shraed"], "--cache: comma-separated, of shared, local"),
         (GOOD, ["--writers", "1,three"], "--writers '1,three': comma-separated whole numbers"),
         (GOOD, ["--duration", "0"], "--duration 0: more than 0"),
@@ -91,8 +97,14 @@ def namespaces_of(pid: int) -> list[str]:
 def test_ctrl_c_during_the_run_leaves_nothing(tmp_path: Path) -> None:
     if os.geteuid() != 0:
         missing("network namespaces need root")
+    results = tmp_path / "cluster.json"
     cluster = subprocess.Popen(
-        [*LAYERBENCH, "cluster", topology(tmp_path, GOOD), "--writers", "1", "--duration", "30"],
+        [
+            *LAYERBENCH,
+            "cluster",
+            topology(tmp_path, GOOD),
+            *("--writers", "1", "--duration", "30", "--json", str(results)),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -121,6 +133,10 @@ def test_ctrl_c_during_the_run_leaves_nothing(tmp_path: Path) -> None:
     assert cluster.returncode == 130, err[-2000:]
     assert err.endswith("layerbench: interrupted\n"), err[-2000:]
     assert "writers  nodes" in out and "read-your-write" in out  # what was measured, printed
+    document = json.loads(results.read_text())  # and kept, marked interrupted
+    assert document["interrupted"] is True and document["one_node"]["writers"] == 1
+    hosts = document["conditions"]["topology"]["hosts"]
+    assert {host["namespace"] for host in hosts} <= set(names)  # and the switch's
     assert len(pids) >= 5
     assert set(names) & set(netns.namespaces()) == set()
     assert [pid for pid in pids if os.path.exists(f"/proc/{pid}")] == []

@@ -4,6 +4,7 @@ MariaDB 10.11, and the failures they work around (still there upstream); MariaDB
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import zlib
@@ -182,6 +183,31 @@ def test_writes_measures_the_stores_and_leaves_nothing(tmp_path: Path, stores: s
     # Every trial's database is the one grown, plus the trials before it.
     first, second = (t for t in document["trials"] if t["store"] == "zeo")
     assert (first["objects_before"], second["objects_before"]) == (50, 56)
+    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("layerbench-writes-*"))
+
+
+def test_ctrl_c_keeps_the_trials_measured_and_leaves_nothing(tmp_path: Path) -> None:
+    """The --json file is written after every trial: interrupted after the first, it holds
+    that trial, marked interrupted; the run's directory is gone."""
+    results = tmp_path / "writes.json"
+    command = [*LAYERBENCH, "writes", "--store", "filestorage", "--writers", "1", "--objects"]
+    command += ["10", "--commits", "5", "--repeats", "100", "--json", str(results)]
+    writes = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        assert writes.stderr is not None
+        for line in writes.stderr:
+            if line.startswith("filestorage writers=1 pass 1:"):
+                writes.send_signal(signal.SIGINT)
+                break
+        err = writes.communicate(timeout=60)[1]
+    finally:
+        if writes.poll() is None:
+            writes.kill()
+            writes.wait()
+    assert writes.returncode == 130, err
+    document = json.loads(results.read_text())
+    assert document["interrupted"] is True and document["finished_at"], document
+    assert 1 <= len(document["trials"]) < 100
     assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("layerbench-writes-*"))
 
 

@@ -12,6 +12,7 @@ from layerbench.served.served_counting import COUNTED, counting_for
 from layerbench.served.served_dumps import read_dump, window_dumps
 from layerbench.served.served_windows import Windows
 from layerbench.served.syscall_counts import parse_summary
+from layerbench.servers.adapters import ADAPTERS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "served_fixtures"
 
@@ -82,12 +83,15 @@ def test_estimated_cycles_weigh_cache_levels() -> None:
     assert estimated_cycles(events) == 1460 + 180 + 140
 
 
-def test_an_undeclared_adapter_refused_naming_it_and_why() -> None:
-    with pytest.raises(ConfigError, match="cannot count passenger: its Ruby processes"):
-        counting_for("passenger")
+def test_every_adapter_declares_how_it_is_counted() -> None:
+    assert set(COUNTED) == set(ADAPTERS)
+    assert counting_for("mod_wsgi-daemon") is COUNTED["mod_wsgi-daemon"]
+
+
+def test_an_undeclared_adapter_refused_naming_it_and_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(COUNTED, "waitress")
     with pytest.raises(ConfigError, match="cannot count waitress: which of its processes"):
         counting_for("waitress")
-    assert counting_for("mod_wsgi-daemon") is COUNTED["mod_wsgi-daemon"]
 
 
 @pytest.mark.parametrize(("short", "long"), [(0, 3), (3, 3), (5, 2), (1, 200_000)])

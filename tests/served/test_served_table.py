@@ -7,7 +7,7 @@ import pytest
 
 from layerbench.errors import ConfigError
 from layerbench.rungs.definitions import LADDER
-from layerbench.served.served_cost import ServedCost
+from layerbench.served.served_cost import ServedConditions, ServedCost
 from layerbench.served.served_ladder import ladder_served
 from layerbench.served.served_table import (
     format_served_table,
@@ -23,7 +23,15 @@ COST = ServedCost(
         "application": {"accept4": 1.0, "read": 4.65},
     },
     processes={"server": 4, "application": 2},
-    conditions={"windows_requests": [100, 300], "concurrency": 1, "hash_seed": "0"},
+    conditions=ServedConditions(
+        windows_requests=[100, 300],
+        warmup_requests=20,
+        concurrency=1,
+        hash_seed="0",
+        address_randomisation="off (setarch -R)",
+        valgrind="valgrind-3.19.0",
+        rounds=[2, 6],
+    ),
 )
 
 
@@ -43,7 +51,8 @@ def test_the_table_read_back_from_its_document() -> None:
     row = next(line for line in lines if line.startswith("mod_wsgi-daemon"))
     assert row.split()[1:5] == ["server", "4", "86,373", "13.0"]
     total = next(line for line in lines if line.split()[:1] == ["total"])
-    assert total.split()[1:4] == ["6", "425,280", "18.7"]
+    # futex, whose count depends on timing, is listed but not in the column.
+    assert total.split()[1:4] == ["6", "425,280", "18.6"]
     assert "in-process" in table and "4,975" in table
     assert next(line for line in lines if line.startswith("passenger")).endswith("not counted")
 
@@ -85,6 +94,5 @@ def _refused(**changed: object) -> str:
 def test_ladder_measure_refused_where_it_cannot_count() -> None:
     assert "not with --full" in _refused(full=True)
     assert "not with --apps" in _refused(apps=("bare", "flask"))
-    assert "cannot count waitress" in _refused(server="waitress")
     assert "none is chosen" in _refused(rungs=tuple(r for r in LADDER if r.name == "static"))
     assert "--measure is one of" in _refused(measure="time")
