@@ -15,6 +15,7 @@ from layerbench.cost.instructions_baseline import read_instructions_baseline
 from layerbench.documents import parse_json, parse_toml, read_json, read_text
 from layerbench.errors import ConfigError
 from layerbench.smoke.smoke_baseline import read_baseline
+from layerbench.typed_documents import encode
 from tests.cli_lines import said
 from tests.smoke_runs import smoke_here
 
@@ -172,4 +173,4 @@ def test_an_instructions_baseline_keeps_what_it_was_counted_under(tmp_path: Path
     }
     path = tmp_path / "b.json"
     path.write_text(json.dumps(document))
-    assert read_instructions_baseline(path).conditions == conditions
+    assert encode(read_instructions_baseline(path).conditions) == conditions

@@ -11,7 +11,6 @@ History of ``version``:
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from layerbench.cost.cost_conditions import COMPARABLE
 from layerbench.errors import ConfigError
@@ -23,17 +22,11 @@ VERSION = 1
 INSTRUCTIONS_FIELD = "instructions_per_request"
 
 
-@dataclass(frozen=True)
-class InstructionsBaseline:
-    instructions: dict[str, list[float]]
-    conditions: dict[str, Any]
-
-
 def baseline_document(
-    app: str, conditions: JsonObject, instructions: dict[str, list[float]]
+    app: str, conditions: "CountedUnder", instructions: dict[str, list[float]]
 ) -> JsonObject:
     header: JsonObject = {"version": VERSION, "kind": KIND, "app": app}
-    return url_values_document(header, conditions, INSTRUCTIONS_FIELD, instructions)
+    return url_values_document(header, encode(conditions), INSTRUCTIONS_FIELD, instructions)
 
 
 def is_instructions_baseline(path: Path) -> bool:
@@ -62,6 +55,17 @@ class CountedUnder:
     served_by: str | None = field(default=None, metadata=OMIT_NONE)
 
 
+def counted_under(conditions: JsonObject) -> CountedUnder:
+    """``conditions`` (:func:`~layerbench.cost.cost_conditions.cost_conditions`'s) typed."""
+    return decode(CountedUnder, conditions, "the conditions of the count")
+
+
+@dataclass(frozen=True)
+class InstructionsBaseline:
+    instructions: dict[str, list[float]]
+    conditions: CountedUnder
+
+
 @dataclass(frozen=True)
 class InstructionsBaselineFile:
     """Version 1: the URLs' instructions per request and what they were counted under."""
@@ -84,22 +88,22 @@ def read_instructions_baseline(path: Path) -> InstructionsBaseline:
         raise ConfigError(f"{path}: a baseline of version {document.get('version')!r}, not 1")
     read = decode(InstructionsBaselineFile, document, str(path))
     instructions = {url: list(entry.instructions_per_request) for url, entry in read.urls.items()}
-    return InstructionsBaseline(instructions, encode(read.conditions))
+    return InstructionsBaseline(instructions, read.conditions)
 
 
-def incomparable(baseline: dict[str, Any], now: dict[str, Any]) -> list[str]:
+def incomparable(baseline: CountedUnder, now: CountedUnder) -> list[str]:
     """How the interpreter or the architecture differ (empty: the counts are comparable)."""
     return [
-        f"{key} {baseline.get(key)} in the baseline, {now.get(key)} now"
+        f"{key} {getattr(baseline, key)} in the baseline, {getattr(now, key)} now"
         for key in COMPARABLE
-        if baseline.get(key) != now.get(key)
+        if getattr(baseline, key) != getattr(now, key)
     ]
 
 
-def package_changes(baseline: dict[str, Any], now: dict[str, Any]) -> list[str]:
+def package_changes(baseline: CountedUnder, now: CountedUnder) -> list[str]:
     """Each package whose version differs, or that is in one only."""
-    before: dict[str, str] = baseline.get("packages") or {}
-    after: dict[str, str] = now.get("packages") or {}
+    before = baseline.packages or {}
+    after = now.packages or {}
     return [
         f"{name} {before.get(name, 'absent')} -> {after.get(name, 'absent')}"
         for name in sorted(set(before) | set(after), key=str.lower)

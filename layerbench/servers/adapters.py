@@ -33,7 +33,12 @@ from layerbench.servers.paste import PasteServer, PasteSettings
 from layerbench.servers.puma import PumaServer, PumaSettings
 from layerbench.servers.python_app_server import PythonAppServer
 from layerbench.servers.rails_app import RailsApp
-from layerbench.servers.server_settings import SettingsBook, as_record, read_section
+from layerbench.servers.server_settings import (
+    SettingsBook,
+    UsedSettings,
+    as_record,
+    read_section,
+)
 from layerbench.servers.uvicorn import UvicornServer, UvicornSettings
 from layerbench.servers.uwsgi import UwsgiServer, UwsgiSettings
 from layerbench.servers.uwsgi_nginx import NginxUwsgiFront, uwsgi_behind_nginx
@@ -68,7 +73,7 @@ class ServerPlan:
     app_environment: dict[str, str] = field(default_factory=dict)
     # What the build read, section by section, with every default filled in: the exact
     # settings a result records.
-    used: dict[str, dict[str, Any]] = field(default_factory=dict)
+    used: UsedSettings = field(default_factory=dict)
 
     def settings(self, settings_type: type[T], section: str, **defaults: Any) -> T:
         value = read_section(settings_type, self.book, section, defaults)

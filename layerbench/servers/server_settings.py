@@ -16,7 +16,7 @@ started a server, ``gunicorn.workers=100000`` forked until the start timed out.
 import dataclasses
 import math
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
@@ -25,6 +25,11 @@ from layerbench.words import did_you_mean
 
 # section → key → value, as given (strings).
 SettingsBook = dict[str, dict[str, str]]
+# A setting's value as a run records it (its dataclass's field, a default filled in).
+SettingValue = str | int | float | bool | None
+# A section's settings as a run records them; every section a run read.
+SettingsRecord = dict[str, SettingValue]
+UsedSettings = dict[str, SettingsRecord]
 T = TypeVar("T")
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -91,7 +96,10 @@ def add_assignments(
 
 
 def read_section(
-    settings_type: type[T], book: SettingsBook, section: str, defaults: dict[str, Any] | None = None
+    settings_type: type[T],
+    book: SettingsBook,
+    section: str,
+    defaults: Mapping[str, object] | None = None,
 ) -> T:
     """The ``section`` of ``book`` as a ``settings_type``; what it does not give comes from
     ``defaults``, then from the dataclass."""
@@ -139,8 +147,8 @@ def check_sections(book: SettingsBook, known: Iterable[str]) -> None:
         )
 
 
-def as_record(settings: object) -> dict[str, Any]:
-    """A settings dataclass as the plain dict a result records."""
+def as_record(settings: object) -> SettingsRecord:
+    """A settings dataclass as the plain dict a result records (its fields are scalars)."""
     return dataclasses.asdict(settings)  # type: ignore[call-overload, no-any-return]
 
 

@@ -6,7 +6,6 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from layerbench.errors import ConfigError, LayerbenchError, VerificationError
 from layerbench.lab.loadgen import LoadSpec
@@ -24,7 +23,7 @@ from layerbench.servers.deployment import Deployment, FrontedServer
 from layerbench.servers.managed_server import ManagedServer
 from layerbench.servers.server_settings import SettingsBook, check_sections
 from layerbench.site_contract import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE, parse_spec
-from layerbench.smoke.smoke_conditions import smoke_conditions
+from layerbench.smoke.smoke_conditions import SmokeConditions, smoke_conditions
 
 
 @dataclass(frozen=True)
@@ -66,7 +65,7 @@ class SmokeSetup:
     options: SmokeOptions
     deployment: Deployment
     trials: TrialRunner
-    conditions: dict[str, Any]
+    conditions: SmokeConditions
     # `--profile`: the sampler, what tells a frame's layer (the application's directories are
     # the site), and each URL's profile so far.
     profiler: PySpyRecorder | None = None

@@ -6,13 +6,14 @@ History of ``version``:
   2  ``conditions``: the server, its settings, the concurrency, the URLs and the machine
 A version 1 baseline still loads; what it did not record is unknown, and not compared."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 from layerbench.errors import ConfigError
-from layerbench.lab.baseline_file import MAX_URLS, RateUrls, read_document, url_values_document
-from layerbench.typed_documents import OMIT_NONE, Bounds, Closed, JsonObject, decode, encode
+from layerbench.lab.baseline_file import RateUrls, read_document, url_values_document
+from layerbench.smoke.smoke_conditions import SmokeConditions
+from layerbench.typed_documents import Bounds, JsonObject, decode, encode
 
 BASELINE_VERSION = 2
 READABLE_VERSIONS = (1, 2)
@@ -22,33 +23,16 @@ RATES_FIELD = "requests_per_s"
 @dataclass(frozen=True)
 class Baseline:
     rates: dict[str, list[float]]
-    conditions: dict[str, Any]
+    conditions: SmokeConditions
     # One line about what is not known of its conditions (an older baseline), or "".
     note: str = ""
 
 
 def baseline_document(
-    app: str, conditions: JsonObject, rates: dict[str, list[float]]
+    app: str, conditions: SmokeConditions, rates: dict[str, list[float]]
 ) -> JsonObject:
     header: JsonObject = {"version": BASELINE_VERSION, "app": app}
-    return url_values_document(header, conditions, RATES_FIELD, rates)
-
-
-Scalar = str | bool | int | float | None
-
-
-@dataclass(frozen=True)
-class SmokeConditions(Closed):
-    """What a baseline was measured under (:func:`~layerbench.smoke.smoke_conditions.
-    smoke_conditions` writes them); each field absent from an older one."""
-
-    server: str | None = field(default=None, metadata=OMIT_NONE)
-    settings: dict[str, dict[str, Scalar]] | None = field(default=None, metadata=OMIT_NONE)
-    concurrency: Annotated[int, Bounds(low=1)] | None = field(default=None, metadata=OMIT_NONE)
-    urls: Annotated[tuple[str, ...], Bounds(most=MAX_URLS)] | None = field(
-        default=None, metadata=OMIT_NONE
-    )
-    machine: dict[str, Scalar] | None = field(default=None, metadata=OMIT_NONE)
+    return url_values_document(header, encode(conditions), RATES_FIELD, rates)
 
 
 @dataclass(frozen=True)
@@ -81,7 +65,7 @@ def read_baseline(path: Path) -> Baseline:
     if document["version"] == 1:
         return _first_version(path, decode(FirstSmokeBaselineFile, document, str(path)))
     read = decode(SmokeBaselineFile, document, str(path))
-    return Baseline(_rates(read.urls), encode(read.conditions))
+    return Baseline(_rates(read.urls), read.conditions)
 
 
 def _rates(urls: RateUrls) -> dict[str, list[float]]:
@@ -94,7 +78,7 @@ def _first_version(path: Path, read: FirstSmokeBaselineFile) -> Baseline:
     known = SmokeConditions(server=read.server, concurrency=read.concurrency, urls=tuple(rates))
     return Baseline(
         rates,
-        encode(known),
+        known,
         note=f"{path} is a baseline of an older layerbench: the settings and the machine it was "
         "measured on are unknown, and not compared (--save records them)",
     )

@@ -5,11 +5,11 @@ that is not 2xx is an error, never a count."""
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from layerbench.cost.cost_conditions import cost_conditions
 from layerbench.cost.cost_plan import DEFAULT_REQUESTS, DEFAULT_WARMUP, CostPlan, CostRequest
 from layerbench.cost.cost_run import run_cost_pass
+from layerbench.cost.instructions_baseline import CountedUnder, counted_under
 from layerbench.cost.shim_build import find_valgrind
 from layerbench.proc.work_dirs import work_directory
 from layerbench.rungs.sqlite_file import create_seeded_database
@@ -19,7 +19,7 @@ from layerbench.typed_documents import JsonObject
 
 @dataclass(frozen=True)
 class InstructionsMeasurement:
-    conditions: dict[str, Any]
+    conditions: CountedUnder
     # Every URL's instructions per request, one per repeat.
     instructions: dict[str, list[float]]
 
@@ -66,7 +66,7 @@ def measure_urls(
         repeats=repeats,
         jobs=len(os.sched_getaffinity(0)),
     )
-    conditions = current_conditions()
+    conditions = counted_under(current_conditions())
     with work_directory("layerbench-smoke-") as workdir:
         measurement = run_cost_pass(plan, workdir)
     return InstructionsMeasurement(conditions, measurement.per_request)

@@ -10,6 +10,7 @@ from pathlib import Path
 from layerbench.cost.cost_plan import DEFAULT_REQUESTS
 from layerbench.cost.instructions_baseline import (
     InstructionsBaseline,
+    counted_under,
     incomparable,
     package_changes,
     read_instructions_baseline,
@@ -34,7 +35,7 @@ def read_checked_baseline(
     architecture, unless ``compare_anyway``; changed packages are noted."""
     baseline = read_instructions_baseline(path)
     try:
-        now = current_conditions()
+        now = counted_under(current_conditions())
     except LayerbenchError as error:
         raise NothingMeasuredError(error) from error
     found = incomparable(baseline.conditions, now)

@@ -15,7 +15,7 @@ usage error."""
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from layerbench.errors import (
     ConfigError,
@@ -39,7 +39,7 @@ from layerbench.smoke.smoke import (
     verify,
 )
 from layerbench.smoke.smoke_baseline import Baseline
-from layerbench.smoke.smoke_conditions import differences
+from layerbench.smoke.smoke_conditions import SmokeConditions, differences
 
 T = TypeVar("T")
 # Raised before the first trial.
@@ -48,7 +48,7 @@ NOT_MEASURED = (MissingPackageError, ServerStartError, VerificationError)
 
 @dataclass(frozen=True)
 class SmokeMeasurement:
-    conditions: dict[str, Any]
+    conditions: SmokeConditions
     rates: dict[str, list[float]]  # every URL's req/s, one per repeat
     # `--profile`: every URL's profile over its trials.
     profiles: dict[str, RungProfile] = field(default_factory=dict)
@@ -90,7 +90,7 @@ class SideBySide:
     """``smoke --against``: every URL's req/s under the reference's application (``before``)
     and the candidate (``now``), pass i of each measured in the same pass."""
 
-    conditions: dict[str, Any]
+    conditions: SmokeConditions
     before: dict[str, list[float]]
     now: dict[str, list[float]]
     # What the reference is: "main (3f2a9c1d0b7e)".
@@ -155,7 +155,7 @@ def _measured(measuring: Callable[[], T]) -> T:
 
 
 def _check_conditions(
-    against: BaselineToMeet, now: dict[str, Any], note: Callable[[str], None]
+    against: BaselineToMeet, now: SmokeConditions, note: Callable[[str], None]
 ) -> None:
     """Refuses a baseline measured under other conditions, unless told to compare anyway."""
     found = differences(against.baseline.conditions, now)

@@ -6,8 +6,10 @@ gives a URL is the total over the server's roles; the baseline and its verdict a
 ``--measure instructions``."""
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
+from layerbench.cost.instructions_baseline import CountedUnder, counted_under
 from layerbench.errors import ConfigError, LayerbenchError, NothingMeasuredError
 from layerbench.proc.ports import free_port
 from layerbench.proc.work_dirs import work_directory
@@ -21,10 +23,6 @@ from layerbench.servers.server_settings import SettingsBook, check_sections
 from layerbench.site_contract import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE
 from layerbench.smoke.smoke_cost import InstructionsMeasurement, current_conditions
 from layerbench.smoke.smoke_gate import InstructionsSmoke
-
-# What the conditions of a served count record: the server that served it. A baseline counted
-# in-process (or under another server) is not compared with it.
-SERVED_CONDITION = "served_by"
 
 
 def count_served_urls(
@@ -65,13 +63,14 @@ def _count(smoke: InstructionsSmoke, server: str, book: SettingsBook) -> Instruc
             )
         for url in smoke.urls:
             counted[url].append(costs[url].total_instructions)
-    return InstructionsMeasurement({**current_conditions(), SERVED_CONDITION: server}, counted)
+    now = counted_under(current_conditions())
+    return InstructionsMeasurement(replace(now, served_by=server), counted)
 
 
-def check_same_serving(baseline_conditions: dict[str, object], server: str | None) -> None:
+def check_same_serving(baseline_conditions: CountedUnder, server: str | None) -> None:
     """A ConfigError when the baseline was counted otherwise (in-process, or under another
     server) than this run counts (``server``; None: in-process)."""
-    theirs = baseline_conditions.get(SERVED_CONDITION)
+    theirs = baseline_conditions.served_by
     if theirs != server:
         raise ConfigError(
             f"the baseline was counted {_how(theirs)} and this run counts {_how(server)}: "

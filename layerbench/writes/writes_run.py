@@ -17,8 +17,9 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
+from layerbench.console.numbers import MAX_COUNT
 from layerbench.errors import ConfigError, LayerbenchError, MissingPackageError
 from layerbench.lab.conditions import collect_conditions
 from layerbench.lab.cpu_layout import plan_cpu_layout
@@ -31,6 +32,7 @@ from layerbench.results.usage import Usage
 from layerbench.roles import CLIENT_ROLE, DATABASE_ROLE
 from layerbench.servers.server_settings import SettingsBook, check_sections
 from layerbench.stats.percentile import percentile
+from layerbench.typed_documents import Bounds, JsonObject, decode
 from layerbench.words import did_you_mean
 from layerbench.writes.writes_result import WritesResult, WritesTrial
 from layerbench.writes.writes_stores import (
@@ -88,6 +90,17 @@ class WritesError(LayerbenchError):
     """The writers failed (the store refused a commit): the error from their log."""
 
 
+@dataclass(frozen=True)
+class WritersAnswer:
+    """What the writers' process answers after a measuring trial
+    (``layerbench_sites.writes_worker``): every commit's latency, in microseconds."""
+
+    commits: Annotated[int, Bounds(low=0)]
+    elapsed_s: Annotated[float, Bounds(low=0)]
+    latencies_us: Annotated[list[float], Bounds(most=MAX_COUNT)]
+    conflicts: Annotated[int, Bounds(low=0)]
+
+
 TrialObserver = Callable[[WritesTrial], None]
 
 
@@ -125,7 +138,7 @@ def run_writes(
                 result.not_measured[store] = str(error)
         grown: dict[str, int] = {}
         for store, up in running.items():
-            spec = {"target": up.target, "mode": "grow", "objects": options.objects}
+            spec: JsonObject = {"target": up.target, "mode": "grow", "objects": options.objects}
             spec["writers"] = max(options.writers)
             _run_worker(workdir, f"grow-{store}", spec, GROW_TIMEOUT_S)
             grown[store] = options.objects if split_store(store)[0] in ZODB_STORES else 0
@@ -146,31 +159,37 @@ def _trial(
 ) -> WritesTrial:
     """One trial; ``at``: its repeat's number, and the objects in the database before it."""
     repeat, objects = at
-    spec = {"target": store.target, "mode": "measure", "writers": writers, "commits": commits}
+    spec: JsonObject = {
+        "target": store.target,
+        "mode": "measure",
+        "writers": writers,
+        "commits": commits,
+    }
     name = f"{store.name}-w{writers}-r{repeat}"
     sampler = Sampler({DATABASE_ROLE: set(store.sessions), CLIENT_ROLE: set()})
-    measured, usage = _run_worker(workdir, name, spec, TRIAL_TIMEOUT_S, sampler)
+    answer, usage = _run_worker(workdir, name, spec, TRIAL_TIMEOUT_S, sampler)
     assert usage is not None
-    latencies = measured["latencies_us"]
+    measured = decode(WritersAnswer, answer, f"the writers' answer on {name}")
+    latencies = measured.latencies_us
     return WritesTrial(
         store=store.name,
         writers=writers,
         repeat=repeat,
         objects_before=objects,
-        commits=measured["commits"],
-        elapsed_s=measured["elapsed_s"],
+        commits=measured.commits,
+        elapsed_s=measured.elapsed_s,
         p50_latency_us=percentile(latencies, 500),
         p99_latency_us=percentile(latencies, 990),
-        conflicts=measured["conflicts"],
+        conflicts=measured.conflicts,
         cpu_percent={role: usage.roles[role].cpu_percent for role in usage.roles},
         pss_bytes={role: usage.roles[role].pss_bytes for role in usage.roles},
     )
 
 
 def _run_worker(
-    workdir: Path, name: str, spec: dict[str, Any], timeout_s: float, sampler: Sampler | None = None
-) -> tuple[dict[str, Any], Usage | None]:
-    """The writers' answer, and what the sampler saw while they ran."""
+    workdir: Path, name: str, spec: JsonObject, timeout_s: float, sampler: Sampler | None = None
+) -> tuple[object, Usage | None]:
+    """The writers' answer (parsed JSON), and what the sampler saw while they ran."""
     spec_path = workdir / f"{name}.spec.json"
     result_path = workdir / f"{name}.result.json"
     ready, go = workdir / f"{name}.ready", workdir / f"{name}.go"
@@ -191,7 +210,7 @@ def _run_worker(
             usage = sampler.stop() if sampler is not None else None
     if status != 0:
         raise WritesError(f"the writers on {name} failed (exit {status}): {_last_line(worker)}")
-    answer: dict[str, Any] = json.loads(result_path.read_text())
+    answer: object = json.loads(result_path.read_text())
     return answer, usage
 
 

@@ -26,7 +26,6 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from layerbench.errors import ServerStartError
 from layerbench.lab.service_settings import service_arguments
@@ -39,6 +38,7 @@ from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.registry import service_class
 from layerbench.services.service import ManagedService
 from layerbench.services.urls import ServiceUrl
+from layerbench.typed_documents import JsonObject
 
 # Store name → the service it needs (None: none).
 STORES: dict[str, str | None] = {
@@ -102,7 +102,8 @@ class StoreRunning(StartStop):
 
     name: str
     services: SharedServices
-    target: dict[str, Any] = field(default_factory=dict, init=False)
+    # What the writers open (layerbench_sites.writes_worker): its kind and where it is.
+    target: JsonObject = field(default_factory=dict, init=False)
     sessions: set[int] = field(default_factory=set, init=False)
     directory: Path | None = field(default=None, init=False)
     _stack: ExitStack = field(default_factory=ExitStack, init=False)
@@ -150,7 +151,11 @@ class StoreRunning(StartStop):
             self.target = {"kind": store, "dsn": dsn, "keep_history": True}
         else:
             parsed = ServiceUrl.parse(url)
-            params = {"host": parsed.host, "port": parsed.port, "user": parsed.user or "root"}
+            params: JsonObject = {
+                "host": parsed.host,
+                "port": parsed.port,
+                "user": parsed.user or "root",
+            }
             params["db"] = parsed.database or ""
             self.target = {"kind": store, "params": params, "keep_history": True}
 

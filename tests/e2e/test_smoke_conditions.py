@@ -5,8 +5,8 @@ recorded less, still loads, with a note."""
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,7 +15,7 @@ from layerbench.lab.cpu_layout import plan_cpu_layout
 from layerbench.lab.run_skeleton import RunStart
 from layerbench.smoke.smoke import SmokeOptions, prepare
 from layerbench.smoke.smoke_baseline import baseline_document, read_baseline
-from layerbench.smoke.smoke_conditions import differences
+from layerbench.smoke.smoke_conditions import SmokeConditions, differences
 from tests.cli_lines import said
 from tests.smoke_runs import BRIEF, SMOKE_APPS, shop, smoke_here
 
@@ -24,10 +24,9 @@ DECIDING_REPEATS = 5
 DECIDING = [*BRIEF, "--repeats", str(DECIDING_REPEATS)]
 
 APP = "shop.wsgi:application"
-Conditions = dict[str, Any]
 
 
-def conditions_now(workdir: Path, load_binary: Path) -> Conditions:
+def conditions_now(workdir: Path, load_binary: Path) -> SmokeConditions:
     """The conditions ``smoke`` of the shop with its defaults measures under, on this machine."""
     options = SmokeOptions(APP, app_path=(str(SMOKE_APPS),))
     layout = plan_cpu_layout()
@@ -35,52 +34,53 @@ def conditions_now(workdir: Path, load_binary: Path) -> Conditions:
     return prepare(options, start, workdir).conditions
 
 
-def write_baseline(path: Path, conditions: Conditions, rates: list[float]) -> str:
+def write_baseline(path: Path, conditions: SmokeConditions, rates: list[float]) -> str:
     path.write_text(json.dumps(baseline_document(APP, conditions, {"/": rates})))
     return str(path)
 
 
 def test_the_same_conditions_differ_in_nothing(tmp_path: Path, load_binary: Path) -> None:
     now = conditions_now(tmp_path / "work", load_binary)
-    assert now["server"] == "gunicorn" and now["settings"]["gunicorn"]["workers"] == 2
-    assert now["concurrency"] == 10 and now["urls"] == ["/"]
-    assert set(now["machine"]) == {"cpu_model", "cpus_online", "cpus_usable"}
+    assert now.server == "gunicorn" and now.settings and now.settings["gunicorn"]["workers"] == 2
+    assert now.concurrency == 10 and now.urls == ("/",)
+    assert set(now.machine or {}) == {"cpu_model", "cpus_online", "cpus_usable"}
     assert differences(now, now) == []
 
 
 def test_another_server_is_named_alone_not_with_every_setting() -> None:
-    before = {"server": "granian", "settings": {"granian": {"workers": 2}}, "concurrency": 10}
-    now = {"server": "gunicorn", "settings": {"gunicorn": {"workers": 2}}, "concurrency": 10}
+    before = SmokeConditions("granian", {"granian": {"workers": 2}}, concurrency=10)
+    now = SmokeConditions("gunicorn", {"gunicorn": {"workers": 2}}, concurrency=10)
     assert differences(before, now) == ["server granian in the baseline, gunicorn now"]
 
 
 def test_urls_are_a_set_and_an_older_baseline_compares_what_it_recorded() -> None:
-    now = {"urls": ["/a", "/b"], "machine": {"cpu_model": "x"}, "concurrency": 10}
-    assert differences({"urls": ["/b", "/a"]}, now) == []
-    assert differences({"urls": ["/a"], "concurrency": 50}, now) == [
-        "urls /a in the baseline, /a /b now",
+    now = SmokeConditions(urls=("/a", "/b"), machine={"cpu_model": "x"}, concurrency=10)
+    assert differences(SmokeConditions(urls=("/b", "/a")), now) == []
+    assert differences(SmokeConditions(urls=("/a",), concurrency=50), now) == [
         "concurrency 50 in the baseline, 10 now",
+        "urls /a in the baseline, /a /b now",
     ]
 
 
-def _server(c: Conditions) -> None:
-    c["server"] = "granian"
+def _server(c: SmokeConditions) -> SmokeConditions:
+    return replace(c, server="granian")
 
 
-def _workers(c: Conditions) -> None:
-    c["settings"]["gunicorn"]["workers"] = 4
+def _workers(c: SmokeConditions) -> SmokeConditions:
+    settings = c.settings or {}
+    return replace(c, settings={**settings, "gunicorn": {**settings["gunicorn"], "workers": 4}})
 
 
-def _concurrency(c: Conditions) -> None:
-    c["concurrency"] = 50
+def _concurrency(c: SmokeConditions) -> SmokeConditions:
+    return replace(c, concurrency=50)
 
 
-def _urls(c: Conditions) -> None:
-    c["urls"] = ["/", "/api/items"]
+def _urls(c: SmokeConditions) -> SmokeConditions:
+    return replace(c, urls=("/", "/api/items"))
 
 
-def _cpu(c: Conditions) -> None:
-    c["machine"]["cpu_model"] = "Another CPU @ 1.00GHz"
+def _cpu(c: SmokeConditions) -> SmokeConditions:
+    return replace(c, machine={**(c.machine or {}), "cpu_model": "Another CPU @ 1.00GHz"})
 
 
 @pytest.mark.parametrize(
@@ -96,11 +96,10 @@ def _cpu(c: Conditions) -> None:
 def test_a_baseline_measured_under_other_conditions_is_refused_naming_the_difference(
     tmp_path: Path,
     load_binary: Path,
-    change: Callable[[Conditions], None],
+    change: Callable[[SmokeConditions], SmokeConditions],
     difference: str,
 ) -> None:
-    conditions = conditions_now(tmp_path / "work", load_binary)
-    change(conditions)
+    conditions = change(conditions_now(tmp_path / "work", load_binary))
     baseline = write_baseline(tmp_path / "perf.json", conditions, [1000.0, 1000.0])
     completed = smoke_here(*shop("--baseline", baseline))
     assert completed.returncode == 2, completed.stderr
@@ -115,8 +114,7 @@ def test_a_baseline_measured_under_other_conditions_is_refused_naming_the_differ
 def test_compared_anyway_when_told_saying_how_the_conditions_differ(
     tmp_path: Path, load_binary: Path
 ) -> None:
-    conditions = conditions_now(tmp_path / "work", load_binary)
-    _server(conditions)
+    conditions = _server(conditions_now(tmp_path / "work", load_binary))
     # A baseline no machine is slower than: the verdict is "ok" whatever this one measures.
     baseline = write_baseline(tmp_path / "perf.json", conditions, [1.0] * DECIDING_REPEATS)
     completed = smoke_here(*shop("--baseline", baseline, "--ignore-conditions", *DECIDING))
@@ -143,7 +141,7 @@ def test_a_first_version_baseline_loads_with_a_note(tmp_path: Path) -> None:
     )
     baseline = read_baseline(path)
     assert baseline.rates == {"/": [900.0, 1100.0]}
-    assert baseline.conditions == {"server": "gunicorn", "concurrency": 10, "urls": ["/"]}
+    assert baseline.conditions == SmokeConditions("gunicorn", concurrency=10, urls=("/",))
     assert "the settings and the machine it was measured on are unknown" in baseline.note
 
 

@@ -5,13 +5,13 @@ replicated experiment's command; and the names its windows' files get."""
 import pytest
 
 from layerbench.cli.main import build_parser
+from layerbench.cost.instructions_baseline import CountedUnder
 from layerbench.errors import ConfigError
 from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.replicate.published import published_named
 from layerbench.replicate.replicate_cmd import replicate_argv
-from layerbench.served.served_counting import COUNTED
 from layerbench.served.served_windows import _tags
-from layerbench.smoke.smoke_served import SERVED_CONDITION, check_same_serving
+from layerbench.smoke.smoke_served import check_same_serving
 
 
 def _matrix(servers: str, measure: str | None = "instructions") -> MatrixOptions:
@@ -19,22 +19,23 @@ def _matrix(servers: str, measure: str | None = "instructions") -> MatrixOptions
     return MatrixOptions(columns=columns, measure=measure)
 
 
-def test_matrix_columns_counted_only_where_declared(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert _matrix("gunicorn,uwsgi,mod_wsgi-daemon,waitress").measure == "instructions"
-    assert _matrix("nginx-static,gunicorn,puma:app=rails").measure == "instructions"
-    monkeypatch.delitem(COUNTED, "waitress")
+def test_matrix_columns_counted_only_where_declared() -> None:
+    assert _matrix("gunicorn,uwsgi,mod_wsgi-daemon").measure == "instructions"
     with pytest.raises(ConfigError, match="cannot count waitress"):
         _matrix("gunicorn,waitress")
+    with pytest.raises(ConfigError, match="cannot count puma: its Ruby processes"):
+        _matrix("gunicorn,puma:app=rails")
+    assert _matrix("nginx-static,gunicorn").measure == "instructions"
     _matrix("waitress", measure=None)  # without --measure, any server
 
 
 def test_a_baseline_counted_otherwise_is_refused() -> None:
-    check_same_serving({SERVED_CONDITION: "gunicorn"}, "gunicorn")
-    check_same_serving({}, None)
+    check_same_serving(CountedUnder(served_by="gunicorn"), "gunicorn")
+    check_same_serving(CountedUnder(), None)
     with pytest.raises(ConfigError, match="counted in-process and this run counts served by"):
-        check_same_serving({}, "gunicorn")
+        check_same_serving(CountedUnder(), "gunicorn")
     with pytest.raises(ConfigError, match="served by uwsgi and this run counts in-process"):
-        check_same_serving({SERVED_CONDITION: "uwsgi"}, None)
+        check_same_serving(CountedUnder(served_by="uwsgi"), None)
 
 
 def test_replicate_passes_measure_to_the_experiment() -> None:
