@@ -10,6 +10,7 @@ from layerbench.errors import ConfigError
 from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.replicate.published import published_named
 from layerbench.replicate.replicate_cmd import replicate_argv
+from layerbench.served.served_counting import COUNTED
 from layerbench.served.served_windows import _tags
 from layerbench.smoke.smoke_served import check_same_serving
 
@@ -19,13 +20,12 @@ def _matrix(servers: str, measure: str | None = "instructions") -> MatrixOptions
     return MatrixOptions(columns=columns, measure=measure)
 
 
-def test_matrix_columns_counted_only_where_declared() -> None:
-    assert _matrix("gunicorn,uwsgi,mod_wsgi-daemon").measure == "instructions"
+def test_matrix_columns_counted_only_where_declared(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _matrix("gunicorn,uwsgi,mod_wsgi-daemon,waitress").measure == "instructions"
+    assert _matrix("nginx-static,gunicorn,puma:app=rails").measure == "instructions"
+    monkeypatch.delitem(COUNTED, "waitress")
     with pytest.raises(ConfigError, match="cannot count waitress"):
         _matrix("gunicorn,waitress")
-    with pytest.raises(ConfigError, match="cannot count puma: its Ruby processes"):
-        _matrix("gunicorn,puma:app=rails")
-    assert _matrix("nginx-static,gunicorn").measure == "instructions"
     _matrix("waitress", measure=None)  # without --measure, any server
 
 
