@@ -25,6 +25,7 @@ from layerbench.lab.verify import verify_rung
 from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.matrix.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.proc.ports import free_port
+from layerbench.profile.trial_profiling import TrialProfiling
 from layerbench.replicate.served_counts import first_requests_counts, further_counts
 from layerbench.results.status import Status
 from layerbench.results.trials import MAX_REPEATS, Trial
@@ -97,6 +98,12 @@ class Matrix:
         self.observer = observer
         self.checkpoint = checkpoint
         self.trials = TrialRunner(load_binary, workdir, layout.client_cpus, placements.network)
+        self.profiling: TrialProfiling | None = None
+        if options.profile:  # py-spy on the client's CPUs, off the server's
+            self.profiling = TrialProfiling.start(
+                workdir, options.profile_rate_hz, layout.client_cpus
+            )
+            result.conditions["profile"] = self.profiling.conditions()
 
     def plan(self) -> list[PlannedColumn]:
         return [
@@ -261,16 +268,25 @@ class Matrix:
         trials = previous.trials if previous else ()
         label = f"{column.info.server}-{index}-r{row}-c{concurrency}-{len(trials) + 1}"
         info = column.info
+        profile = previous.profile if previous else None
+        # A static file's server has no Python worker to sample.
+        static = find_adapter(info.server).serves is Serves.STATIC
+        profiler = None if self.profiling is None or static else self.profiling.recorder
         try:
-            load, usage = self.trials.run(deployment, url, spec, label, self.service_sessions)
+            load, usage = self.trials.run(
+                deployment, url, spec, label, self.service_sessions, profiler=profiler
+            )
         except LayerbenchError as error:
             deployment.check_alive()  # a dead server ends the column
-            cell = Cell(info.label, row, concurrency, Status.ERROR, str(error), trials)
+            cell = Cell(info.label, row, concurrency, Status.ERROR, str(error), trials, profile)
             self._record(index, cell)
             return
         deployment.check_alive()
         measured = (*trials, Trial(load, usage))
-        self._record(index, Cell(info.label, row, concurrency, Status.OK, None, measured))
+        if self.profiling is not None and profiler is not None:
+            profile = self.profiling.added(profile, load, usage)
+        cell = Cell(info.label, row, concurrency, Status.OK, None, measured, profile)
+        self._record(index, cell)
 
     def _end_column(
         self, index: int, info: ColumnInfo, status: Status, message: str | None

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.console.numbers import MAX_REPEATS, seconds, whole
+from layerbench.console.profile_option import add_profile_arguments, check_profile_run
 from layerbench.console.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.console.until_decided import (
     add_until_decided_arguments,
@@ -16,6 +17,7 @@ from layerbench.console.until_decided import (
     undecided,
 )
 from layerbench.lab.publish import ResultsFile, publish
+from layerbench.matrix.cell_profiles import cell_profile_tables
 from layerbench.matrix.matrix_options import (
     MATRIX_RUNG_NAMES,
     Column,
@@ -107,6 +109,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--label", help="a name for the run in the results database")
     parser.add_argument("--wide", action="store_true", help="the table with every column")
     add_measure_argument(parser)
+    add_profile_arguments(parser, "after the matrix, per cell")
     parser.add_argument(
         "--measure-counts",
         type=whole(1, MAX_SERVED_COUNTS),
@@ -149,22 +152,27 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         measure=args.measure,
         served_counts=args.measure_counts,
         first_requests=args.first_requests,
+        profile=args.profile,
+        profile_rate_hz=args.profile_rate,
     )
     published = published_names(args, MATRIX)
     if published is not None:
         check_seed(published, _shape(options))  # a run that cannot hold the post's: refused
     results = ResultsFile(args.json, args.label)
     topology = topology_of(args)
+    check_profile_run(args.profile, topology is not None)
     enough, conclude = passes_until_decided(looks, _undecided_by(published))
     progress = MatrixProgress(options, sys.stderr)
     result = run_matrix(options, results, progress, topology, enough=enough, conclude=conclude)
     tables = [
         format_matrix_table(result, wide=args.wide),
         "\n".join(column_verdict_lines(result)),
+        "\n\n".join(cell_profile_tables(result)),
         result.until_decided.summary() if result.until_decided else "",
         format_memory_table(matrix_memory_items(result)),
         format_seed_table(result, published) if published is not None else "",
         format_served_table(*served_from_document(result.served)) if result.served else "",
+        format_first_requests(result.served),
     ]
     document = result.to_dict()
     with_hosts(results, document, tables, matrix_memory_items(result))

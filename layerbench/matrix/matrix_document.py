@@ -7,6 +7,7 @@
     4: ``representative_trial`` and ``figures``; every version reads back by the one rule,
        its req/s the median of its trials' (:mod:`layerbench.stats.median`)
     5: ``vs_first`` (computed again from the trials, not read) and ``until_decided``
+    6: per cell ``profile`` (``matrix --profile``)
 
 A document of a version this layerbench does not know is refused with its version named.
 """
@@ -17,6 +18,7 @@ from typing import Annotated
 
 from layerbench.errors import ConfigError
 from layerbench.matrix.matrix_result import MATRIX_JSON_VERSION, Cell, ColumnInfo, MatrixResult
+from layerbench.profile.rung_profile import RungProfile
 from layerbench.results.load_result import Count
 from layerbench.results.paired_verdict import read_looks
 from layerbench.results.saved_trials import read_trials
@@ -122,4 +124,16 @@ def _cell(head: CellHead, cell: Mapping[str, object]) -> Cell:
         status=head.status,
         message=head.message,
         trials=read_trials(cell),
+        profile=_profile(head, cell.get("profile")),
     )
+
+
+def _profile(head: CellHead, document: object) -> RungProfile | None:
+    """A cell's stored profile (version 6; none before); a malformed one names its cell."""
+    if document is None:
+        return None
+    where = f"the matrix: the cell {head.column} c={head.concurrency}: profile"
+    try:
+        return RungProfile.from_dict(document, where)
+    except ConfigError as error:
+        raise ValueError(str(error)) from None

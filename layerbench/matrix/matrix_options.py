@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass, field
 
 from layerbench.errors import ConfigError
 from layerbench.lab.loadgen import MAX_CONCURRENCY
+from layerbench.profile.pyspy_record import DEFAULT_RATE_HZ
+from layerbench.profile.trial_profiling import check_profiled
 from layerbench.replicate.count_claims import MAX_SERVED_COUNTS
 from layerbench.results.trials import MAX_REPEATS
 from layerbench.rungs.applications import BARE, Application, find_application
@@ -79,6 +81,9 @@ class MatrixOptions:
     # many requests after a fresh start counted as many times.
     served_counts: int = 1
     first_requests: int | None = None
+    # --profile: py-spy on each cell's workers during its trials, this many samples a second.
+    profile: bool = False
+    profile_rate_hz: int = DEFAULT_RATE_HZ
 
     def __post_init__(self) -> None:
         if not self.columns:
@@ -106,6 +111,8 @@ class MatrixOptions:
             self.rung_for(column)  # refuses a rung the column's server cannot serve
             app = column.application
             find_adapter(column.adapter).check_interface(app.name, app.interface)
+        apps = (column.application for column in self.columns)
+        check_profiled(self.profile, apps, self.profile_rate_hz)
         if self.measure is not None:
             self._check_measure()
         elif self.served_counts != 1 or self.first_requests is not None:

@@ -19,12 +19,15 @@ what changed here, whenever a field changes meaning or goes away.
     5: per cell ``vs_first``, the paired verdict of its req/s against the first column's at its
        level (:mod:`layerbench.results.paired_verdict`), and ``until_decided``, as a ladder's
        document has them
+    6: per cell ``profile`` (``matrix --profile``; null without): its workers' samples over
+       its trials, as a ladder's rung has it (:mod:`layerbench.profile.rung_profile`)
 """
 
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from layerbench.matrix.matrix_options_record import MatrixOptionsRecord, matrix_options
+from layerbench.profile.rung_profile import RungProfile
 from layerbench.results.measured_under import MeasuredUnder, measured_under
 from layerbench.results.paired_verdict import comparison_dict
 from layerbench.results.status import Status
@@ -35,7 +38,7 @@ from layerbench.stats.paired import CONFIDENCE
 from layerbench.stats.sequential import LooksMade
 from layerbench.typed_documents import JsonObject
 
-MATRIX_JSON_VERSION = 5
+MATRIX_JSON_VERSION = 6
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class Cell(Repeated):
     status: Status
     message: str | None = None
     trials: tuple[Trial, ...] = ()
+    # `--profile`: its workers' samples over its trials.
+    profile: RungProfile | None = None
 
     @property
     def errors_by_kind(self) -> dict[str, int]:
@@ -214,6 +219,7 @@ def _cell_dict(cell: Cell, app: str) -> JsonObject:
         "noisy": cell.noisy,
         "spread": spread_dict(cell.spread),
         "repeats": trial_dicts(cell.trials),
+        "profile": cell.profile.to_dict() if cell.profile is not None else None,
     }
 
 

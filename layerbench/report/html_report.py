@@ -27,7 +27,7 @@ from layerbench.render.worker_memory import (
     TITLE,
     memory_rows,
 )
-from layerbench.report.profile_sections import profile_sections
+from layerbench.report.profile_sections import matrix_profile_sections, profile_sections
 from layerbench.report.run_facts import load_facts
 from layerbench.results.measured_under import MeasuredUnder
 from layerbench.results.status import Status
@@ -282,6 +282,7 @@ def _matrix_sections(result: MatrixResult) -> list[str]:
         *charts,
         _figure(_cpu_chart([(f"{c.column} c={c.concurrency}", c) for c in cells])),
         _memory_table(matrix_memory_items(result)),
+        *matrix_profile_sections(result),
     ]
 
 

@@ -1,11 +1,14 @@
-"""The HTML report's profiles (``ladder --profile``): per profiled rung its layer table, its
-flame graph and its samples as collapsed-stack text (in a ``<details>``, for other tools); per
-profiled rung whose reference rung (the one its ``vs above`` is against) was profiled too, the
-difference graph of the two: what the rung's layer adds (``orm`` against ``db-raw``)."""
+"""The HTML report's profiles (``ladder --profile``, ``matrix --profile``): per profiled rung or
+cell its layer table, its flame graph and its samples as collapsed-stack text (in a
+``<details>``, for other tools); per profiled rung whose reference rung (the one its ``vs
+above`` is against) was profiled too, the difference graph of the two: what the rung's layer
+adds (``orm`` against ``db-raw``); per profiled cell, the difference graph against its row's
+first column's cell."""
 
 from html import escape
 
 from layerbench.ladder.ladder_result import LadderResult
+from layerbench.matrix.matrix_result import Cell, MatrixResult
 from layerbench.profile.collapsed_stacks import to_collapsed
 from layerbench.profile.flame_svg import difference_graph_svg, flame_graph_svg
 from layerbench.profile.rung_profile import RungProfile
@@ -17,8 +20,46 @@ details pre { max-height: 20em; overflow: auto; font-size: 11px }
 
 
 def profile_sections(result: LadderResult) -> list[str]:
-    """Nothing for a run without profiles."""
-    profiled = [(rung, rung.profile) for rung in result.rungs if rung.profile is not None]
+    """``ladder --profile``: a rung's difference graph is against its reference rung. Nothing
+    for a run without profiles."""
+    profiled = [(result.label(rung), rung.profile) for rung in result.rungs if rung.profile]
+    differences = [
+        (result.label(above), above.profile, result.label(rung), rung.profile)
+        for rung, above in zip(result.rungs, result.references(), strict=True)
+        if rung.profile is not None and above is not None and above.profile is not None
+    ]
+    return profiles_html(profiled, differences)
+
+
+def matrix_profile_sections(result: MatrixResult) -> list[str]:
+    """``matrix --profile``: a cell's difference graph is against its row's first column's
+    cell (what that configuration adds to, or saves from, the first). Nothing for a run
+    without profiles."""
+    profiled = [(_cell_label(cell), cell.profile) for cell in result.cells if cell.profile]
+    differences = []
+    first = result.first_column
+    for cell in result.cells:
+        reference = result.cell(first, cell.row) if first is not None else None
+        if cell.profile is None or reference is None or reference is cell:
+            continue
+        if reference.profile is not None:
+            differences.append(
+                (_cell_label(reference), reference.profile, _cell_label(cell), cell.profile)
+            )
+    return profiles_html(profiled, differences)
+
+
+def _cell_label(cell: Cell) -> str:
+    return f"{cell.column} c={cell.concurrency}"
+
+
+def profiles_html(
+    profiled: list[tuple[str, RungProfile]],
+    differences: list[tuple[str, RungProfile, str, RungProfile]],
+) -> list[str]:
+    """Per profile (its label first) its layer table, flame graph and collapsed stacks; per
+    difference (the older's label and profile, then the newer's) the newer's graph coloured
+    by what it spends more or less of than the older."""
     if not profiled:
         return []
     order = _layer_order([profile for _, profile in profiled])
@@ -27,8 +68,7 @@ def profile_sections(result: LadderResult) -> list[str]:
         "<p>Samples of the server's workers holding the GIL, taken by py-spy during the "
         "measured trials; each charged to the layer of its running frame.</p>"
     ]
-    for rung, profile in profiled:
-        label = result.label(rung)
+    for label, profile in profiled:
         anchor = f"profile-{label.replace(' ', '-')}"
         parts.append(f'<h3 id="{escape(anchor)}">{escape(label)}</h3>')
         parts.append(_layer_table(profile))
@@ -44,16 +84,13 @@ def profile_sections(result: LadderResult) -> list[str]:
             f"<details><summary>{escape(label)}: collapsed stacks</summary>"
             f"<pre>{escape(to_collapsed(profile.stacks))}</pre></details>"
         )
-    for rung, above in zip(result.rungs, result.references(), strict=True):
-        if rung.profile is None or above is None or above.profile is None:
-            continue
-        new, old = result.label(rung), result.label(above)
+    for old, before, new, after in differences:
         parts.append(f"<h3>{escape(new)} against {escape(old)}: what {escape(new)} adds</h3>")
         parts.append(
             '<div class="flame diff">'
             + difference_graph_svg(
-                above.profile.stacks,
-                rung.profile.stacks,
+                before.stacks,
+                after.stacks,
                 title=f"{new} against {old}",
                 base_name=old,
                 new_name=new,

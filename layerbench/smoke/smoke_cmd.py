@@ -27,7 +27,7 @@ from layerbench.console.numbers import (
 from layerbench.console.until_decided import add_until_decided_arguments, looks_of, undecided
 from layerbench.cost.cost_plan import DEFAULT_REQUESTS
 from layerbench.errors import ConfigError
-from layerbench.ladder.layer_table import layer_table
+from layerbench.profile.layer_text import layer_table
 from layerbench.profile.pyspy_record import check_profiling
 from layerbench.profile.rung_profile import RungProfile
 from layerbench.servers.server_settings import add_assignments
@@ -35,6 +35,12 @@ from layerbench.sites import check_importable
 from layerbench.smoke.smoke import Enough, SmokeOptions
 from layerbench.smoke.smoke_baseline import baseline_document, read_baseline
 from layerbench.smoke.smoke_instructions import smoke_instructions
+from layerbench.smoke.smoke_profiles import (
+    baseline_profiles,
+    check_profile_diff,
+    profile_changes,
+    with_profiles,
+)
 from layerbench.smoke.smoke_result import (
     EXIT_STATUSES,
     MIN_TRIALS,
@@ -136,6 +142,14 @@ def add_parser(commands: Any) -> None:
         help="sample the server's Python workers with py-spy during each trial: per URL, "
         "where its CPU goes by layer (your application, the frameworks, the server…)",
     )
+    parser.add_argument(
+        "--profile-diff",
+        type=Path,
+        metavar="FILE.svg",
+        help="with --profile, against a baseline saved with --profile (or --against): write "
+        "each URL's difference flame graph, now against the baseline, there (the URL in its "
+        "name when there are several), and print the layers and functions that grew most",
+    )
     parser.set_defaults(handler=cmd_smoke)
 
 
@@ -164,6 +178,7 @@ def cmd_smoke(args: argparse.Namespace) -> int:
         _warn_few(options.repeats)
         looks = looks_of(args)
         enough = _enough(looks, options.tolerance) if looks else None
+        check_profile_diff(args.profile_diff, options.profile, None)
         side_by_side = run_smoke_against(options, args.against, enough)
         passes = _passes(side_by_side.now)
         confidence = looks.final_confidence(passes) if looks else CONFIDENCE
@@ -183,6 +198,7 @@ def cmd_smoke(args: argparse.Namespace) -> int:
                 *[(f"{url} (now)", profile) for url, profile in now.items()],
             ]
         )
+        _print_lines(profile_changes(before, now, args.profile_diff, reference))
         return _exit(verdicts, args.fail_inconclusive)
     if args.until_decided or args.max_time is not None:
         raise ConfigError(
@@ -197,6 +213,8 @@ def cmd_smoke(args: argparse.Namespace) -> int:
     else:
         _warn_few(options.repeats)
     against = None
+    profiles_before = None if args.save else baseline_profiles(args.baseline)
+    check_profile_diff(args.profile_diff, options.profile, profiles_before, saving=args.save)
     if not args.save:
         against = BaselineToMeet(
             read_baseline(args.baseline), args.baseline, args.ignore_conditions
@@ -205,13 +223,14 @@ def cmd_smoke(args: argparse.Namespace) -> int:
     measured = run_smoke(options, against, _note)
     if against is None:
         document = baseline_document(options.app, measured.conditions, measured.rates)
-        write_document(document, args.baseline)
+        write_document(with_profiles(document, measured.profiles), args.baseline)
         print(saved_line(args.baseline, measured.rates))
         _print_profiles(list(measured.profiles.items()))
         return 0
     verdicts = judge(against.baseline.rates, measured.rates, options.tolerance)
     print("\n".join(verdict_lines(verdicts, options.tolerance)))
     _print_profiles(list(measured.profiles.items()))
+    _print_lines(profile_changes(profiles_before or {}, measured.profiles, args.profile_diff))
     return _exit(verdicts, args.fail_inconclusive)
 
 
@@ -226,6 +245,11 @@ def _print_profiles(profiles: list[tuple[str, RungProfile]]) -> None:
     """``--profile``: each URL's layers (as ``ladder --profile`` shows a rung's)."""
     for label, profile in profiles:
         print("\n" + "\n".join(layer_table(label, profile)))
+
+
+def _print_lines(lines: list[str]) -> None:
+    if lines:
+        print("\n".join(lines))
 
 
 def _enough(looks: Looks, tolerance: float) -> Enough:

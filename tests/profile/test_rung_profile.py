@@ -6,7 +6,7 @@ import re
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.ladder.layer_table import layer_table
+from layerbench.profile.layer_text import layer_table
 from layerbench.profile.rung_profile import RungProfile, empty_profile
 
 VIEW = "view (/site/views.py:1)"
