@@ -172,7 +172,6 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         format_memory_table(matrix_memory_items(result)),
         format_seed_table(result, published) if published is not None else "",
         format_served_table(*served_from_document(result.served)) if result.served else "",
-        format_first_requests(result.served),
     ]
     document = result.to_dict()
     with_hosts(results, document, tables, matrix_memory_items(result))
