@@ -38,6 +38,7 @@ from layerbench.matrix.seed_table import (
 )
 from layerbench.render.worker_memory import format_memory_table
 from layerbench.replicate.count_claims import MAX_SERVED_COUNTS
+from layerbench.replicate.counted_table import format_first_requests
 from layerbench.replicate.published import MATRIX
 from layerbench.replicate.published_option import add_published_argument, published_names
 from layerbench.rungs.applications import APPLICATIONS, BARE
@@ -172,6 +173,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         format_memory_table(matrix_memory_items(result)),
         format_seed_table(result, published) if published is not None else "",
         format_served_table(*served_from_document(result.served)) if result.served else "",
+        format_first_requests(result.served),
     ]
     document = result.to_dict()
     with_hosts(results, document, tables, matrix_memory_items(result))

@@ -2,8 +2,9 @@
 (:mod:`layerbench.replicate.count_claims`) beside req/s: per figure, its counts; per claim, both
 verdicts and which figure decided it."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from layerbench.render.text_table import format_table
 from layerbench.replicate.count_claims import (
@@ -109,3 +110,41 @@ def counted_claim_lines(
         decided = deciding_figure(count.verdict if count else None, rate_verdict)
         lines.append(f"    decided by:   {decided}")
     return lines
+
+
+def format_first_requests(served: Mapping[str, Any]) -> str:
+    """A matrix's ``--first-requests`` counts (its ``served`` document's ``first_requests``):
+    per column and count, the instructions and system calls per request of the first N
+    requests after a start and of the next N, and the processes counted; nothing without."""
+    first = served.get("first_requests")
+    if not first:
+        return ""
+    requests = int(first["requests"])
+    rows = [
+        ["column", "count", "first: instr/req", "syscalls/req", "next: instr/req", "syscalls/req"]
+    ]
+    rows[0].append("processes")
+    for label, counts in first["counts"].items():
+        for number, count in enumerate(counts, 1):
+            name = label if number == 1 else ""
+            if "error" in count:
+                rows.append([name, str(number), str(count["error"]), "", "", "", ""])
+                continue
+            rows.append(
+                [
+                    name,
+                    str(number),
+                    f"{count['instructions_per_request']:,.0f}",
+                    f"{sum(count['syscalls_per_request'].values()):.1f}",
+                    f"{count['next_instructions_per_request']:,.0f}",
+                    f"{sum(count['next_syscalls_per_request'].values()):.1f}",
+                    str(count["processes"]),
+                ]
+            )
+    caption = (
+        f"The first {requests:,} requests after a fresh start, per request, and the next "
+        f"{requests:,} (from a count of {2 * requests:,} on another start): concurrency 1, no "
+        "warm-up, every process of the server counted (those it forked meanwhile included); "
+        "instructions by callgrind, system calls by strace -f -c"
+    )
+    return "\n".join([caption, *format_table(rows, 2)])

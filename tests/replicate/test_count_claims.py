@@ -20,6 +20,7 @@ from layerbench.replicate.count_claims import (
     side_counts,
     spread,
 )
+from layerbench.replicate.counted_table import format_first_requests
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.stats.claim_verdict import ClaimOutcome
@@ -165,3 +166,21 @@ def test_the_seed_table_gives_both_verdicts_and_which_decided() -> None:
     assert "the size differs" in verdicts[1]  # faster than mod_wsgi: by far more than 9 %
     assert "inconclusive" in verdicts[2]
     assert sum(line.strip().startswith("req/s:") for line in lines) == 3
+
+
+def test_the_first_requests_table_gives_each_count_and_an_error_in_its_place() -> None:
+    """The table's shape, on a document of the form a run writes (its figures made up)."""
+    count = {
+        "requests": 500,
+        "instructions_per_request": 5_735_026.4,
+        "syscalls_per_request": {"openat": 11.3, "read": 42.0},
+        "next_instructions_per_request": 912_345.6,
+        "next_syscalls_per_request": {"read": 3.0},
+        "processes": 9,
+    }
+    served = {"first_requests": {"requests": 500, "counts": {"lazy": [count, {"error": "why"}]}}}
+    lines = format_first_requests(served).splitlines()
+    assert lines[0].startswith("The first 500 requests after a fresh start")
+    assert lines[2].split() == ["lazy", "1", "5,735,026", "53.3", "912,346", "3.0", "9"]
+    assert lines[3].split() == ["2", "why"]
+    assert format_first_requests({"costs": {}}) == ""
