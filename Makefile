@@ -1,5 +1,6 @@
 # The README's commands. `make demo` and `make test` install what they need first.
-.PHONY: demo test test-wide setup setup-dev lint docs test-rust test-python wheel clean
+.PHONY: demo test test-wide setup setup-dev checks checks-beside lint docs test-rust test-python \
+	wheel clean
 
 CARGO := PATH="$(HOME)/.cargo/bin:$(PATH)" cargo
 VENV := .venv/bin
@@ -7,7 +8,25 @@ VENV := .venv/bin
 demo: setup
 	$(VENV)/layerbench ladder --json ladder.json
 
-test: setup-dev lint docs test-rust test-python
+# The checks that read the code without running it (make checks: the linters and the docs
+# build) run beside the Python tests rather than before them, niced: the Python tests spend much
+# of their time waiting on servers and timed trials, and leave a core idle, which the checks
+# take. The load generator's tests, some of which time what they run, go before. The checks'
+# output is shown if they fail, as soon as they do; either failing fails make test. Ctrl-C
+# reaches both (they are make's own jobs, in its process group).
+test: setup-dev test-rust
+	@$(MAKE) --no-print-directory -j2 checks-beside test-python
+
+checks: lint docs
+
+checks-beside:
+	@log=$$(mktemp /tmp/layerbench-checks.XXXXXX); trap 'rm -f $$log' EXIT; \
+	trap 'exit 130' INT TERM; began=$$(date +%s); \
+	if nice -n 10 $(MAKE) --no-print-directory checks >$$log 2>&1; then \
+		printf '\nmake test: lint and docs passed (%s s)\n' $$(( $$(date +%s) - began )); \
+	else \
+		cat $$log; echo "make test: lint or docs failed (above)" >&2; exit 1; \
+	fi
 
 setup:
 	bash scripts/setup.sh runtime
