@@ -14,11 +14,11 @@ statuses, an idle client, no URLs of its own).
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated
 
 from layerbench.errors import ConfigError, LoadGeneratorError
 from layerbench.stats.noise import client_bound
-from layerbench.typed_documents import Bounds, decode
+from layerbench.typed_documents import Bounds, JsonObject, as_json, decode
 
 BINARY = "layerbench-load"
 SCHEMA_VERSION = 3
@@ -39,7 +39,8 @@ class LoadResult:
     requests_per_s: float
     latency_us: dict[str, float]
     client_cpu_s: float
-    document: dict[str, Any]  # boundary: the load generator's JSON as it came, saved whole
+    # The load generator's JSON as it came (read into LoadDocument), saved whole.
+    document: JsonObject
     # Failed requests by how they failed (ECONNRESET, timeout…), responses by status code.
     errors_by_kind: dict[str, int] = field(default_factory=dict)
     status_counts: dict[str, int] = field(default_factory=dict)
@@ -92,7 +93,7 @@ class LoadResult:
             requests_per_s=read.successful_rate,
             latency_us=read.latency_us,
             client_cpu_s=cpu.user + cpu.system,
-            document=dict(document),
+            document=as_json(document),
             errors_by_kind=read.errors_by_kind or {},
             status_counts=read.status_counts or {},
             client_busiest_thread_cpu_fraction=read.client_busiest_thread_cpu_fraction or 0.0,

@@ -8,8 +8,9 @@ reader says; a key no version wrote is ignored. A field of the wrong type is one
 ``string: repeats[0].requests_per_s is at least 0, not -5``.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated
 
 from layerbench.results.load_result import Count, CpuSeconds, Seconds, UrlCounts
 from layerbench.results.trials import MAX_REPEATS
@@ -57,7 +58,7 @@ class MeasuredRecord:
     client_cpu_s: Seconds | None = None
     # The load generator's JSON as it came (:class:`SavedLoad` is what is read of it): kept,
     # not typed here, since a re-export writes it back whole.
-    load: dict[str, Any] | None = None  # boundary: the load generator's own document
+    load: Mapping[str, object] | None = None  # the load generator's own, read by SavedLoad
 
 
 @dataclass(frozen=True, kw_only=True)

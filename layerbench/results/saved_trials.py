@@ -22,7 +22,7 @@ from layerbench.results.run_records import MeasuredRecord, RoleRecord, SavedItem
 from layerbench.results.trials import Trial
 from layerbench.results.usage import ProcessUsage, RoleUsage, Usage
 from layerbench.stats.median import representative_index
-from layerbench.typed_documents import decode, decode_at
+from layerbench.typed_documents import as_json, decode, decode_at
 
 # What only the item holds of its representative trial: the whole load result, the sampler's
 # own cost (and, in a document before repeats, the rest).
@@ -81,7 +81,7 @@ def _load(trial: MeasuredRecord, saved: SavedLoad) -> LoadResult:
         requests_per_s=_rate(trial),
         latency_us=dict(saved.latency_us or trial.latency_us or {}),
         client_cpu_s=cpu.user + cpu.system if cpu else trial.client_cpu_s or 0.0,
-        document=whole,
+        document=as_json(whole),
         errors_by_kind=dict(saved.errors_by_kind or {}),
         status_counts=dict(saved.status_counts or {}),
         client_busiest_thread_cpu_fraction=saved.client_busiest_thread_cpu_fraction or 0.0,

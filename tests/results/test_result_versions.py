@@ -44,11 +44,13 @@ MATRIX_LATER = {
         "app",
         "representative_trial",
         "vs_first",
+        "profile",
     ),
-    2: ("usage_interval_s", "app", "representative_trial", "vs_first"),
-    3: ("representative_trial", "vs_first"),
-    4: ("vs_first",),
-    5: (),
+    2: ("usage_interval_s", "app", "representative_trial", "vs_first", "profile"),
+    3: ("representative_trial", "vs_first", "profile"),
+    4: ("vs_first", "profile"),
+    5: ("profile",),
+    6: (),
 }
 
 
