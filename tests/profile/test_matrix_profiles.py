@@ -7,7 +7,11 @@ from dataclasses import replace
 from typing import Any
 from xml.etree import ElementTree
 
+import pytest
+
+from layerbench.errors import ConfigError
 from layerbench.matrix.cell_profiles import cell_profile_tables
+from layerbench.matrix.matrix_options import Column, MatrixOptions
 from layerbench.matrix.matrix_result import MATRIX_JSON_VERSION, MatrixResult
 from layerbench.profile.rung_profile import RungProfile, empty_profile
 from layerbench.report.html_report import html_report
@@ -88,3 +92,15 @@ def test_the_report_draws_a_graph_per_cell_and_a_difference_per_column() -> None
         boxes = svg.findall(f".//{SVG}g/{SVG}rect")
         assert len(boxes) >= 3  # the server, the view and the ORM
         assert all(float(box.get("width") or 0) > 0 for box in boxes)
+
+
+@pytest.mark.parametrize(
+    ("column", "rate", "refusal"),
+    [
+        ("puma:app=rails", 100, "rails runs on Ruby"),
+        ("gunicorn", 0, "--profile-rate must be 1 to 1000 Hz"),
+    ],
+)
+def test_a_profile_that_cannot_be_taken_is_refused(column: str, rate: int, refusal: str) -> None:
+    with pytest.raises(ConfigError, match=refusal):
+        MatrixOptions(columns=(Column.parse(column, {}),), profile=True, profile_rate_hz=rate)
