@@ -15,7 +15,7 @@ from layerbench.errors import ConfigError
 from layerbench.matrix.matrix_result import Cell, MatrixResult
 from layerbench.render.text_table import format_table, setup_lines
 from layerbench.render.worker_memory import MIB, server_memory
-from layerbench.replicate.count_claims import FIRST, NEXT, SERVED, SideCounts, side_counts
+from layerbench.replicate.count_claims import FIRST, SERVED, SideCounts, side_counts
 from layerbench.replicate.counted_table import (
     CountedFigure,
     counted_claim_lines,
@@ -261,24 +261,28 @@ def _counted_lines(
     then each claim judged in req/s and in served instructions (layerbench/replicate/)."""
     first = experiment.first_requests
 
-    def which(figure: SeedFigure) -> str:
+    def which(figure: SeedFigure) -> str | None:
+        """What a figure is counted by; None for a second run after a first (not counted:
+        layerbench/replicate/served_counts.py)."""
         if first is None:
             return SERVED
-        return FIRST if figure.place.occurrence == 0 else NEXT
+        return FIRST if figure.place.occurrence == 0 else None
 
     def what(figure: SeedFigure) -> str:
-        return {
-            SERVED: "served, after a warm-up",
-            FIRST: f"its first {first or 0:,} requests after a start",
-            NEXT: f"the next {first or 0:,}",
-        }[which(figure)]
+        counted_by = which(figure)
+        if counted_by is None:
+            return "a second run: not counted"
+        return (
+            "served, after a warm-up" if counted_by == SERVED else f"first {first:,} after a start"
+        )
 
     def side(name: str) -> SideCounts | None:
         figure = experiment.figure(name)
         column = _column(experiment, figure.place, shape)
-        if column is None:
+        counted_by = which(figure)
+        if column is None or counted_by is None:
             return None
-        return side_counts(result.served, column.label, which(figure))
+        return side_counts(result.served, column.label, counted_by)
 
     figures = [CountedFigure(f.name, what(f), side(f.name)) for f in experiment.figures]
     claimed = [

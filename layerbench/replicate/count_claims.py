@@ -97,24 +97,23 @@ class SideCounts:
     errors: tuple[str, ...] = ()
 
 
-# Which of a column's counts a figure is judged on: its served cost (after a warm-up), its first
-# requests after a start, or the next as many after them.
-SERVED, FIRST, NEXT = "served", "first", "next"
+# Which of a column's counts a figure is judged on: its served cost (after a warm-up) or its
+# first requests after a start.
+SERVED, FIRST = "served", "first"
 
 
 def side_counts(served: Mapping[str, Any], label: str, which: str = SERVED) -> SideCounts | None:
     """The column ``label``'s counts in a matrix's ``served`` document: its served cost's, every
-    count (the first alone when the run counted once), or its first requests' (FIRST) or the
-    next ones' (NEXT); None when it has none."""
-    if which in (FIRST, NEXT):
+    count (the first alone when the run counted once), or its first requests' (FIRST); None
+    when it has none."""
+    if which == FIRST:
         rows = served.get("first_requests", {}).get("counts", {}).get(label)
         if rows is None:
             return None
         good = [row for row in rows if "error" not in row]
-        prefix = "" if which == FIRST else "next_"
         return SideCounts(
-            tuple(float(row[f"{prefix}instructions_per_request"]) for row in good),
-            tuple(sum(row[f"{prefix}syscalls_per_request"].values()) for row in good),
+            tuple(float(row["instructions_per_request"]) for row in good),
+            tuple(sum(row["syscalls_per_request"].values()) for row in good),
             tuple(str(row["error"]) for row in rows if "error" in row),
         )
     rows = served.get("counts", {}).get(label)

@@ -99,7 +99,9 @@ def counted_claim_lines(
         lines.append(f"  {claim.words}")
         lines.append(f"    req/s:        {rate_line}")
         if count is None:
-            lines.append("    instructions: not counted in this run")
+            lines.append(
+                "    instructions: not counted, or not judged, in this run (the counts above)"
+            )
         else:
             figure = ", ".join(f"{n:,.0f}" for n in count.figure_counts)
             reference = ", ".join(f"{n:,.0f}" for n in count.reference_counts)
@@ -115,20 +117,17 @@ def counted_claim_lines(
 def format_first_requests(served: Mapping[str, Any]) -> str:
     """A matrix's ``--first-requests`` counts (its ``served`` document's ``first_requests``):
     per column and count, the instructions and system calls per request of the first N
-    requests after a start and of the next N, and the processes counted; nothing without."""
+    requests after a start, and the processes counted; nothing without."""
     first = served.get("first_requests")
     if not first:
         return ""
     requests = int(first["requests"])
-    rows = [
-        ["column", "count", "first: instr/req", "syscalls/req", "next: instr/req", "syscalls/req"]
-    ]
-    rows[0].append("processes")
+    rows = [["column", "count", "instructions/req", "syscalls/req", "processes"]]
     for label, counts in first["counts"].items():
         for number, count in enumerate(counts, 1):
             name = label if number == 1 else ""
             if "error" in count:
-                rows.append([name, str(number), str(count["error"]), "", "", "", ""])
+                rows.append([name, str(number), str(count["error"]), "", ""])
                 continue
             rows.append(
                 [
@@ -136,15 +135,12 @@ def format_first_requests(served: Mapping[str, Any]) -> str:
                     str(number),
                     f"{count['instructions_per_request']:,.0f}",
                     f"{sum(count['syscalls_per_request'].values()):.1f}",
-                    f"{count['next_instructions_per_request']:,.0f}",
-                    f"{sum(count['next_syscalls_per_request'].values()):.1f}",
                     str(count["processes"]),
                 ]
             )
     caption = (
-        f"The first {requests:,} requests after a fresh start, per request, and the next "
-        f"{requests:,} (from a count of {2 * requests:,} on another start): concurrency 1, no "
-        "warm-up, every process of the server counted (those it forked meanwhile included); "
+        f"The first {requests:,} requests after a fresh start, per request: concurrency 1, no "
+        "warm-up, every process of the server counted (those it started meanwhile included); "
         "instructions by callgrind, system calls by strace -f -c"
     )
     return "\n".join([caption, *format_table(rows, 2)])

@@ -1,22 +1,23 @@
 """The served counts a published claim is judged on (:mod:`layerbench.replicate.count_claims`):
 each column's served cost counted ``counts`` times, each count on fresh starts of its server
 (:func:`~layerbench.served.served_columns.measure_targets`); or, for a claim about the first
-requests after a start and those after them, what they cost.
+requests after a start, what they cost.
 
 The first requests: the usual count sends a warm-up before its windows, and the difference of
 two windows takes off whatever does not grow with the requests, so an import made at the first
 request (a lazily loaded application) is in neither figure. Here a server is started afresh
 under callgrind, its processes left to settle, the counts zeroed, then ``requests`` requests
 sent at concurrency 1 with no warm-up, and every process's count dumped (those the server forked
-meanwhile included): the instructions over those requests, whatever the server's processes did
-for them (the import included). The same is counted over twice as many requests on another
-fresh start: the difference is what the next ``requests`` requests cost, once the process that
-serves them (the connection stays on one) has imported what it needed. Each is divided by
-``requests``. Their system calls are counted the same way, on native starts, by strace attached
-to every process (and those they fork) from before the first request to after the last. Idle
-work over a window (a timer's tick) is counted too; against an import it is small."""
+meanwhile included, and those that ended, by the dump they wrote as they exited): the
+instructions over those requests, whatever the server's processes did for them (the import
+included), divided by ``requests``. Their system calls are counted the same way, on a native
+start, by strace attached to every process (and those they fork) from before the first request
+to after the last. Idle work over the window (a timer's tick) is counted too; against an import
+it is small. The columns are counted at once, each in a thread on its own server (a count of
+instructions does not change with what runs beside it), each column's counts one after another."""
 
 import re
+import threading
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import asdict, dataclass
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.errors import LayerbenchError
+from layerbench.proc.threads_together import run_together
 from layerbench.served.counted_launch import VGDB_NAME
 from layerbench.served.fixed_load import FixedLoad
 from layerbench.served.served_columns import CountedTarget, measure_targets
@@ -43,14 +45,12 @@ _TOTALS = re.compile(r"^totals: (\d+)", re.MULTILINE)
 
 @dataclass(frozen=True)
 class FirstRequests:
-    """The first ``requests`` requests after a start, and the next as many, per request."""
+    """The first ``requests`` requests after a start, per request."""
 
     requests: int
     instructions_per_request: float
     syscalls_per_request: dict[str, float]
-    next_instructions_per_request: float
-    next_syscalls_per_request: dict[str, float]
-    # The server's processes counted at the end of the longer window.
+    # The server's processes counted: those it started during the requests included.
     processes: int
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,13 +107,20 @@ def count_first_requests_repeatedly(
     client_cpus: frozenset[int] | None,
     told: Callable[[str], None],
 ) -> dict[str, list[FirstRequests | str]]:
-    """Per target, ``counts`` counts of its first ``requests`` requests (or why it has none)."""
-    found: dict[str, list[FirstRequests | str]] = {t.label: [] for t in targets}
-    for number in range(counts):
-        for index, target in enumerate(targets):
+    """Per target, ``counts`` counts of its first ``requests`` requests (or why it has none):
+    the targets at once, each in a thread of its own on its own server, its counts one after
+    the other."""
+    found: dict[str, list[FirstRequests | str]] = {target.label: [] for target in targets}
+
+    def work(index: int, start: Callable[[], object], stop: threading.Event) -> None:
+        target = targets[index]
+        start()
+        for number in range(counts):
             if target.deployment is None:
                 found[target.label].append(target.skipped or "not counted")
                 continue
+            if stop.is_set():
+                return
             told(f"{target.label}: its first {requests:,} requests (count {number + 1})")
             directory = workdir / f"count-{number + 1}" / f"served-{index}"
             directory.mkdir(parents=True, exist_ok=True)
@@ -127,27 +134,21 @@ def count_first_requests_repeatedly(
                 )
             except LayerbenchError as error:
                 found[target.label].append(f"not counted: {error}")
+
+    run_together(len(targets), work)
     return found
 
 
 def count_first_requests(
     deployment: Deployment, counting: Counting, load: FixedLoad, directory: Path, requests: int
 ) -> FirstRequests:
-    """The first ``requests`` requests after a start of ``deployment``, and the next as many
-    (the difference with a count of twice as many on another start)."""
-    first = _first_window(deployment, counting, load, directory / "first", requests)
-    both = _first_window(deployment, counting, load, directory / "both", 2 * requests)
-    calls = set(first.syscalls) | set(both.syscalls)
+    """The first ``requests`` requests after a start of ``deployment``, per request."""
+    window = _first_window(deployment, counting, load, directory / "first", requests)
     return FirstRequests(
         requests,
-        first.instructions / requests,
-        {name: n / requests for name, n in first.syscalls.items()},
-        (both.instructions - first.instructions) / requests,
-        {
-            name: (both.syscalls.get(name, 0) - first.syscalls.get(name, 0)) / requests
-            for name in calls
-        },
-        both.processes,
+        window.instructions / requests,
+        {name: n / requests for name, n in window.syscalls.items()},
+        window.processes,
     )
 
 

@@ -14,7 +14,6 @@ from layerbench.replicate.count_claims import (
     DWARF,
     FIRST,
     MIN_SPREAD,
-    NEXT,
     deciding_figure,
     judge_counts,
     side_counts,
@@ -106,20 +105,16 @@ def test_a_columns_counts_are_read_from_the_served_document() -> None:
     assert side_counts(served, "b") is None
 
 
-def test_the_first_requests_and_the_next_are_read_apart() -> None:
+def test_the_first_requests_counts_are_read_apart_from_the_served_ones() -> None:
     count = {
         "requests": 500,
         "instructions_per_request": 9e6,
         "syscalls_per_request": {"openat": 3.0, "read": 2.0},
-        "next_instructions_per_request": 2e6,
-        "next_syscalls_per_request": {"read": 2.0},
         "processes": 2,
     }
     served = {"first_requests": {"requests": 500, "counts": {"a": [count, {"error": "why"}]}}}
     first = side_counts(served, "a", FIRST)
-    then = side_counts(served, "a", NEXT)
     assert first is not None and first.instructions == (9e6,) and first.syscalls == (5,)
-    assert then is not None and then.instructions == (2e6,) and then.syscalls == (2,)
     assert first.errors == ("why",)
     assert side_counts(served, "a") is None  # no served cost counted after a warm-up
 
@@ -174,13 +169,11 @@ def test_the_first_requests_table_gives_each_count_and_an_error_in_its_place() -
         "requests": 500,
         "instructions_per_request": 5_735_026.4,
         "syscalls_per_request": {"openat": 11.3, "read": 42.0},
-        "next_instructions_per_request": 912_345.6,
-        "next_syscalls_per_request": {"read": 3.0},
         "processes": 9,
     }
     served = {"first_requests": {"requests": 500, "counts": {"lazy": [count, {"error": "why"}]}}}
     lines = format_first_requests(served).splitlines()
     assert lines[0].startswith("The first 500 requests after a fresh start")
-    assert lines[2].split() == ["lazy", "1", "5,735,026", "53.3", "912,346", "3.0", "9"]
+    assert lines[2].split() == ["lazy", "1", "5,735,026", "53.3", "9"]
     assert lines[3].split() == ["2", "why"]
     assert format_first_requests({"costs": {}}) == ""

@@ -1,8 +1,8 @@
 """The first requests after a start, counted (replicate/served_counts.py): an application that
 does a calibrated amount of work at its first request only (a lazy import, made measurable: a
 loop counted in-process by ``layerbench cost``'s machinery) costs that much more over its first
-N requests, divided by N, than the same application without it, and nothing more over the next
-N. gunicorn, started natively and under callgrind twice for each application: wide."""
+N requests, divided by N, than the same application without it. gunicorn, started natively and
+under callgrind for each application: wide."""
 
 from pathlib import Path
 
@@ -38,7 +38,7 @@ REQUESTS = 20
 ONE_WORKER = {"gunicorn": {"workers": "1"}}
 
 
-def test_a_first_hit_cost_shows_over_the_first_requests_not_the_next(workdir: Path) -> None:
+def test_a_first_hit_cost_shows_over_the_first_requests(workdir: Path) -> None:
     apps = {
         "every_none": (0, False),  # in-process calibration: the loop at every request, or none
         "every_loop": (EXTRA_ITERATIONS, False),
@@ -73,8 +73,5 @@ def test_a_first_hit_cost_shows_over_the_first_requests_not_the_next(workdir: Pa
     # The loop, once, is most of what the first requests cost: a count that missed it would fail.
     assert loop / REQUESTS > first["first_none"].instructions_per_request
     assert added == pytest.approx(loop / REQUESTS, rel=0.02)
-    # The next requests do not loop: what they cost is the same for both applications.
-    after = first["first_loop"].next_instructions_per_request
-    assert after == pytest.approx(first["first_none"].next_instructions_per_request, rel=0.01)
     assert first["first_none"].processes >= 2  # the arbiter and its worker
     assert sum(first["first_none"].syscalls_per_request.values()) > 0
