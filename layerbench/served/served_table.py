@@ -124,7 +124,7 @@ def _caption(first: ServedCost | None) -> str:
     )
     return (
         f"Served cost per request: windows of {short} and {long} requests at concurrency "
-        f"{conditions.concurrency}, the difference of each size's least (bursts "
+        f"{conditions.concurrency}, the difference of their quiet means (bursts "
         f"apart); instructions by callgrind "
         f"(every process and thread, ASLR off, PYTHONHASHSEED={conditions.hash_seed}), "
         f"system calls by strace -f -c, futex (timing) not in their column{cycles}"

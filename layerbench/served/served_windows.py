@@ -3,7 +3,7 @@ requests and one of ``long`` (the same requests, at the same concurrency), each 
 taken over each; the per-request figures are their difference over ``long - short``
 (:mod:`layerbench.served.per_request`), by role. Instructions are counted in a deployment
 started under callgrind (counts zeroed at a window's start, dumped at its end, through vgdb), in
-rounds of the two windows until each size's least is confirmed, bursts told apart
+rounds of the two windows until each size has two quiet ones, bursts told apart
 (:mod:`layerbench.served.steady_windows`); system calls in one started natively, by strace
 attached for the window."""
 
@@ -32,7 +32,7 @@ DEFAULT_SHORT = 200
 DEFAULT_LONG = 600
 DEFAULT_WARMUP = 20
 # Rounds of the two windows counting instructions: at least ROUNDS, more (up to MAX_ROUNDS) until
-# each size's least window is confirmed by a second one.
+# each size has two quiet windows (:mod:`layerbench.served.steady_windows`).
 DEFAULT_ROUNDS = 2
 DEFAULT_MAX_ROUNDS = 6
 # A server's processes must stay the same this long before a count starts (Apache forks and

@@ -26,6 +26,8 @@ from tests.proc_scan import processes_mentioning
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
 SHORT = ["-d", "1", "--warmup", "0.3", "--repeats", "2"]
+# For the tests of what is done with a run (stored, listed, compared), not of what it measured.
+BRIEF = ["-d", "0.5", "--warmup", "0.2", "--repeats", "2"]
 
 
 def layerbench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -116,9 +118,10 @@ def test_ctrl_c_mid_run_keeps_finished_rungs_and_leaves_no_process(
 def run_short(
     workdir: Path, load_binary: Path, rungs: tuple[str, ...], recorder: Recorder | None = None
 ) -> LadderResult:
-    """One second per trial; one pass, or two when the order of the trials is recorded."""
+    """A brief trial (what these tests check is not what it measured); one pass, or two when the
+    order of the trials is recorded."""
     repeats = 1 if recorder is None else 2
-    options = LadderOptions(duration_s=1.0, warmup_s=0.2, repeats=repeats, rungs=rungs)
+    options = LadderOptions(duration_s=0.5, warmup_s=0.2, repeats=repeats, rungs=rungs)
     return run_ladder(workdir, load_binary, options, recorder)
 
 
@@ -227,7 +230,7 @@ def test_each_run_is_stored_and_two_runs_compare(
     tmp_path: Path, load_binary: Path, results_database: Path
 ) -> None:
     for _ in range(2):
-        completed = layerbench("ladder", *SHORT, "--rungs", "string,db-raw", cwd=tmp_path)
+        completed = layerbench("ladder", *BRIEF, "--rungs", "string,db-raw", cwd=tmp_path)
         assert completed.returncode == 0, completed.stderr
     assert "stored as run 2 in" in completed.stderr
     listed = layerbench("results", "list", cwd=tmp_path)

@@ -150,7 +150,7 @@ def test_until_decided_adds_passes_until_the_verdict_is_reached(
     repository: Path, load_binary: Path
 ) -> None:
     (repository / "perfapp.py").write_text(APP + "\napp = slow\n")
-    brief = ["-d", "0.5", "--warmup", "0.2", "--repeats", "2"]
+    brief = ["-d", "1", "--warmup", "0.3", "--repeats", "2"]
     completed = smoke("perfapp:app", "--against", "HEAD", *brief, "--until-decided",
                       "--max-time", "120", cwd=repository)  # fmt: skip
     assert completed.returncode == 1, completed.stdout + completed.stderr
