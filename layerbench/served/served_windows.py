@@ -35,6 +35,10 @@ DEFAULT_WARMUP = 20
 # each size has two quiet windows (:mod:`layerbench.served.steady_windows`).
 DEFAULT_ROUNDS = 2
 DEFAULT_MAX_ROUNDS = 6
+# Requests served uncounted before each round after the first (which serves its long window
+# first every other round): a burst every N requests does not fall in the same window of every
+# round (mod_wsgi's rebuild of its interned strings fell in both short windows of two rounds).
+SPACER_REQUESTS = 97
 # A server's processes must stay the same this long before a count starts (Apache forks and
 # ends children as it settles), waited for at most SETTLE_CAP_S; a count during which they
 # change anyway is made again, at most ATTEMPTS times.
@@ -224,7 +228,10 @@ def count_instructions(
             load.send(windows.warmup, f"instructions-{tag}-warmup")
             counted: list[CountedWindow] = []
             for round_ in range(1, windows.max_rounds + 1):
-                for size in windows.sizes:
+                if round_ > 1:
+                    load.send(SPACER_REQUESTS, f"instructions-{tag}-r{round_}-spacer")
+                sizes = windows.sizes if round_ % 2 else windows.sizes[::-1]
+                for size in sizes:
                     window = f"{tag}-r{round_}-{size}"
                     vgdb.tell(pids, "zero")
                     time.sleep(windows.idle_s)

@@ -5,8 +5,10 @@ instructions: mod_wsgi interns the environ's keys and frees them again, request 
 a window holds such a burst or not depending on where it falls, which moves one difference of two
 windows by the burst over the requests between them.
 
-Counted in rounds (a short window, then a long one, again), a window that counted more than
-BURST over its size's least holds a burst; the others are quiet. The steady cost is the
+Counted in rounds (a short window and a long one, in turn first, an uncounted spacer between
+rounds so that a periodic burst does not fall in the same window every round), a window whose
+instructions per request are more than BURST over the least of any window holds a burst; the
+others are quiet. The steady cost is the
 difference of the two sizes' quiet windows' means, once each size has two quiet windows; what
 the burst windows counted beyond their size's quiet mean is shown beside it per request,
 averaged over every request of every window counted. The quiet windows of a size may still
@@ -57,12 +59,16 @@ def _instructions(window: CountedWindow) -> float:
 
 
 def quiet(windows: Sequence[CountedWindow], requests: int) -> list[CountedWindow]:
-    """The windows of ``requests`` requests without a burst."""
-    lowest = least(windows, requests).instructions
+    """The windows of ``requests`` requests without a burst: whose instructions per request are
+    within BURST of the least of any window, of either size (what a window's opening and
+    closing add is a few requests' worth, far under BURST of 200). Compared across sizes, a
+    burst that falls in every window of one size (its period a multiple of a round's
+    requests) is still one."""
+    lowest = min(each.instructions / each.requests for each in windows)
     return [
         each
         for each in windows
-        if each.requests == requests and each.instructions <= lowest * (1 + BURST)
+        if each.requests == requests and each.instructions / each.requests <= lowest * (1 + BURST)
     ]
 
 
@@ -88,7 +94,8 @@ def mean_by_role(windows: Sequence[CountedWindow]) -> dict[str, dict[str, float]
 def steady_cost(windows: Sequence[CountedWindow], short: int, long: int) -> SteadyCost:
     """The steady cost per request (the difference of each size's quiet windows' means) and
     the bursts: what the other windows counted beyond their size's quiet mean."""
-    calm = {size: quiet(windows, size) for size in (short, long)}
+    # A size without a quiet window after the last round (a burst in each): its least.
+    calm = {size: quiet(windows, size) or [least(windows, size)] for size in (short, long)}
     means = {size: mean_by_role(calm[size]) for size in (short, long)}
     roles = list(dict.fromkeys(role for each in windows for role in each.by_role))
     bursts = dict.fromkeys(roles, 0.0)

@@ -52,3 +52,22 @@ def test_windows_that_differ_by_timing_are_averaged_not_bursts() -> None:
     mean_long = sum(w.by_role["application"]["Ir"] for w in longs) / 3
     expected = (mean_long - mean_short) / (LONG - SHORT)
     assert cost.per_request["application"]["Ir"] == pytest.approx(expected)
+
+
+def test_a_burst_in_every_short_window_is_still_one() -> None:
+    # Two rounds in which the rebuild fell in both short windows (its period near a round's
+    # 800 requests): per request, they counted 6 % more than the long ones.
+    windows = [
+        window(SHORT, 58_297_062),
+        window(LONG, 164_890_797),
+        window(SHORT, 58_594_547),
+        window(LONG, 165_046_712),
+    ]
+    assert not confirmed(windows, (SHORT, LONG))
+    quiet_short = window(SHORT, 54_894_030)
+    assert not confirmed([*windows, quiet_short], (SHORT, LONG))
+    done = [*windows, quiet_short, window(SHORT, 54_911_987)]
+    assert confirmed(done, (SHORT, LONG))
+    cost = steady_cost(done, SHORT, LONG)
+    assert cost.burst_windows == 2
+    assert 274_000 < cost.per_request["application"]["Ir"] < 276_000
