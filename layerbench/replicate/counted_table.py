@@ -20,6 +20,9 @@ from layerbench.replicate.seed_figures import Claim, Direction
 from layerbench.stats.claim_verdict import ClaimVerdict
 from layerbench.stats.verdict import percent
 
+# A count's error in the figures' table, at most this long.
+ERROR_WIDTH = 72
+
 
 @dataclass(frozen=True)
 class CountedFigure:
@@ -38,8 +41,8 @@ def counted_figure_table(figures: list[CountedFigure], colour: bool | None = Non
     for figure in figures:
         counts = figure.counts
         if counts is None or not counts.instructions:
-            why = "; ".join(counts.errors) if counts is not None else "not counted in this run"
-            rows.append([figure.name, figure.what, why, "", ""])
+            why = "; ".join(dict.fromkeys(map(_short, counts.errors))) if counts else ""
+            rows.append([figure.name, figure.what, "", "", why or "not counted in this run"])
             continue
         rows.append(
             [
@@ -58,6 +61,13 @@ def counted_figure_table(figures: list[CountedFigure], colour: bool | None = Non
         f"their median, at least {percent(MIN_SPREAD, sign=False)}"
     )
     return [caption, *format_table(rows, 2, colour=colour)]
+
+
+def _short(error: str) -> str:
+    """An error's first line, at most ERROR_WIDTH characters (a server's log tail follows)."""
+    line = error.splitlines()[0] if error else ""
+    line = line.split(" (last: ")[0].split("; last lines of its log")[0]
+    return line if len(line) <= ERROR_WIDTH else line[: ERROR_WIDTH - 1] + "…"
 
 
 def counted_claims(
