@@ -109,9 +109,7 @@ def counted_claim_lines(
         lines.append(f"  {claim.words}")
         lines.append(f"    req/s:        {rate_line}")
         if count is None:
-            lines.append(
-                "    instructions: not counted, or not judged, in this run (the counts above)"
-            )
+            lines.append("    instructions: not counted in this run (the counts above)")
         else:
             figure = ", ".join(f"{n:,.0f}" for n in count.figure_counts)
             reference = ", ".join(f"{n:,.0f}" for n in count.reference_counts)
