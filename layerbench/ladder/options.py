@@ -10,7 +10,7 @@ from layerbench.rungs.applications import BARE, Application, find_application
 from layerbench.rungs.definitions import Rung, ladder_of, selectable_of
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook
-from layerbench.typed_documents import JsonObject
+from layerbench.typed_documents import JsonObject, encode
 from layerbench.words import did_you_mean
 
 DEFAULT_SERVER = "gunicorn"
@@ -125,4 +125,7 @@ class LadderOptions:
         return tuple(r for r in selectable_of(self.full) if r.name in chosen)
 
     def to_dict(self) -> JsonObject:
-        return asdict(self)
+        # As JSON has them (a tuple is a list): what a reader of the document, stored or still in
+        # memory, decodes.
+        encoded: JsonObject = encode(asdict(self))
+        return encoded

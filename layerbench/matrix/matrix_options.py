@@ -24,7 +24,7 @@ from layerbench.served.served_counting import counting_for
 from layerbench.served.served_windows import MAX_REQUESTS
 from layerbench.servers.adapters import Serves, find_adapter
 from layerbench.servers.server_settings import SettingsBook, add_assignments
-from layerbench.typed_documents import JsonObject
+from layerbench.typed_documents import JsonObject, encode
 from layerbench.words import did_you_mean
 
 # The rungs a matrix may measure: the default ladder's, and those run only when asked for.
@@ -154,7 +154,10 @@ class MatrixOptions:
         return rung
 
     def to_dict(self) -> JsonObject:
-        return asdict(self)
+        # As JSON has them (a tuple is a list): what a reader of the document, stored or still in
+        # memory, decodes.
+        encoded: JsonObject = encode(asdict(self))
+        return encoded
 
 
 def parse_concurrency(text: str) -> tuple[int, ...]:
