@@ -14,7 +14,7 @@ written once.
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 # Root first, leaf last.
 Stack = tuple[str, ...]
@@ -88,7 +88,14 @@ def to_collapsed(stacks: Mapping[Stack, int]) -> str:
     return "".join(f"{';'.join(stack)} {count}\n" for stack, count in ordered)
 
 
-def to_document(stacks: Mapping[Stack, int]) -> dict[str, Any]:
+class StackTable(TypedDict):
+    """A profile's samples as a results document stores them."""
+
+    frames: list[str]
+    stacks: list[list[int]]
+
+
+def to_document(stacks: Mapping[Stack, int]) -> StackTable:
     """``{"frames": [FRAME, …], "stacks": [[INDEX, …, COUNT], …]}``, frames in the order first
     met, stacks most samples first."""
     index: dict[str, int] = {}

@@ -22,7 +22,6 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from layerbench.errors import LayerbenchError
 from layerbench.proc.threads_together import run_together
@@ -37,6 +36,7 @@ from layerbench.served.served_windows import Windows, settled_processes
 from layerbench.served.syscall_counts import SyscallCounter
 from layerbench.served.vgdb_control import Vgdb
 from layerbench.servers.deployment import Deployment
+from layerbench.typed_documents import JsonObject, encode
 
 FIRST_WINDOW = "first-requests"
 # A dump's total of its first event (Ir): callgrind's ``totals:`` line.
@@ -53,8 +53,9 @@ class FirstRequests:
     # The server's processes counted: those it started during the requests included.
     processes: int
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> JsonObject:
+        document: JsonObject = encode(asdict(self))
+        return document
 
 
 @dataclass(frozen=True)
@@ -213,7 +214,7 @@ def further_counts(
     measure: str,
     client_cpus: frozenset[int] | None,
     told: Callable[[str], None],
-) -> dict[str, Any]:
+) -> JsonObject:
     """After a run's first count of its targets' served cost (``first_count``), the others up to
     ``counts``: what a matrix's ``served`` document keeps of them, ``counts``, per column every
     count (``{"error": why}`` for one that failed)."""
@@ -240,7 +241,7 @@ def first_requests_counts(
     counts: int,
     client_cpus: frozenset[int] | None,
     told: Callable[[str], None],
-) -> dict[str, Any]:
+) -> JsonObject:
     """``counts`` counts of each target's first ``requests`` requests and the next as many:
     what a matrix's ``served`` document keeps of them, ``first_requests``, their number and per
     column each count (``{"error": why}`` for one that failed)."""
@@ -263,7 +264,7 @@ def first_requests_counts(
     }
 
 
-def _cost_document(cost: ServedCost | str | None) -> dict[str, Any]:
+def _cost_document(cost: ServedCost | str | None) -> JsonObject:
     if isinstance(cost, ServedCost):
         return cost.to_dict()
     return {"error": cost or "not counted"}
