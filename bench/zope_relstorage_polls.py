@@ -24,7 +24,7 @@ from layerbench.services.mariadb import connect_mariadb
 from layerbench.services.registry import service_class
 from layerbench.site_contract import USER_APP_VARIABLE
 from layerbench_sites.app.ladder_data import prepare_app_data
-from layerbench_sites.frameworks.zope_site.zope_storage import (
+from layerbench_sites.frameworks.zope_site.storage import (
     RELSTORAGE_URL_VARIABLE,
     STORAGE_VARIABLE,
 )

@@ -119,7 +119,7 @@ PYRAMID = Application(
 )
 ZOPE = Application(
     "zope",
-    "layerbench_sites.frameworks.zope_site.zope_wsgi:application",
+    "layerbench_sites.frameworks.zope_site.wsgi:application",
     # Not write: a comment is the site's SQL rows (the ids registry, the audit triggers), which
     # a ZODB object is not. The pages are built from the video copied into ZODB at start.
     FRAMEWORK_RUNGS - {"write"},

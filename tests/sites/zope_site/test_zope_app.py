@@ -28,8 +28,8 @@ from layerbench.servers.paste import PasteServer, PasteSettings
 from layerbench_sites.app.app_config import DATABASE_URL_VARIABLE, ServiceUrls
 from layerbench_sites.app.ladder_data import prepare_app_data, seed_site
 from layerbench_sites.app.user_app import USER_APP_VARIABLE
-from layerbench_sites.frameworks.zope_site.zope_storage import DEFAULT_FILE_NAME, ZODB_PATH_VARIABLE
-from layerbench_sites.frameworks.zope_site.zope_zeo import SERVER_MODULE, zeo_address, zeo_log
+from layerbench_sites.frameworks.zope_site.storage import DEFAULT_FILE_NAME, ZODB_PATH_VARIABLE
+from layerbench_sites.frameworks.zope_site.zeo import SERVER_MODULE, zeo_address, zeo_log
 from tests.adapter_plan import plan_for
 from tests.app_server import Client
 from tests.conftest import missing
@@ -174,7 +174,7 @@ def test_mod_wsgi_daemon_processes_share_the_storage_as_seed_003_ran_zope(
 FORKED_REQUEST = """
 import os, sys
 from wsgiref.util import setup_testing_defaults
-from layerbench_sites.frameworks.zope_site.zope_wsgi import application
+from layerbench_sites.frameworks.zope_site.wsgi import application
 def ask():
     environ = {"PATH_INFO": "/ladder/orm"}
     setup_testing_defaults(environ)

@@ -15,7 +15,7 @@ from layerbench.lab.server_check import check_server
 from layerbench.rungs.applications import BARE, ZOPE
 from layerbench.services.mariadb import connect_mariadb
 from layerbench_sites.app.ladder_data import prepare_app_data
-from layerbench_sites.frameworks.zope_site.zope_storage import (
+from layerbench_sites.frameworks.zope_site.storage import (
     DEFAULT_FILE_NAME,
     RELSTORAGE_URL_VARIABLE,
     STORAGE_VARIABLE,

@@ -1,9 +1,9 @@
 """The ZEO server of the Zope application's storage, for as long as the server it serves lives:
 
-    python -m layerbench_sites.frameworks.zope_site.zope_zeo_server RUNZEO-ARGUMENTS
+    python -m layerbench_sites.frameworks.zope_site.zeo_server RUNZEO-ARGUMENTS
 
 runzeo (ZEO's own server program), which ends itself once no other process is left in its
-process group. A process of the application starts it (:mod:`zope_zeo`) in that process's
+process group. A process of the application starts it (:mod:`zeo`) in that process's
 group: a server the lab starts is a group of its own, stopped as a whole, and the ZEO server
 goes with it; started by a process that is not (a script that imports the application), it
 goes when that script's group has ended, rather than outliving everything that used it.

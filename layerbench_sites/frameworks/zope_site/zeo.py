@@ -11,7 +11,7 @@ start a server, nor both make Zope's first objects in a new database.
 The server is a child of the process that started it, in the server's process group: the lab
 stops it with that group (and the group's watchdog, should the lab die), and it outlives the
 worker that started it, should that one be recycled; it ends itself once it is alone in the
-group (:mod:`zope_zeo_server`). Its CPU and memory are counted with the
+group (:mod:`zeo_server`). Its CPU and memory are counted with the
 server's processes, which the sampler follows. It runs on the interpreter the application runs
 on, with the application's ``sys.path`` and layerbench's directory: an embedded Python
 (mod_wsgi, uWSGI) has the project's packages on its path, not in Debian's ``python3``'s.
@@ -30,7 +30,7 @@ from pathlib import Path
 import layerbench
 from layerbench.errors import LayerbenchError
 
-SERVER_MODULE = "layerbench_sites.frameworks.zope_site.zope_zeo_server"
+SERVER_MODULE = "layerbench_sites.frameworks.zope_site.zeo_server"
 START_TIMEOUT_S = 30.0
 POLL_S = 0.05
 # The interpreter the project's virtualenv is built on, for a server embedding Python (whose

@@ -76,7 +76,7 @@ class VideoPages(SimpleItem):  # type: ignore[misc]
 
     security = ClassSecurityInfo()
     security.declareObjectPublic()
-    _template = PageTemplateFile("zope_video.pt", globals())
+    _template = PageTemplateFile("templates/video.pt", globals())
 
     def __init__(self) -> None:
         self.id = PAGES_ID

@@ -22,7 +22,7 @@ from layerbench.rungs.rung_data import (
     PAGE_VIDEO_PRETTYID,
     MissingRungDataError,
 )
-from layerbench_sites.frameworks.zope_site.zope_videos import PAGES_ID, VideoPages
+from layerbench_sites.frameworks.zope_site.videos import PAGES_ID, VideoPages
 
 LADDER_ID = "ladder"
 TEXT = "text/plain; charset=utf-8"
@@ -45,7 +45,7 @@ class LadderRungs(SimpleItem):  # type: ignore[misc]
 
     security = ClassSecurityInfo()
     security.declareObjectPublic()
-    _template = PageTemplateFile("zope_hello.pt", globals())
+    _template = PageTemplateFile("templates/hello.pt", globals())
 
     def __init__(self, hello: HelloRow) -> None:
         self.id = LADDER_ID

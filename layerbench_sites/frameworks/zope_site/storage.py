@@ -3,14 +3,14 @@
 ``$LAYERBENCH_ZODB_PATH`` names the file, in a directory the lab's work directory provides;
 without it, ``zope.fs`` beside the rung data's SQLite file (``$LAYERBENCH_DB_PATH``). The
 directory must be writable by the server's workers (they may run as nobody): the ZEO server
-they start (:mod:`zope_zeo`) writes the file, its index, its lock and its pack files there,
+they start (:mod:`zeo`) writes the file, its index, its lock and its pack files there,
 and its socket, its log and the start lock are there too.
 
 ``$LAYERBENCH_ZOPE_STORAGE`` chooses the storage (``--set zope.storage=NAME``): ``filestorage``
 (the default: that FileStorage behind ZEO), or RelStorage on the database
 ``$LAYERBENCH_ZOPE_RELSTORAGE_URL`` names (``relstorage-postgres``: PostgreSQL through
 psycopg2; ``relstorage-mariadb``: MariaDB through MySQLdb, with the project's MariaDB
-workarounds, :mod:`zope_mariadb`). Under RelStorage the directory still holds the start lock.
+workarounds, :mod:`mariadb`). Under RelStorage the directory still holds the start lock.
 """
 
 import os

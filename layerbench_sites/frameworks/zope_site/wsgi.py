@@ -1,11 +1,11 @@
-"""The Zope application (``layerbench_sites.frameworks.zope_site.zope_wsgi:application``): the Zope
+"""The Zope application (``layerbench_sites.frameworks.zope_site.wsgi:application``): the Zope
 application server (Zope 6, the release on PyPI) loaded through paste.deploy from ``zope.ini``
-beside this module, publishing persistent objects from ZODB (:mod:`zope_objects`).
+beside this module, publishing persistent objects from ZODB (:mod:`content`).
 
 It answers string, template (the row rendered by a Zope Page Template), orm (the row as a
 persistent object loaded through the request's ZODB connection: the framework's object
 database), page (the site's video page rendered from ZODB objects on every request) and
-cached-page (that page from this process's page cache, :mod:`zope_videos`). At start it copies
+cached-page (that page from this process's page cache, :mod:`videos`). At start it copies
 the rung data's row from ``$LAYERBENCH_DB_PATH``, and the page rungs' video with its comments
 from the site's database (``$LAYERBENCH_DATABASE_URL``), into ZODB, so the rungs read the same
 data as every other application's; it writes nothing afterwards. Not write: a comment is the
@@ -14,11 +14,11 @@ full ladder its orm, template and pages still read ZODB, and its page cache is i
 not memcached: the services those rungs name there are not this application's layers.
 
 Any number of processes, each with any number of threads. The ZODB is a FileStorage
-(:mod:`zope_storage` says where) behind a ZEO server, and every process is a ZEO client (or,
+(:mod:`storage` says where) behind a ZEO server, and every process is a ZEO client (or,
 chosen by ``--set zope.storage``, RelStorage on PostgreSQL or MariaDB: every process opens it,
 and every request's ZODB connection polls the database for changes as it opens; the rest of
 this paragraph is the ZEO case): the first process to start starts the server, the others use
-it (:mod:`zope_zeo`), and they start one at a time (Zope makes its first objects in a new
+it (:mod:`zeo`), and they start one at a time (Zope makes its first objects in a new
 database, and the seeding writes). So a one-process server (paste's threads) and a many-process
 one (mod_wsgi daemon processes=4) run the same storage stack, and differ only in their
 processes, as seed 003's comparison needs. Once warm a read is served from the connection's
@@ -44,8 +44,8 @@ from layerbench_sites.app.app_config import AppConfig
 from layerbench_sites.app.body_limit import limited_wsgi
 from layerbench_sites.app.database import Database
 from layerbench_sites.app.user_app import StartResponse, WSGIApplication
-from layerbench_sites.frameworks.zope_site.zope_objects import LADDER_ID, HelloRow, LadderRungs
-from layerbench_sites.frameworks.zope_site.zope_storage import (
+from layerbench_sites.frameworks.zope_site.content import LADDER_ID, HelloRow, LadderRungs
+from layerbench_sites.frameworks.zope_site.storage import (
     FILESTORAGE,
     RELSTORAGE_MARIADB,
     RELSTORAGE_POSTGRES,
@@ -54,13 +54,13 @@ from layerbench_sites.frameworks.zope_site.zope_storage import (
     configure_zope,
     storage_path,
 )
-from layerbench_sites.frameworks.zope_site.zope_videos import (
+from layerbench_sites.frameworks.zope_site.videos import (
     PAGES_ID,
     Video,
     VideoPages,
     copy_page_video,
 )
-from layerbench_sites.frameworks.zope_site.zope_zeo import ensure_zeo_server, starting_alone
+from layerbench_sites.frameworks.zope_site.zeo import ensure_zeo_server, starting_alone
 
 PASTE_CONFIG = Path(__file__).with_name("zope.ini")
 # zope.ini for each storage: the same pipeline, another zope.conf.
