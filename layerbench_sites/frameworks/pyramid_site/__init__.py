@@ -1,11 +1,11 @@
 """The ladder's framework rungs as a Pyramid 2 application, laid out and deployed as Pyramid's
 own scaffolds are: ``main`` here is the factory paste.deploy calls from ``production.ini``
-(loaded by ``wsgi.py``), the views in ``views.py``, ``pages.py`` and ``comments.py``, Chameleon
-templates, SQLAlchemy 2 models mapped onto the data layer's tables, and a page cache swept after
-each committed write (``sweeper.py``). Its configuration comes from the environment
-(:meth:`layerbench_sites.app.app_config.AppConfig.from_env`). Without a site database
-($LAYERBENCH_DATABASE_URL) only the string, orm and template rungs are answered (and the
-upstream rung, when its URL is set)."""
+(loaded by ``wsgi.py``), the routes in ``routes.py``, the views in ``views.py``, ``pages.py``
+and ``comments.py``, Chameleon templates, SQLAlchemy 2 models mapped onto the data layer's
+tables, and a page cache swept after each committed write (``sweeper.py``). Its configuration
+comes from the environment (:meth:`layerbench_sites.app.app_config.AppConfig.from_env`).
+Without a site database ($LAYERBENCH_DATABASE_URL) only the string, orm and template rungs are
+answered (and the upstream rung, when its URL is set)."""
 
 from pathlib import Path
 from typing import Any
@@ -13,8 +13,6 @@ from typing import Any
 from pyramid.config import Configurator  # type: ignore[import-untyped]
 from sqlalchemy.orm import Session
 
-from layerbench.rungs.definitions import CACHED_PAGE, ORM, PAGE, STRING, TEMPLATE, UPSTREAM, WRITE
-from layerbench.rungs.rung_data import PAGE_VIDEO_PRETTYID, WRITE_VIDEO_PRETTYID
 from layerbench_sites.app.app_config import AppConfig
 from layerbench_sites.app.body_limit import limited_wsgi
 from layerbench_sites.app.cache_select import cache_from_url, pages_from_url
@@ -26,8 +24,6 @@ from layerbench_sites.frameworks.pyramid_site.sweeper import SessionSweeper
 from layerbench_sites.frameworks.pyramid_site.views import PyramidRungs, text
 
 HELLO_TEMPLATE = "layerbench_sites.frameworks.pyramid_site:templates/hello.pt"
-VIDEO_PAGE_ROUTE = CACHED_PAGE.path.replace(PAGE_VIDEO_PRETTYID, "{ref}")
-COMMENTS_ROUTE = WRITE.path.replace(WRITE_VIDEO_PRETTYID, "{ref}")
 PAGE_NAMESPACE = "pyramid:"
 
 
@@ -35,13 +31,14 @@ def main(global_config: dict[str, str], **settings: str) -> Any:
     config = AppConfig.from_env()
     with Configurator(settings=settings) as configurator:
         configurator.include("pyramid_chameleon")
+        configurator.include(".routes")
         rungs = PyramidRungs(Database(config.db_path, config.orm_url))
-        _get(configurator, STRING.path, rungs.string)
-        _get(configurator, ORM.path, rungs.orm)
-        _get(configurator, TEMPLATE.path, rungs.template, renderer=HELLO_TEMPLATE)
+        _get(configurator, "string", rungs.string)
+        _get(configurator, "orm", rungs.orm)
+        _get(configurator, "template", rungs.template, renderer=HELLO_TEMPLATE)
         if config.services.upstream:
             client = UpstreamClient(config.services.upstream)
-            _get(configurator, UPSTREAM.path, lambda _request: text(client.get()))
+            _get(configurator, "upstream", lambda _request: text(client.get()))
         if config.database_url:
             _add_site(configurator, config, config.database_url)
         # The body capped before WebOb reads it (see body_limit).
@@ -60,13 +57,11 @@ def _add_site(configurator: Any, config: AppConfig, database_url: str) -> None:
         return sweeper.watch(site.session())
 
     video_pages = VideoPages(sessions, pages)
-    _get(configurator, PAGE.path, video_pages.page)
-    _get(configurator, VIDEO_PAGE_ROUTE, video_pages.cached_page)
+    _get(configurator, "page", video_pages.page)
+    _get(configurator, "video_page", video_pages.cached_page)
     writer = CommentWriter(sessions, dialect_of(database_url))
-    configurator.add_route(COMMENTS_ROUTE, COMMENTS_ROUTE)
-    configurator.add_view(writer, route_name=COMMENTS_ROUTE, request_method="POST")
+    configurator.add_view(writer, route_name="comments", request_method="POST")
 
 
-def _get(configurator: Any, path: str, view: Any, renderer: str | None = None) -> None:
-    configurator.add_route(path, path)
-    configurator.add_view(view, route_name=path, request_method=("GET", "HEAD"), renderer=renderer)
+def _get(configurator: Any, route: str, view: Any, renderer: str | None = None) -> None:
+    configurator.add_view(view, route_name=route, request_method=("GET", "HEAD"), renderer=renderer)
