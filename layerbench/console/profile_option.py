@@ -1,5 +1,5 @@
 """``--profile`` and ``--profile-rate`` on a command that measures a served application (the
-matrix; the ladder has its own), refused before anything starts when py-spy cannot sample."""
+ladder, the matrix), refused before anything starts when py-spy cannot sample."""
 
 import argparse
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from layerbench.console.numbers import MAX_CONCURRENCY, MAX_PORT, MAX_REPEATS, seconds, whole
+from layerbench.console.profile_option import add_profile_arguments, check_profile_run
 from layerbench.console.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.console.until_decided import (
     add_until_decided_arguments,
@@ -30,11 +31,6 @@ from layerbench.ladder.seed_ladder_table import (
     check_ladder_seed,
     format_ladder_seed_table,
     ladder_claim_verdicts,
-)
-from layerbench.profile.pyspy_record import (
-    DEFAULT_RATE_HZ,
-    MAX_PROFILE_RATE_HZ,
-    check_profiling,
 )
 from layerbench.render.worker_memory import format_memory_table
 from layerbench.replicate.published import LADDER
@@ -71,20 +67,7 @@ def add_parser(commands: Any) -> None:
         "application and rung, and what each costs over bare (instead of --app)",
     )
     parser.add_argument("--wide", action="store_true", help="the table with every column")
-    parser.add_argument(
-        "--profile",
-        action="store_true",
-        help="sample the server's Python workers with py-spy during each measured trial: "
-        "after the ladder, per rung, where its CPU goes by layer (SQLAlchemy, Jinja2, the "
-        "server, the standard library…); flame graphs in the HTML report",
-    )
-    parser.add_argument(
-        "--profile-rate",
-        type=whole(1, MAX_PROFILE_RATE_HZ),
-        default=DEFAULT_RATE_HZ,
-        metavar="HZ",
-        help=f"--profile's samples per second of each worker ({DEFAULT_RATE_HZ})",
-    )
+    add_profile_arguments(parser, "after the ladder, per rung")
     add_topology_argument(parser)
     parser.add_argument(
         "--instructions",
@@ -190,10 +173,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     if published is not None:
         check_ladder_seed(published, _shape(options))  # a ladder that cannot hold it: refused
     topology = topology_of(args)
-    if args.profile:  # refused before the ladder runs when it cannot be done
-        if topology is not None:
-            raise ConfigError("--profile samples the workers on this machine: not with --topology")
-        check_profiling()
+    check_profile_run(args.profile, topology is not None)  # refused before the ladder runs
     results = ResultsFile(args.json, args.label)
     counting = None
     if args.instructions:  # refused before the ladder runs when it cannot be done
