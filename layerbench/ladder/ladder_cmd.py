@@ -19,6 +19,7 @@ from layerbench.cost.ladder_cost import ladder_cost_options, run_cost
 from layerbench.errors import ConfigError
 from layerbench.lab.publish import ResultsFile, publish
 from layerbench.ladder.app_costs import format_app_costs
+from layerbench.ladder.ladder import services_needed
 from layerbench.ladder.ladder_instructions import ladder_instructions_lines
 from layerbench.ladder.ladder_progress import LadderProgress
 from layerbench.ladder.ladder_result import LadderResult, ladder_memory_items
@@ -38,7 +39,7 @@ from layerbench.replicate.published_option import add_published_argument, publis
 from layerbench.rungs.applications import APPLICATIONS, BARE
 from layerbench.rungs.definitions import FULL_RUNG_NAMES, RUNG_NAMES
 from layerbench.served.measure_option import add_measure_argument
-from layerbench.served.served_ladder import ladder_served, served_after_ladder
+from layerbench.served.served_ladder import ladder_served, served_after_ladder, services_note
 from layerbench.served.served_table import format_served_document
 from layerbench.servers.adapters import ADAPTERS, Serves
 from layerbench.servers.server_settings import add_assignments
@@ -183,11 +184,11 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     if args.measure is not None:  # refused before the ladder runs when it cannot be done
         served = ladder_served(
             measure=args.measure,
-            full=options.full,
             apps=options.apps,
             rungs=options.ladder,
             server=options.server,
             book=options.settings,
+            services=services_needed(options),
             topology=topology is not None,
         )
     progress = LadderProgress(options, sys.stderr)
@@ -210,7 +211,11 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     instructions = "\n".join(ladder_instructions_lines(result))
     document = result.to_dict()
     beside = format_ladder_seed_table(result, published) if published is not None else ""
-    served_table = format_served_document(result.served)
+    served_table = "\n".join(
+        part
+        for part in (format_served_document(result.served), services_note(result.served))
+        if part
+    )
     tables = [table, profiles, costs, memory, instructions, served_table, beside]
     with_hosts(results, document, tables, ladder_memory_items(result))
     publish(results, document, "\n\n".join(part for part in tables if part))

@@ -79,7 +79,6 @@ def test_bursts_shown_beside_the_total_not_in_it() -> None:
 def _refused(**changed: object) -> str:
     arguments: dict[str, object] = {
         "measure": "instructions",
-        "full": False,
         "apps": ("bare",),
         "rungs": LADDER,
         "server": "gunicorn",
@@ -92,7 +91,6 @@ def _refused(**changed: object) -> str:
 
 
 def test_ladder_measure_refused_where_it_cannot_count() -> None:
-    assert "not with --full" in _refused(full=True)
     assert "not with --apps" in _refused(apps=("bare", "flask"))
     assert "none is chosen" in _refused(rungs=tuple(r for r in LADDER if r.name == "static"))
     assert "--measure is one of" in _refused(measure="time")
