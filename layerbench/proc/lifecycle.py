@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from layerbench.errors import ServerDiedError
+from layerbench.proc.interruptions_deferred import interruptions_deferred
 from layerbench.proc.process import ManagedProcess
 from layerbench.proc.readiness import ReadinessProbe, wait_until_ready
 from layerbench.proc.run_as import RunAs
@@ -131,15 +132,18 @@ class ProcessLifecycle(StartStop):
     def stop_processes(self) -> None:
         """End every process it launched, each with its whole group: the others at once (each
         may take its grace: memcached takes about a second), then the main one. The main one's
-        pid and log stay readable; the next one launched is the main one of a new start."""
-        processes, self._processes = self._processes, []
-        main, others = processes[:1], processes[1:]
-        if others:
-            with ThreadPoolExecutor(len(others)) as stopping:
-                list(stopping.map(ManagedProcess.stop, others))
-        for process in main:
-            process.stop()
-            self._stopped_main = process
+        pid and log stay readable; the next one launched is the main one of a new start.
+        Ctrl-C meanwhile is raised once every one is stopped (as :meth:`ManagedProcess.stop`
+        does for each)."""
+        with interruptions_deferred():
+            processes, self._processes = self._processes, []
+            main, others = processes[:1], processes[1:]
+            if others:
+                with ThreadPoolExecutor(len(others)) as stopping:
+                    list(stopping.map(ManagedProcess.stop, others))
+            for process in main:
+                process.stop()
+                self._stopped_main = process
 
     @property
     def process(self) -> ManagedProcess:

@@ -159,8 +159,13 @@ class ManagedProcess(StartStop):
     def stop(self, grace_s: float = STOP_GRACE_S) -> None:
         """End the whole group (see :func:`~layerbench.proc.watchdog.end_group`: SIGTERM, or
         the signal the program wants for a fast, clean shutdown, then SIGKILL), reap the
-        leader, and let the watchdog go."""
-        if self._popen is not None:
-            watchdog.end_group(self._popen.pid, self._stop_signal, grace_s)
-            self._popen.wait()
-        self._release_watchdog(ended=self._popen is not None)
+        leader, and let the watchdog go. A stop once begun is finished (it is bounded: the
+        grace, then SIGKILL): Ctrl-C or SIGTERM meanwhile is raised once it is done. Raised
+        halfway, the group was left to the watchdog, which ends it only once layerbench has
+        exited, so a run interrupted as it stopped its server left the server running past
+        its own end."""
+        with interruptions_deferred():
+            if self._popen is not None:
+                watchdog.end_group(self._popen.pid, self._stop_signal, grace_s)
+                self._popen.wait()
+            self._release_watchdog(ended=self._popen is not None)

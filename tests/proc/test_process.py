@@ -1,8 +1,10 @@
 """Children never outlive us: the whole process group goes, grandchildren included."""
 
 import os
+import signal
 import socket
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -79,4 +81,31 @@ def test_a_start_that_fails_leaves_no_watchdog(tmp_path: Path) -> None:
     process = ManagedProcess("none", [str(tmp_path / "no-program")], log_path=tmp_path / "log")
     with pytest.raises(FileNotFoundError):
         process.start()
+    assert our_watchdogs() == before
+
+
+def test_ctrl_c_during_a_stop_is_raised_once_the_group_has_ended(tmp_path: Path) -> None:
+    # The leader notes each SIGTERM and leaves only once told to (the file `go`): the stop is
+    # still waiting for it when Ctrl-C comes, however busy the machine.
+    script = "trap 'echo term' TERM; echo started; while [ ! -e go ]; do sleep 0.05; done"
+    before = our_watchdogs()
+    process = ManagedProcess("sh", ["sh", "-c", script], log_path=tmp_path / "log", cwd=tmp_path)
+    process.start()
+    deadline = time.monotonic() + 30
+    while "started" not in process.log_tail() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+    def interrupt_the_stop() -> None:
+        while "term" not in process.log_tail():
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGINT)
+        (tmp_path / "go").touch()
+
+    interrupter = threading.Thread(target=interrupt_the_stop, daemon=True)
+    interrupter.start()
+    with pytest.raises(KeyboardInterrupt):
+        process.stop(grace_s=60)
+    interrupter.join(30)
+    assert group_members(process.pid) == []
+    assert process.returncode() is not None
     assert our_watchdogs() == before
