@@ -25,7 +25,10 @@ class FixedLoad:
     content_type: str | None = None
     cpus: frozenset[int] | None = None
 
-    def argv(self, requests: int, json_path: Path) -> list[str]:
+    def argv(self, requests: int, json_path: Path, rate: float | None = None) -> list[str]:
+        """``rate``: requests per second, sent at that rate whatever the server does (the
+        open loop); None: each sent once the one before is answered."""
+        paced = ["--rate", f"{rate:.6g}"] if rate is not None else []
         body = (
             ["-p", str(self.body_file), "-T", self.content_type or "text/plain"]
             if self.body_file is not None
@@ -43,14 +46,16 @@ class FixedLoad:
             f"{REQUEST_TIMEOUT_S:g}",
             "--json",
             str(json_path),
+            *paced,
             *body,
             self.url,
         ]
 
-    def send(self, requests: int, label: str) -> LoadResult:
-        """Send ``requests`` requests; a LoadGeneratorError unless each was answered 2xx."""
+    def send(self, requests: int, label: str, rate: float | None = None) -> LoadResult:
+        """Send ``requests`` requests (at ``rate`` per second, if given); a LoadGeneratorError
+        unless each was answered 2xx."""
         json_path = self.workdir / f"load-{label}.json"
-        argv = self.argv(requests, json_path)
+        argv = self.argv(requests, json_path, rate)
         process = ManagedProcess(
             "layerbench-load", argv, log_path=self.workdir / f"load-{label}.log", cpus=self.cpus
         )

@@ -16,8 +16,14 @@ from layerbench.served.fixed_load import FixedLoad
 from layerbench.served.per_request import estimated_cycles
 from layerbench.served.served_counting import Counting
 from layerbench.served.served_roles import ROLE_ORDER, CountedProcesses
-from layerbench.served.served_windows import Windows, count_instructions, count_syscalls
+from layerbench.served.served_windows import (
+    CountedSyscalls,
+    Windows,
+    count_instructions,
+    count_syscalls,
+)
 from layerbench.served.steady_windows import SteadyCost
+from layerbench.served.time_driven import shown
 from layerbench.servers.deployment import Deployment
 from layerbench.typed_documents import JsonObject, decode, encode
 
@@ -60,10 +66,31 @@ class ServedCost:
     # The windows counted for the instructions, and how many of them held a burst.
     windows_counted: int = 0
     burst_windows: int = 0
+    # Per role, the uncertainty of its instructions per request and of its system calls per
+    # request (what its timers' work may still add: :mod:`layerbench.served.time_driven`),
+    # and what it did per second while idle: instructions, and system calls by call. Empty
+    # in a document written before windows of equal duration.
+    instruction_uncertainty: dict[str, float] = field(default_factory=dict)
+    syscall_uncertainty: dict[str, float] = field(default_factory=dict)
+    idle_instructions_per_second: dict[str, float] = field(default_factory=dict)
+    idle_syscalls_per_second: dict[str, dict[str, float]] = field(default_factory=dict)
+    # Each window's mean duration, in seconds (short, long), counting instructions.
+    window_seconds: list[float] = field(default_factory=list)
+
+    def shown_instructions(self, role: str) -> float:
+        """Its instructions per request, 0 when within their uncertainty of zero."""
+        return shown(self.instructions_per_request[role], self.instruction_uncertainty.get(role))
+
+    def within_uncertainty(self, role: str) -> bool:
+        """Whether its instructions per request are within their uncertainty of zero."""
+        within = self.instruction_uncertainty.get(role)
+        return within is not None and abs(self.instructions_per_request[role]) <= within
 
     @property
     def total_instructions(self) -> float:
-        return sum(self.instructions_per_request.values())
+        """The roles' instructions per request as shown (one within its uncertainty of zero
+        adds nothing)."""
+        return sum(self.shown_instructions(role) for role in self.instructions_per_request)
 
     @property
     def total_bursts(self) -> float:
@@ -177,16 +204,17 @@ def measure_served_requests(
 
 def _served_cost(
     steady: SteadyCost,
-    syscalls: dict[str, dict[str, float]],
+    syscalls: CountedSyscalls,
     processes: CountedProcesses,
     conditions: ServedConditions,
     cache_sim: bool,
 ) -> ServedCost:
     events = steady.per_request
     roles = [role for role in ROLE_ORDER if role in events]
+    seconds = steady.seconds or {}
     return ServedCost(
         instructions_per_request={role: events[role]["Ir"] for role in roles},
-        syscalls_per_request={role: syscalls.get(role, {}) for role in roles},
+        syscalls_per_request={role: syscalls.per_request.get(role, {}) for role in roles},
         cycles_per_request=(
             {role: estimated_cycles(events[role]) for role in roles} if cache_sim else {}
         ),
@@ -197,6 +225,13 @@ def _served_cost(
         },
         windows_counted=steady.windows,
         burst_windows=steady.burst_windows,
+        instruction_uncertainty={role: (steady.uncertainty or {}).get(role, 0.0) for role in roles},
+        syscall_uncertainty={role: syscalls.uncertainty.get(role, 0.0) for role in roles},
+        idle_instructions_per_second={
+            role: (steady.idle_per_second or {}).get(role, 0.0) for role in roles
+        },
+        idle_syscalls_per_second={role: syscalls.idle_per_second.get(role, {}) for role in roles},
+        window_seconds=[seconds[size] for size in conditions.windows_requests if size in seconds],
     )
 
 

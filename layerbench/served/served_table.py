@@ -1,6 +1,8 @@
 """The served cost as text: per column (a server configuration), per role, its processes, its
-instructions per request (estimated cycles too, when measured), and its system calls per
-request by call, most first; the application's in-process count beside it, the anchor."""
+instructions per request with their uncertainty and what the role did per second while idle
+(estimated cycles too, when measured), and its system calls per request by call, most first;
+the application's in-process count beside it, the anchor. A role whose figure is within its
+uncertainty of zero is shown as 0 (:mod:`layerbench.served.time_driven`)."""
 
 from collections.abc import Mapping
 
@@ -16,6 +18,8 @@ TOTAL = "total"
 # GIL handed over) call futex more or less often from run to run. Listed, marked, and left out
 # of the syscalls/req column, which two runs reproduce.
 TIMING_CALLS = frozenset({"futex"})
+# The calls per second while idle named beside a role's calls, most first.
+IDLE_CALLS_NAMED = 3
 
 
 def syscall_line(calls: dict[str, float]) -> str:
@@ -49,13 +53,13 @@ def format_served_table(
     anchors = anchors or {}
     first = next((cost for cost in costs.values() if isinstance(cost, ServedCost)), None)
     cycles = first is not None and bool(first.cycles_per_request)
-    header = ["column", "role", "procs", "instructions/req"]
+    header = ["column", "role", "procs", "instructions/req", "±/req", "idle instr/s"]
     header += ["est. cycles/req"] if cycles else []
     header += ["syscalls/req", "system calls per request"]
     rows: list[list[str]] = []
     for label, cost in costs.items():
         if not isinstance(cost, ServedCost):
-            rows.append([label, "-", "", "", *([""] if cycles else []), "", cost])
+            rows.append([label, "-", "", "", "", "", *([""] if cycles else []), "", cost])
             continue
         for index, (role, instructions) in enumerate(cost.instructions_per_request.items()):
             rows.append(_row(label if index == 0 else "", role, cost, instructions, cycles))
@@ -66,22 +70,83 @@ def format_served_table(
         if anchor is not None:
             filler = [""] if cycles else []
             rows.append(
-                ["", "in-process", "", f"{anchor:,.0f}", *filler, "", "its application alone"]
+                [
+                    "",
+                    "in-process",
+                    "",
+                    f"{anchor:,.0f}",
+                    "",
+                    "",
+                    *filler,
+                    "",
+                    "its application alone",
+                ]
             )
     return _render(header, rows, _caption(first))
 
 
+def _uncertainty(within: float | None) -> str:
+    return f"±{within:,.0f}" if within is not None else ""
+
+
 def _row(label: str, role: str, cost: ServedCost, instructions: float, cycles: bool) -> list[str]:
-    calls = cost.syscalls_per_request.get(role, {})
-    row = [label, role, str(cost.processes.get(role, "")), f"{instructions:,.0f}"]
+    row = [
+        label,
+        role,
+        str(cost.processes.get(role, "")),
+        f"{cost.shown_instructions(role):,.0f}",
+        _uncertainty(cost.instruction_uncertainty.get(role)),
+        _rate(cost.idle_instructions_per_second.get(role)),
+    ]
     row += [f"{cost.cycles_per_request.get(role, 0):,.0f}"] if cycles else []
-    return [*row, f"{counted_calls(calls):.1f}", syscall_line(calls)]
+    return [*row, f"{shown_calls(cost, role):.1f}", _calls_cell(cost, role)]
+
+
+def shown_calls(cost: ServedCost, role: str) -> float:
+    """Its calls per request that do not depend on timing; 0 when within their uncertainty of
+    zero."""
+    calls = counted_calls(cost.syscalls_per_request.get(role, {}))
+    within = cost.syscall_uncertainty.get(role)
+    return 0.0 if within is not None and abs(calls) <= within else calls
+
+
+def _calls_cell(cost: ServedCost, role: str) -> str:
+    """Its calls per request (or, within their uncertainty of zero, that uncertainty), and the
+    calls it made most per second while idle."""
+    calls = cost.syscalls_per_request.get(role, {})
+    within = cost.syscall_uncertainty.get(role)
+    if within is not None and abs(counted_calls(calls)) <= within:
+        line = f"0 ± {within:.2f} per request"
+    else:
+        line = syscall_line(calls)
+    idle = cost.idle_syscalls_per_second.get(role, {})
+    named = sorted(
+        ((name, rate) for name, rate in idle.items() if rate >= SHOWN_CALLS_AT_LEAST),
+        key=lambda item: (-item[1], item[0]),
+    )[:IDLE_CALLS_NAMED]
+    if named:
+        line += "; idle: " + ", ".join(f"{name} {rate:.1f}/s" for name, rate in named)
+    return line
+
+
+def _rate(per_second: float | None) -> str:
+    return f"{per_second:,.0f}" if per_second is not None else ""
 
 
 def _total_row(cost: ServedCost, cycles: bool, against: str) -> list[str]:
-    row = ["", TOTAL, str(sum(cost.processes.values())), f"{cost.total_instructions:,.0f}"]
+    roles = list(cost.instructions_per_request)
+    within = [cost.instruction_uncertainty.get(role) for role in roles]
+    rates = [cost.idle_instructions_per_second.get(role) for role in roles]
+    row = [
+        "",
+        TOTAL,
+        str(sum(cost.processes.values())),
+        f"{cost.total_instructions:,.0f}",
+        _uncertainty(sum(each for each in within if each is not None) if any(within) else None),
+        _rate(sum(each for each in rates if each is not None) if any(rates) else None),
+    ]
     row += [f"{cost.total_cycles or 0:,.0f}"] if cycles else []
-    calls = sum(counted_calls(each) for each in cost.syscalls_per_request.values())
+    calls = sum(shown_calls(cost, role) for role in cost.syscalls_per_request)
     return [*row, f"{calls:.1f}", against]
 
 
@@ -93,6 +158,8 @@ def _bursts_row(cost: ServedCost, cycles: bool) -> list[str]:
         "bursts",
         "",
         f"+{cost.total_bursts:,.0f}",
+        "",
+        "",
         *filler,
         "",
         f"{cost.burst_windows} of {cost.windows_counted} windows held a burst; "
@@ -124,8 +191,9 @@ def _caption(first: ServedCost | None) -> str:
     )
     return (
         f"Served cost per request: windows of {short} and {long} requests at concurrency "
-        f"{conditions.concurrency}, the difference of their quiet means (bursts "
-        f"apart); instructions by callgrind "
+        f"{conditions.concurrency}, each as long, the difference of their quiet means (bursts "
+        f"apart, work per second while idle counted in a window with no request); a figure "
+        f"within its uncertainty (±) of zero shown as 0; instructions by callgrind "
         f"(every process and thread, ASLR off, PYTHONHASHSEED={conditions.hash_seed}), "
         f"system calls by strace -f -c, futex (timing) not in their column{cycles}"
     )
@@ -135,7 +203,7 @@ def _render(header: list[str], rows: list[list[str]], caption: str) -> str:
     width = len(header)
     rows = [row + [""] * (width - len(row)) for row in rows]
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(width - 1)]
-    numeric = {2, 3, 4} if width == 7 else {2, 3}
+    numeric = {2, 3, 4, 5, 6} if width == 9 else {2, 3, 4, 5}
     numeric |= {width - 2}
 
     def line(row: list[str]) -> str:

@@ -5,24 +5,38 @@ taken over each; the per-request figures are their difference over ``long - shor
 started under callgrind (counts zeroed at a window's start, dumped at its end, through vgdb), in
 rounds of the two windows until each size has two quiet ones, bursts told apart
 (:mod:`layerbench.served.steady_windows`); system calls in one started natively, by strace
-attached for the window."""
+attached for the window.
+
+Every window lasts the same time, its requests paced over it
+(:mod:`layerbench.served.paced_windows`), and one window as long with no request gives what each
+role does per second while idle: the work of the server's timers cancels in the difference,
+what is left of it is taken off or bounded (:mod:`layerbench.served.time_driven`)."""
 
 import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
 from layerbench.errors import ConfigError, LayerbenchError
 from layerbench.served.counted_launch import VGDB_NAME
 from layerbench.served.fixed_load import FixedLoad
-from layerbench.served.per_request import per_request, summed
+from layerbench.served.paced_windows import PACE_MARGIN, Pacer
+from layerbench.served.per_request import summed
 from layerbench.served.served_counting import Counting
 from layerbench.served.served_dumps import window_dumps
 from layerbench.served.served_roles import CountedProcesses, process_roles
 from layerbench.served.steady_windows import CountedWindow, SteadyCost, confirmed, steady_cost
 from layerbench.served.syscall_counts import SyscallCounter
+from layerbench.served.time_driven import (
+    MIN_SECONDS,
+    TIMER_S,
+    rates,
+    timed_per_request,
+    uncertainty,
+)
 from layerbench.served.vgdb_control import Vgdb
 from layerbench.servers.deployment import Deployment
 
@@ -60,6 +74,12 @@ class Windows:
     idle_s: float = 0.0
     rounds: int = DEFAULT_ROUNDS
     max_rounds: int = DEFAULT_MAX_ROUNDS
+    # Each window lasts this many times what the long window's requests take, its requests
+    # paced over it (:mod:`layerbench.served.paced_windows`).
+    pace_margin: float = PACE_MARGIN
+    # The shortest a window lasts: more than a timer's period, that the idle window bounds one
+    # of its fires (:mod:`layerbench.served.time_driven`).
+    min_seconds: float = MIN_SECONDS
 
     def __post_init__(self) -> None:
         if not 1 <= self.short < self.long <= MAX_REQUESTS:
@@ -72,6 +92,10 @@ class Windows:
                 "the warm-up is 0 or more requests, the idle time 0 or more seconds, the "
                 "concurrency 1 or more"
             )
+        if self.pace_margin < 1:
+            raise ConfigError(f"the windows' pace margin is 1 or more, not {self.pace_margin}")
+        if self.min_seconds <= TIMER_S:
+            raise ConfigError(f"a window lasts more than {TIMER_S:g} s, not {self.min_seconds:g}")
         if not 1 <= self.rounds <= self.max_rounds:
             raise ConfigError(
                 f"the windows are counted in 1 <= rounds <= max_rounds, not {self.rounds} and "
@@ -140,38 +164,36 @@ def _attempts(
     raise LayerbenchError(f"no count of its {what} in {ATTEMPTS} attempts: {last}")
 
 
+@dataclass(frozen=True)
+class CountedSyscalls:
+    """Per role: its system calls per request by call, what is left of its timers' calls, per
+    request, as an uncertainty, and its calls per second while idle, by call."""
+
+    per_request: dict[str, dict[str, float]]
+    uncertainty: dict[str, float]
+    idle_per_second: dict[str, dict[str, float]]
+
+
 def count_syscalls(
     deployment: Deployment,
     counting: Counting,
     loads: Mapping[str, FixedLoad],
     directory: Path,
     windows: Windows,
-) -> tuple[CountedProcesses, dict[str, dict[str, dict[str, float]]]]:
+) -> tuple[CountedProcesses, dict[str, CountedSyscalls]]:
     """Its processes with their roles, and per load (each a request: a rung), per role, its
-    system calls per request by call."""
+    system calls per request by call: strace attached for a window with no request, then for
+    the two windows, each as long (the pace measured with strace attached)."""
     directory.mkdir(parents=True, exist_ok=True)
 
     def count(
         processes: CountedProcesses, attempt: str
-    ) -> tuple[CountedProcesses, dict[str, dict[str, dict[str, float]]]]:
+    ) -> tuple[CountedProcesses, dict[str, CountedSyscalls]]:
         figures = {}
         tags = _tags(list(loads))
         for label, load in loads.items():
             tag = f"{attempt}-{tags[label]}"
-            load.send(windows.warmup, f"syscalls-{tag}-warmup")
-            counted = {
-                size: _window_syscalls(processes, load, directory, f"{tag}-{size}", size, windows)
-                for size in windows.sizes
-            }
-            figures[label] = {
-                role: per_request(
-                    counted[windows.short].get(role, {}),
-                    windows.short,
-                    counted[windows.long].get(role, {}),
-                    windows.long,
-                )
-                for role in processes.present_roles()
-            }
+            figures[label] = _load_syscalls(processes, load, directory, tag, windows)
         now = process_roles(deployment, counting.runs_application)
         _same_processes(processes, now, "system calls")
         return processes, figures
@@ -179,15 +201,79 @@ def count_syscalls(
     return _attempts(deployment, counting, "system calls", count)
 
 
-def _window_syscalls(  # noqa: PLR0917 (one window's parts)
+Calls = dict[str, dict[str, int]]
+
+
+def _load_syscalls(
+    processes: CountedProcesses, load: FixedLoad, directory: Path, tag: str, windows: Windows
+) -> CountedSyscalls:
+    """One load's system calls: its warm-up, its pace measured with strace attached, a window
+    with no request, then the two windows, each as long."""
+    load.send(windows.warmup, f"syscalls-{tag}-warmup")
+
+    def attached(name: str, during: Callable[[], float]) -> tuple[Calls, float]:
+        return _window_syscalls(processes, directory, f"{tag}-{name}", during)
+
+    pacer = Pacer.measured(
+        load,
+        windows.long,
+        f"syscalls-{tag}-pace",
+        margin=windows.pace_margin,
+        least_s=windows.min_seconds,
+        idle_s=windows.idle_s,
+        around=lambda timed: attached("pace", timed)[1],
+    )
+    idle, idle_seconds = attached("idle", pacer.idle)
+    counted = {
+        size: attached(str(size), partial(pacer.window, load, size, f"syscalls-{tag}-{size}"))
+        for size in windows.sizes
+    }
+    return _syscall_figures(processes, windows, counted, idle, idle_seconds)
+
+
+def _syscall_figures(
     processes: CountedProcesses,
-    load: FixedLoad,
-    directory: Path,
-    tag: str,
-    size: int,
     windows: Windows,
-) -> dict[str, dict[str, int]]:
-    """Per role, the calls its processes made over a window of ``size`` requests."""
+    counted: dict[int, tuple[Calls, float]],
+    idle: Calls,
+    idle_seconds: float,
+) -> CountedSyscalls:
+    (short, short_s), (long, long_s) = counted[windows.short], counted[windows.long]
+    roles = processes.present_roles()
+    per_second = {role: rates(idle.get(role, {}), idle_seconds) for role in roles}
+    return CountedSyscalls(
+        per_request={
+            role: timed_per_request(
+                {k: float(v) for k, v in short.get(role, {}).items()},
+                short_s,
+                windows.short,
+                {k: float(v) for k, v in long.get(role, {}).items()},
+                long_s,
+                windows.long,
+                per_second[role],
+            )
+            for role in roles
+        },
+        uncertainty={
+            role: uncertainty(
+                sum(per_second[role].values()),
+                idle_seconds,
+                [],
+                [],
+                long_s - short_s,
+                windows.long - windows.short,
+            )
+            for role in roles
+        },
+        idle_per_second=per_second,
+    )
+
+
+def _window_syscalls(
+    processes: CountedProcesses, directory: Path, tag: str, during: Callable[[], float]
+) -> tuple[Calls, float]:
+    """Per role, the calls its processes made while ``during`` ran (strace attached to each
+    role's processes before, detached after), and the seconds ``during`` says it lasted."""
     counters = {
         role: SyscallCounter(processes.pids(role), directory, f"{role}-{tag}")
         for role in processes.present_roles()
@@ -197,11 +283,10 @@ def _window_syscalls(  # noqa: PLR0917 (one window's parts)
         for counter in counters.values():
             counter.start()
             started.append(counter)
-        time.sleep(windows.idle_s)
-        load.send(size, f"syscalls-{tag}")
+        seconds = during()
     finally:
         calls = {role: counter.stop() for role, counter in counters.items() if counter in started}
-    return calls
+    return calls, seconds
 
 
 def count_instructions(
@@ -225,22 +310,7 @@ def count_instructions(
         figures = {}
         for label, load in loads.items():
             tag = tags[label]
-            load.send(windows.warmup, f"instructions-{tag}-warmup")
-            counted: list[CountedWindow] = []
-            for round_ in range(1, windows.max_rounds + 1):
-                if round_ > 1:
-                    load.send(SPACER_REQUESTS, f"instructions-{tag}-r{round_}-spacer")
-                sizes = windows.sizes if round_ % 2 else windows.sizes[::-1]
-                for size in sizes:
-                    window = f"{tag}-r{round_}-{size}"
-                    vgdb.tell(pids, "zero")
-                    time.sleep(windows.idle_s)
-                    load.send(size, f"instructions-{window}")
-                    vgdb.tell(pids, f"dump window-{window}")
-                    counted.append(_counted_window(processes, directory, window, size))
-                if round_ >= windows.rounds and confirmed(counted, windows.sizes):
-                    break
-            figures[label] = steady_cost(counted, windows.short, windows.long)
+            figures[label] = _load_instructions(vgdb, processes, load, directory, tag, windows)
         now = process_roles(deployment, counting.runs_application)
         _same_processes(processes, now, "instructions")
         return processes, figures
@@ -248,8 +318,50 @@ def count_instructions(
     return _attempts(deployment, counting, "instructions", count)
 
 
+def _load_instructions(  # noqa: PLR0917 (one load's counter, processes, files and windows)
+    vgdb: Vgdb,
+    processes: CountedProcesses,
+    load: FixedLoad,
+    directory: Path,
+    tag: str,
+    windows: Windows,
+) -> SteadyCost:
+    """One load's instructions: its warm-up, its pace measured, a window with no request, then
+    rounds of the two windows, each as long, until each size has two quiet ones."""
+    pids = processes.pids()
+    load.send(windows.warmup, f"instructions-{tag}-warmup")
+    pacer = Pacer.measured(
+        load,
+        windows.long,
+        f"instructions-{tag}-pace",
+        margin=windows.pace_margin,
+        least_s=windows.min_seconds,
+        idle_s=windows.idle_s,
+    )
+
+    def window(name: str, requests: int, during: Callable[[], float]) -> CountedWindow:
+        vgdb.tell(pids, "zero")
+        seconds = during()
+        vgdb.tell(pids, f"dump window-{name}")
+        return _counted_window(processes, directory, name, requests, seconds)
+
+    idle = window(f"{tag}-idle", 0, pacer.idle)
+    counted: list[CountedWindow] = []
+    for round_ in range(1, windows.max_rounds + 1):
+        if round_ > 1:
+            load.send(SPACER_REQUESTS, f"instructions-{tag}-r{round_}-spacer")
+        sizes = windows.sizes if round_ % 2 else windows.sizes[::-1]
+        for size in sizes:
+            name = f"{tag}-r{round_}-{size}"
+            paced = partial(pacer.window, load, size, f"instructions-{name}")
+            counted.append(window(name, size, paced))
+        if round_ >= windows.rounds and confirmed(counted, windows.sizes, idle):
+            break
+    return steady_cost(counted, windows.short, windows.long, idle)
+
+
 def _counted_window(
-    processes: CountedProcesses, directory: Path, window: str, size: int
+    processes: CountedProcesses, directory: Path, window: str, size: int, seconds: float
 ) -> CountedWindow:
     """Per role, callgrind's events over the window ``window``, from each process's dump."""
     pids = processes.pids()
@@ -258,4 +370,4 @@ def _counted_window(
     if missing:
         raise LayerbenchError(f"no dump of window {window} from {missing}")
     by_process = {pid: {k: float(v) for k, v in dumps[pid].events.items()} for pid in pids}
-    return CountedWindow(size, summed(by_process, processes.roles))
+    return CountedWindow(size, summed(by_process, processes.roles), seconds)

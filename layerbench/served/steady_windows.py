@@ -14,12 +14,18 @@ the burst windows counted beyond their size's quiet mean is shown beside it per 
 averaged over every request of every window counted. The quiet windows of a size may still
 differ by less than BURST: where a server's processes or threads take turns by timing (two
 gunicorn workers' windows of 200 requests differed by up to 0.8 %), and their mean is its
-cost."""
+cost.
+
+Every window lasts the same time (:mod:`layerbench.served.paced_windows`), and a window with no
+request, as long, gives what each role does per second while idle: windows are compared with
+that work taken off (a short window holds as much of it as a long one, three times as much per
+request), and the per-request figure has its uncertainty beside it
+(:mod:`layerbench.served.time_driven`)."""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from layerbench.served.per_request import per_request
+from layerbench.served.time_driven import rates, timed_per_request, uncertainty
 
 # A window that counts more than its size's least by this share holds a burst: more than timing
 # made windows of one server differ (0.8 % for gunicorn's two workers), less than one rebuild of
@@ -33,10 +39,15 @@ class CountedWindow:
     requests: int
     # Per role, callgrind's events over the window.
     by_role: Mapping[str, Mapping[str, float]]
+    # How long it lasted, from its counts' zeroing to their dump.
+    seconds: float = 0.0
 
     @property
     def instructions(self) -> float:
         return sum(events.get(INSTRUCTIONS, 0.0) for events in self.by_role.values())
+
+    def role_instructions(self, role: str) -> float:
+        return self.by_role.get(role, {}).get(INSTRUCTIONS, 0.0)
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,12 @@ class SteadyCost:
     bursts_per_request: dict[str, float]
     windows: int
     burst_windows: int
+    # Per role, the uncertainty of its instructions per request, and its instructions per
+    # second while idle (none without an idle window).
+    uncertainty: dict[str, float] | None = None
+    idle_per_second: dict[str, float] | None = None
+    # Each size's quiet windows' mean duration, in seconds.
+    seconds: dict[int, float] | None = None
 
 
 def least(windows: Sequence[CountedWindow], requests: int) -> CountedWindow:
@@ -58,23 +75,37 @@ def _instructions(window: CountedWindow) -> float:
     return window.instructions
 
 
-def quiet(windows: Sequence[CountedWindow], requests: int) -> list[CountedWindow]:
-    """The windows of ``requests`` requests without a burst: whose instructions per request are
-    within BURST of the least of any window, of either size (what a window's opening and
-    closing add is a few requests' worth, far under BURST of 200). Compared across sizes, a
-    burst that falls in every window of one size (its period a multiple of a round's
-    requests) is still one."""
-    lowest = min(each.instructions / each.requests for each in windows)
+def quiet(
+    windows: Sequence[CountedWindow], requests: int, per_second: float = 0.0
+) -> list[CountedWindow]:
+    """The windows of ``requests`` requests without a burst: whose instructions per request,
+    what the processes do per second while idle (``per_second``) taken off, are within BURST
+    of the least of any window, of either size (what a window's opening and closing add is a
+    few requests' worth, far under BURST of 200). Compared across sizes, a burst that falls in
+    every window of one size (its period a multiple of a round's requests) is still one."""
+
+    def each_request(window: CountedWindow) -> float:
+        return (window.instructions - per_second * window.seconds) / window.requests
+
+    lowest = min(each_request(each) for each in windows)
     return [
         each
         for each in windows
-        if each.requests == requests and each.instructions / each.requests <= lowest * (1 + BURST)
+        if each.requests == requests and each_request(each) <= lowest + abs(lowest) * BURST
     ]
 
 
-def confirmed(windows: Sequence[CountedWindow], sizes: Sequence[int]) -> bool:
+def confirmed(
+    windows: Sequence[CountedWindow], sizes: Sequence[int], idle: CountedWindow | None = None
+) -> bool:
     """Whether each size has two quiet windows."""
-    return all(len(quiet(windows, size)) >= 2 for size in sizes)
+    per_second = _idle_rate(idle)
+    return all(len(quiet(windows, size, per_second)) >= 2 for size in sizes)
+
+
+def _idle_rate(idle: CountedWindow | None) -> float:
+    """The instructions per second of every role, counted in ``idle`` (none: 0)."""
+    return idle.instructions / idle.seconds if idle is not None and idle.seconds > 0 else 0.0
 
 
 def mean_by_role(windows: Sequence[CountedWindow]) -> dict[str, dict[str, float]]:
@@ -91,13 +122,25 @@ def mean_by_role(windows: Sequence[CountedWindow]) -> dict[str, dict[str, float]
     }
 
 
-def steady_cost(windows: Sequence[CountedWindow], short: int, long: int) -> SteadyCost:
-    """The steady cost per request (the difference of each size's quiet windows' means) and
-    the bursts: what the other windows counted beyond their size's quiet mean."""
+def steady_cost(
+    windows: Sequence[CountedWindow], short: int, long: int, idle: CountedWindow | None = None
+) -> SteadyCost:
+    """The steady cost per request (the difference of each size's quiet windows' means, what
+    each role does per second while idle, counted in ``idle``, times the difference of their
+    mean durations taken off), its uncertainty, and the bursts: what the other windows counted
+    beyond their size's quiet mean."""
     # A size without a quiet window after the last round (a burst in each): its least.
-    calm = {size: quiet(windows, size) or [least(windows, size)] for size in (short, long)}
+    total_rate = _idle_rate(idle)
+    calm = {
+        size: quiet(windows, size, total_rate) or [least(windows, size)] for size in (short, long)
+    }
     means = {size: mean_by_role(calm[size]) for size in (short, long)}
+    seconds = {size: sum(w.seconds for w in calm[size]) / len(calm[size]) for size in calm}
     roles = list(dict.fromkeys(role for each in windows for role in each.by_role))
+    per_second = {
+        role: rates(idle.by_role.get(role, {}), idle.seconds) if idle is not None else {}
+        for role in roles
+    }
     bursts = dict.fromkeys(roles, 0.0)
     burst_windows = 0
     for window in windows:
@@ -110,12 +153,42 @@ def steady_cost(windows: Sequence[CountedWindow], short: int, long: int) -> Stea
             bursts[role] += extra - base.get(role, {}).get(INSTRUCTIONS, 0.0)
     requests = sum(window.requests for window in windows)
     steady = {
-        role: per_request(means[short].get(role, {}), short, means[long].get(role, {}), long)
+        role: timed_per_request(
+            means[short].get(role, {}),
+            seconds[short],
+            short,
+            means[long].get(role, {}),
+            seconds[long],
+            long,
+            per_second[role],
+        )
         for role in roles
     }
+    within = (
+        None
+        if idle is None
+        else {
+            role: uncertainty(
+                per_second[role].get(INSTRUCTIONS, 0.0),
+                idle.seconds,
+                [each.role_instructions(role) for each in calm[short]],
+                [each.role_instructions(role) for each in calm[long]],
+                seconds[long] - seconds[short],
+                long - short,
+            )
+            for role in roles
+        }
+    )
     return SteadyCost(
         per_request=steady,
         bursts_per_request={role: value / requests for role, value in bursts.items()},
         windows=len(windows),
         burst_windows=burst_windows,
+        uncertainty=within,
+        idle_per_second=(
+            {role: per_second[role].get(INSTRUCTIONS, 0.0) for role in roles}
+            if idle is not None
+            else None
+        ),
+        seconds=seconds,
     )

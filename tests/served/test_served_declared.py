@@ -10,10 +10,10 @@ import pytest
 from layerbench.served.served_cost import ServedCost, measure_served
 from layerbench.served.served_counting import counting_for
 from layerbench.served.served_windows import Windows
-from tests.served_deployments import served_deployment
+from tests.served_deployments import SHORTEST_S, served_deployment
 
 # One round each: counting in rounds is the gunicorn test's (test_served_cost.py).
-WINDOWS = Windows(20, 60, 10, rounds=1, max_rounds=1)
+WINDOWS = Windows(20, 60, 10, rounds=1, max_rounds=1, min_seconds=SHORTEST_S)
 
 
 def _count(adapter: str, root: Path, windows: Windows = WINDOWS) -> ServedCost:

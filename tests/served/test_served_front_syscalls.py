@@ -5,7 +5,7 @@ from pathlib import Path
 
 from layerbench.served.served_counting import counting_for
 from layerbench.served.served_windows import Windows, count_syscalls
-from tests.served_deployments import served_deployment
+from tests.served_deployments import SHORTEST_S, served_deployment
 
 
 def test_nginx_in_front_makes_the_proxy_hop_calls(workdir: Path) -> None:
@@ -15,10 +15,14 @@ def test_nginx_in_front_makes_the_proxy_hop_calls(workdir: Path) -> None:
     with deployment:
         counting = counting_for("uwsgi-nginx")
         processes, by_load = count_syscalls(
-            deployment, counting, {"string": load}, workdir / "strace", Windows(50, 150)
+            deployment,
+            counting,
+            {"string": load},
+            workdir / "strace",
+            Windows(50, 150, min_seconds=SHORTEST_S),
         )
     assert processes.present_roles() == ["front", "server", "application"]
-    calls = by_load["string"]
+    calls = by_load["string"].per_request
     front = calls["front"]
     # Per request, nginx connects to uWSGI's socket, sends it the request and reads its answer,
     # beside what it does with the client's connection (kept alive: no accept per request).

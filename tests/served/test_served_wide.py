@@ -1,7 +1,8 @@
 """The served cost against what is known: a worker made to do a calibrated amount of extra work
 per request (a loop, counted in-process by ``layerbench cost``'s machinery) shows that much more
-in its served instructions; and idle time in both windows leaves the per-request figure as it
-is. Each runs gunicorn under callgrind several times: wide."""
+in its served instructions; idle time in both windows leaves the per-request figure as it is;
+and so does work a worker does per second on a timer thread, whether the windows last once or
+twice as long. Each runs gunicorn under callgrind several times: wide."""
 
 from pathlib import Path
 
@@ -29,6 +30,31 @@ def application(environ, start_response):
     return [b"ok"]
 """
 EXTRA_ITERATIONS = 50_000
+HEARTBEAT_APP = """
+import itertools
+import threading
+import time
+
+BEAT_ITERATIONS = {iterations}
+BEAT_S = 0.25
+
+
+def beat():
+    while True:
+        time.sleep(BEAT_S)
+        for _ in itertools.repeat(None, BEAT_ITERATIONS):
+            pass
+
+
+threading.Thread(target=beat, daemon=True).start()
+
+
+def application(environ, start_response):
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "2")])
+    return [b"ok"]
+"""
+BEAT_ITERATIONS = 20_000
+FAST, SLOW = 1.5, 4.0
 ONE_WORKER = {"gunicorn": {"workers": "1"}}
 
 
@@ -71,3 +97,26 @@ def test_idle_time_in_both_windows_cancels(workdir: Path) -> None:
     assert idle.total_instructions == pytest.approx(busy.total_instructions, rel=0.01)
     worker = busy.instructions_per_request["application"]
     assert idle.instructions_per_request["application"] == pytest.approx(worker, rel=0.01)
+
+
+def test_work_per_second_does_not_change_the_per_request_figure(workdir: Path) -> None:
+    (workdir / "heartbeat.py").write_text(HEARTBEAT_APP.format(iterations=BEAT_ITERATIONS))
+    app = {USER_APP_VARIABLE: "heartbeat:application", USER_APP_PATH_VARIABLE: str(workdir)}
+    # Windows lasting 1.5 and 4 times what the long one's requests take: the heartbeat's work
+    # in each window differs by several seconds'.
+    paces = {margin: Windows(50, 150, 10, pace_margin=margin) for margin in (FAST, SLOW)}
+    counted = {
+        margin: _served(workdir / f"pace-{margin}", windows, app)
+        for margin, windows in paces.items()
+    }
+    worker = {m: cost.instructions_per_request["application"] for m, cost in counted.items()}
+    within = {m: cost.instruction_uncertainty["application"] for m, cost in counted.items()}
+    assert worker[SLOW] == pytest.approx(worker[FAST], abs=within[SLOW] + within[FAST])
+    # The heartbeat was counted while idle, and would have moved the figure far more than that
+    # had it not cancelled: its work over the extra seconds of the longer windows, per request.
+    rate = counted[SLOW].idle_instructions_per_second["application"]
+    seconds = {margin: cost.window_seconds[1] for margin, cost in counted.items()}
+    moved = rate * (seconds[SLOW] - seconds[FAST]) / (150 - 50)
+    assert moved > 2 * (within[FAST] + within[SLOW])
+    # Its work per request is still the worker's own, not the heartbeat's.
+    assert within[SLOW] < worker[SLOW]
