@@ -27,6 +27,7 @@ from layerbench.matrix.matrix_result import Cell, ColumnInfo, MatrixResult
 from layerbench.proc.ports import free_port
 from layerbench.profile.trial_profiling import TrialProfiling
 from layerbench.replicate.served_counts import first_requests_counts, further_counts
+from layerbench.replicate.settled_counts import settled_counts
 from layerbench.results.status import Status
 from layerbench.results.trials import MAX_REPEATS, Trial
 from layerbench.rungs.definitions import STATIC_BODY, STATIC_FILE, Rung
@@ -136,11 +137,23 @@ class Matrix:
             for c in planned
         ]
         told = getattr(self.observer, "served_starting", None) or (lambda label: None)
+        if self.options.settled is not None:
+            self.result.served = settled_counts(
+                targets,
+                self.workdir,
+                concurrency=self.options.settled,
+                counts=self.options.served_counts,
+                client_cpus=self.layout.client_cpus,
+                told=told,
+            )
+            self.checkpoint()
+            return
         if self.options.first_requests is not None:
             self.result.served = first_requests_counts(
                 targets,
                 self.workdir,
                 requests=self.options.first_requests,
+                second_run=self.options.second_run,
                 counts=self.options.served_counts,
                 client_cpus=self.layout.client_cpus,
                 told=told,
@@ -256,10 +269,14 @@ class Matrix:
         """A trial of the cell; a server that died meanwhile raises (it ends the column)."""
         concurrency = self.options.concurrency[row]
         self.observer.cell_starting(column.info, concurrency)
+        warmup_s = self.options.warmup_s
+        rerun = concurrency in self.options.concurrency[:row]
+        if rerun and self.options.rerun_warmup_s is not None:
+            warmup_s = self.options.rerun_warmup_s
         spec = LoadSpec(
             concurrency=concurrency,
             duration_s=self.options.duration_s,
-            warmup_s=self.options.warmup_s,
+            warmup_s=warmup_s,
             keep_alive=self.options.keep_alive,
         )
         spec = load_spec_for(spec, column.rung, self.workdir, deployment.base_url)

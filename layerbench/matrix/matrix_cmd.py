@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from layerbench.console.numbers import MAX_REPEATS, seconds, whole
+from layerbench.console.numbers import MAX_CONCURRENCY, MAX_REPEATS, seconds, whole
 from layerbench.console.profile_option import add_profile_arguments, check_profile_run
 from layerbench.console.topology_option import add_topology_argument, topology_of, with_hosts
 from layerbench.console.until_decided import (
@@ -38,7 +38,7 @@ from layerbench.matrix.seed_table import (
 )
 from layerbench.render.worker_memory import format_memory_table
 from layerbench.replicate.count_claims import MAX_SERVED_COUNTS
-from layerbench.replicate.counted_table import format_first_requests
+from layerbench.replicate.counted_table import format_first_requests, format_settled
 from layerbench.replicate.published import MATRIX
 from layerbench.replicate.published_option import add_published_argument, published_names
 from layerbench.rungs.applications import APPLICATIONS, BARE
@@ -94,6 +94,13 @@ def add_parser(commands: Any) -> None:
         "--warmup", type=seconds(zero=True), default=1.0, help="seconds of warm-up (1)"
     )
     parser.add_argument(
+        "--rerun-warmup",
+        type=seconds(zero=True),
+        metavar="S",
+        help="seconds of warm-up before a level that repeats an earlier level's concurrency (a "
+        "second run, once the processes the first started are warm), instead of --warmup",
+    )
+    parser.add_argument(
         "--repeats",
         type=whole(1, MAX_REPEATS),
         default=3,
@@ -126,6 +133,22 @@ def add_parser(commands: Any) -> None:
         help="with --measure: also count the first N requests after a fresh start, no warm-up, "
         "per request (what an import at the first request costs), --measure-counts times",
     )
+    parser.add_argument(
+        "--settled",
+        type=whole(1, MAX_CONCURRENCY),
+        metavar="C",
+        help="with --measure: count each column settled instead (for a server whose processes "
+        "keep changing): requests at concurrency C until it starts no more processes, then "
+        "windows of 500 requests at C until two agree within 2 %%, every process counted",
+    )
+    parser.add_argument(
+        "--second-run",
+        type=whole(1, MAX_CONCURRENCY),
+        metavar="C",
+        help="with --first-requests: then, on the same start, requests at concurrency C until "
+        "the server starts no more processes, and windows of N requests at C until two agree "
+        "within 2 %% (no import in either): the second run's cost per request",
+    )
     add_published_argument(parser, MATRIX)
     add_until_decided_arguments(
         parser,
@@ -153,6 +176,9 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         measure=args.measure,
         served_counts=args.measure_counts,
         first_requests=args.first_requests,
+        second_run=args.second_run,
+        rerun_warmup_s=args.rerun_warmup,
+        settled=args.settled,
         profile=args.profile,
         profile_rate_hz=args.profile_rate,
     )
@@ -174,6 +200,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         format_seed_table(result, published) if published is not None else "",
         format_served_table(*served_from_document(result.served)) if result.served else "",
         format_first_requests(result.served),
+        format_settled(result.served),
     ]
     document = result.to_dict()
     with_hosts(results, document, tables, matrix_memory_items(result))

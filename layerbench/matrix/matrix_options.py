@@ -81,6 +81,16 @@ class MatrixOptions:
     # many requests after a fresh start counted as many times.
     served_counts: int = 1
     first_requests: int | None = None
+    # With first_requests: the second run counted after them on the same start, settled and
+    # counted at this concurrency (layerbench/replicate/second_run.py).
+    second_run: int | None = None
+    # Seconds of warm-up before a level that repeats an earlier one's concurrency (a second
+    # run: the children a first run started, done starting), instead of warmup_s; None: the
+    # same.
+    rerun_warmup_s: float | None = None
+    # With --measure: each column counted settled at this concurrency instead of after a
+    # warm-up at 1 (layerbench/replicate/settled_counts.py).
+    settled: int | None = None
     # --profile: py-spy on each cell's workers during its trials, this many samples a second.
     profile: bool = False
     profile_rate_hz: int = DEFAULT_RATE_HZ
@@ -103,7 +113,7 @@ class MatrixOptions:
                     f"the rungs are: {known}",
                 )
             )
-        if self.duration_s <= 0 or self.warmup_s < 0:
+        if self.duration_s <= 0 or self.warmup_s < 0 or (self.rerun_warmup_s or 0) < 0:
             raise ConfigError("the duration must be positive and the warm-up not negative")
         if not 1 <= self.repeats <= MAX_REPEATS:
             raise ConfigError(f"repeats must be 1 to {MAX_REPEATS}, not {self.repeats}")
@@ -113,6 +123,10 @@ class MatrixOptions:
             find_adapter(column.adapter).check_interface(app.name, app.interface)
         apps = (column.application for column in self.columns)
         check_profiled(self.profile, apps, self.profile_rate_hz)
+        self._check_served_counts()
+
+    def _check_served_counts(self) -> None:
+        """--measure's counts: how many, the first requests', the second run's."""
         if self.measure is not None:
             self._check_measure()
         elif self.served_counts != 1 or self.first_requests is not None:
@@ -125,6 +139,18 @@ class MatrixOptions:
             raise ConfigError(
                 f"--first-requests is 1 to {MAX_REQUESTS:,}, not {self.first_requests}"
             )
+        if self.settled is not None:
+            if self.measure is None or self.first_requests is not None:
+                raise ConfigError("--settled goes with --measure, not with --first-requests")
+            if not 1 <= self.settled <= MAX_CONCURRENCY:
+                raise ConfigError(f"--settled is 1 to {MAX_CONCURRENCY:,}, not {self.settled}")
+        if self.second_run is not None:
+            if self.first_requests is None:
+                raise ConfigError("--second-run goes with --first-requests")
+            if not 1 <= self.second_run <= MAX_CONCURRENCY:
+                raise ConfigError(
+                    f"--second-run is 1 to {MAX_CONCURRENCY:,}, not {self.second_run}"
+                )
 
     def _check_measure(self) -> None:
         """Every column countable, its rung one request: refused before anything starts."""

@@ -15,7 +15,14 @@ from layerbench.errors import ConfigError
 from layerbench.matrix.matrix_result import Cell, MatrixResult
 from layerbench.render.text_table import format_table, setup_lines
 from layerbench.render.worker_memory import MIB, server_memory
-from layerbench.replicate.count_claims import FIRST, SERVED, SideCounts, side_counts
+from layerbench.replicate.count_claims import (
+    FIRST,
+    SECOND,
+    SERVED,
+    SETTLED,
+    SideCounts,
+    side_counts,
+)
 from layerbench.replicate.counted_table import (
     CountedFigure,
     counted_claim_lines,
@@ -260,18 +267,27 @@ def _counted_lines(
     """A claim about what a request costs, in a run that counted it: each figure's counts,
     then each claim judged in req/s and in served instructions (layerbench/replicate/)."""
     first = experiment.first_requests
+    second = experiment.second_run
 
     def which(figure: SeedFigure) -> str | None:
-        """What a figure is counted by; None for a second run after a first (not counted:
-        layerbench/replicate/served_counts.py)."""
+        """What a figure is counted by; None for a second run after a first the experiment
+        does not count (layerbench/replicate/served_counts.py)."""
+        if experiment.settled is not None:
+            return SETTLED
         if first is None:
             return SERVED
-        return FIRST if figure.place.occurrence == 0 else None
+        if figure.place.occurrence == 0:
+            return FIRST
+        return SECOND if second is not None else None
 
     def what(figure: SeedFigure) -> str:
         counted_by = which(figure)
         if counted_by is None:
             return "a second run: not counted"
+        if counted_by == SECOND:
+            return f"{first:,} at c={second}, settled, warm"
+        if counted_by == SETTLED:
+            return f"settled at c={experiment.settled}, warm"
         return (
             "served, after a warm-up" if counted_by == SERVED else f"first {first:,} after a start"
         )

@@ -97,19 +97,24 @@ class SideCounts:
     errors: tuple[str, ...] = ()
 
 
-# Which of a column's counts a figure is judged on: its served cost (after a warm-up) or its
-# first requests after a start.
-SERVED, FIRST = "served", "first"
+# Which of a column's counts a figure is judged on: its served cost (after a warm-up), its
+# first requests after a start, or its second run after them.
+SERVED, FIRST, SECOND, SETTLED = "served", "first", "second", "settled"
 
 
 def side_counts(served: Mapping[str, Any], label: str, which: str = SERVED) -> SideCounts | None:
     """The column ``label``'s counts in a matrix's ``served`` document: its served cost's, every
-    count (the first alone when the run counted once), or its first requests' (FIRST); None
-    when it has none."""
-    if which == FIRST:
-        rows = served.get("first_requests", {}).get("counts", {}).get(label)
+    count (the first alone when the run counted once), its first requests' (FIRST), its
+    second run's (SECOND) or its settled counts' (SETTLED); None when it has none."""
+    if which in {FIRST, SECOND, SETTLED}:
+        kept = "settled" if which == SETTLED else "first_requests"
+        rows = served.get(kept, {}).get("counts", {}).get(label)
         if rows is None:
             return None
+        if which == SECOND:
+            rows = [
+                row.get("second_run", {"error": row.get("error", "not counted")}) for row in rows
+            ]
         good = [row for row in rows if "error" not in row]
         return SideCounts(
             tuple(float(row["instructions_per_request"]) for row in good),

@@ -130,25 +130,65 @@ def format_first_requests(served: Mapping[str, Any]) -> str:
     if not first:
         return ""
     requests = int(first["requests"])
-    rows = [["column", "count", "instructions/req", "syscalls/req", "processes"]]
+    rows = [["column", "count", "run", "instructions/req", "syscalls/req", "processes"]]
+    seconds = []
     for label, counts in first["counts"].items():
         for number, count in enumerate(counts, 1):
             name = label if number == 1 else ""
-            if "error" in count:
-                rows.append([name, str(number), str(count["error"]), "", ""])
-                continue
-            rows.append(
-                [
-                    name,
-                    str(number),
-                    f"{count['instructions_per_request']:,.0f}",
-                    f"{sum(count['syscalls_per_request'].values()):.1f}",
-                    str(count["processes"]),
-                ]
-            )
+            rows.append([name, str(number), "first", *_first_row(count)])
+            second = count.get("second_run")
+            if second is not None:
+                rows.append(["", "", "second", *_first_row(second)])
+                if "error" not in second:
+                    seconds.append(second)
     caption = (
         f"The first {requests:,} requests after a fresh start, per request: concurrency 1, no "
         "warm-up, every process of the server counted (those it started meanwhile included); "
         "instructions by callgrind, system calls by strace -f -c"
+    )
+    if seconds:
+        concurrency = seconds[0]["concurrency"]
+        settled = ", ".join(str(each["settle_requests"]) for each in seconds)
+        windows = ", ".join(str(each["windows"]) for each in seconds)
+        caption += (
+            f". Then, on the same start, its second run: requests at c={concurrency} in batches "
+            f"until one started no process ({settled} requests), then windows of {requests:,} "
+            f"requests at c={concurrency} until two in a row agreed within 2 % ({windows} "
+            "windows), every process counted: the two windows' mean"
+        )
+    return "\n".join([caption, *format_table(rows, 2)])
+
+
+def _first_row(count: Mapping[str, Any]) -> list[str]:
+    """A first (or second) run's cells: its instructions, system calls and processes."""
+    if "error" in count:
+        return [_short(str(count["error"])), "", ""]
+    return [
+        f"{count['instructions_per_request']:,.0f}",
+        f"{sum(count['syscalls_per_request'].values()):.1f}",
+        str(count["processes"]),
+    ]
+
+
+def format_settled(served: Mapping[str, Any]) -> str:
+    """A matrix's ``--settled`` counts (its ``served`` document's ``settled``): per column and
+    count, the instructions and system calls per request and the processes counted; nothing
+    without."""
+    settled = served.get("settled")
+    if not settled:
+        return ""
+    rows = [["column", "count", "instructions/req", "syscalls/req", "processes", "settling"]]
+    for label, counts in settled["counts"].items():
+        for number, count in enumerate(counts, 1):
+            name = label if number == 1 else ""
+            more = "" if "error" in count else f"{count['settle_requests']:,} requests"
+            rows.append([name, str(number), *_first_row(count), more])
+    concurrency, requests = settled["concurrency"], settled["requests"]
+    caption = (
+        f"Served, settled, per request: on a fresh start, requests at c={concurrency} in "
+        "batches until one started no process (settling), then windows of "
+        f"{requests:,} requests at c={concurrency} until two in a row agreed within 2 %, every "
+        "process of the server counted (those started or ended meanwhile included): the two "
+        "windows' mean; instructions by callgrind, system calls by strace -f -c"
     )
     return "\n".join([caption, *format_table(rows, 2)])

@@ -127,6 +127,8 @@ class MatrixFile(ExperimentFile):
     figures: Annotated[tuple[MatrixFigureTable, ...], Bounds(least=1)]
     counted: bool = False
     first_requests: Annotated[int, Bounds(low=1)] | None = None
+    second_run: Annotated[int, Bounds(low=1)] | None = None
+    settled: Annotated[int, Bounds(low=1)] | None = None
     explained: str = ""
 
     def experiment(self) -> SeedExperiment:
@@ -141,6 +143,8 @@ class MatrixFile(ExperimentFile):
             self.command,
             self.counted,
             self.first_requests,
+            self.second_run,
+            self.settled,
         )
 
 

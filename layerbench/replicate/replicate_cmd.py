@@ -116,6 +116,10 @@ def counted_argv(experiment: Published, counts: int) -> list[str]:
     argv = ["--measure-counts", str(counts)]
     if seed.first_requests is not None:
         argv += ["--first-requests", str(seed.first_requests)]
+    if seed.second_run is not None:
+        argv += ["--second-run", str(seed.second_run)]
+    if seed.settled is not None:
+        argv += ["--settled", str(seed.settled)]
     return argv
 
 

@@ -68,6 +68,13 @@ class SeedExperiment:
     # Its first measurement after a start (occurrence 0) is about the first requests: their
     # instructions are counted over this many requests after a fresh start, no warm-up.
     first_requests: int | None = None
+    # Its second measurement (occurrence 1) is about a second run, every child warm: counted
+    # after the first requests on the same start, settled and counted at this concurrency
+    # (layerbench/replicate/second_run.py).
+    second_run: int | None = None
+    # Its columns counted settled at this concurrency instead of after a warm-up at 1 (its
+    # server's processes keep changing: layerbench/replicate/settled_counts.py).
+    settled: int | None = None
 
     def __post_init__(self) -> None:
         references = {figure.name: figure.reference for figure in self.figures}

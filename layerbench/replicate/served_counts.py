@@ -6,7 +6,8 @@ requests after a start, what they cost.
 The first requests: the usual count sends a warm-up before its windows, and the difference of
 two windows takes off whatever does not grow with the requests, so an import made at the first
 request (a lazily loaded application) is in neither figure. Here a server is started afresh
-under callgrind, its processes left to settle, the counts zeroed, then ``requests`` requests
+under callgrind, left until it is quiet (the same processes, idle: every child done starting,
+:mod:`layerbench.replicate.quiet_server`), the counts zeroed, then ``requests`` requests
 sent at concurrency 1 with no warm-up, and every process's count dumped (those the server forked
 meanwhile included, and those that ended, by the dump they wrote as they exited): the
 instructions over those requests, whatever the server's processes did for them (the import
@@ -16,15 +17,22 @@ to after the last. Idle work over the window (a timer's tick) is counted too; ag
 it is small. The columns are counted at once, each in a thread on its own server (a count of
 instructions does not change with what runs beside it), each column's counts one after another."""
 
-import re
 import threading
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from layerbench.errors import LayerbenchError
 from layerbench.proc.threads_together import run_together
+from layerbench.replicate.quiet_server import quiet_processes
+from layerbench.replicate.second_run import (
+    SecondRun,
+    WindowTotal,
+    count_second_instructions,
+    count_second_syscalls,
+    exit_dumps,
+)
 from layerbench.served.counted_launch import VGDB_NAME
 from layerbench.served.fixed_load import FixedLoad
 from layerbench.served.served_columns import CountedTarget, measure_targets
@@ -32,15 +40,13 @@ from layerbench.served.served_cost import ServedCost, counted, rung_load
 from layerbench.served.served_counting import Counting, counting_for
 from layerbench.served.served_dumps import window_dumps
 from layerbench.served.served_roles import process_roles
-from layerbench.served.served_windows import Windows, settled_processes
+from layerbench.served.served_windows import Windows
 from layerbench.served.syscall_counts import SyscallCounter
 from layerbench.served.vgdb_control import Vgdb
 from layerbench.servers.deployment import Deployment
 from layerbench.typed_documents import JsonObject, encode
 
 FIRST_WINDOW = "first-requests"
-# A dump's total of its first event (Ir): callgrind's ``totals:`` line.
-_TOTALS = re.compile(r"^totals: (\d+)", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -52,9 +58,18 @@ class FirstRequests:
     syscalls_per_request: dict[str, float]
     # The server's processes counted: those it started during the requests included.
     processes: int
+    # The second run on the same start (layerbench/replicate/second_run.py), or why it has
+    # none; None when not asked for.
+    second_run: SecondRun | str | None = None
 
     def to_dict(self) -> JsonObject:
-        document: JsonObject = encode(asdict(self))
+        second = self.second_run
+        document: JsonObject = encode(asdict(replace(self, second_run=None)))
+        del document["second_run"]
+        if isinstance(second, SecondRun):
+            document["second_run"] = encode(asdict(second))
+        elif second is not None:
+            document["second_run"] = {"error": second}
         return document
 
 
@@ -65,6 +80,7 @@ class _Window:
     instructions: float
     syscalls: dict[str, int]
     processes: int
+    second: SecondRun | str | None = None
 
 
 def count_repeatedly(
@@ -107,6 +123,7 @@ def count_first_requests_repeatedly(
     counts: int,
     client_cpus: frozenset[int] | None,
     told: Callable[[str], None],
+    second_run: int | None = None,
 ) -> dict[str, list[FirstRequests | str]]:
     """Per target, ``counts`` counts of its first ``requests`` requests (or why it has none):
     the targets at once, each in a thread of its own on its own server, its counts one after
@@ -130,7 +147,12 @@ def count_first_requests_repeatedly(
                 load = rung_load(target.rung, url, directory, Windows(), client_cpus)
                 found[target.label].append(
                     count_first_requests(
-                        target.deployment, counting_for(target.adapter), load, directory, requests
+                        target.deployment,
+                        counting_for(target.adapter),
+                        load,
+                        directory,
+                        requests,
+                        second_run=second_run,
                     )
                 )
             except LayerbenchError as error:
@@ -141,36 +163,59 @@ def count_first_requests_repeatedly(
 
 
 def count_first_requests(
-    deployment: Deployment, counting: Counting, load: FixedLoad, directory: Path, requests: int
+    deployment: Deployment,
+    counting: Counting,
+    load: FixedLoad,
+    directory: Path,
+    requests: int,
+    *,
+    second_run: int | None = None,
 ) -> FirstRequests:
-    """The first ``requests`` requests after a start of ``deployment``, per request."""
-    window = _first_window(deployment, counting, load, directory / "first", requests)
+    """The first ``requests`` requests after a start of ``deployment``, per request; with
+    ``second_run`` (a concurrency), the second run on the same start after them."""
+    window = _first_window(deployment, counting, load, directory / "first", requests, second_run)
     return FirstRequests(
         requests,
         window.instructions / requests,
         {name: n / requests for name, n in window.syscalls.items()},
         window.processes,
+        window.second,
     )
 
 
-def _first_window(
-    deployment: Deployment, counting: Counting, load: FixedLoad, directory: Path, requests: int
+def _first_window(  # noqa: PLR0917 (the count's parts)
+    deployment: Deployment,
+    counting: Counting,
+    load: FixedLoad,
+    directory: Path,
+    requests: int,
+    second_run: int | None,
 ) -> _Window:
     """The first ``requests`` requests after a start: their system calls on a native start, then
-    their instructions on a start under callgrind; totals."""
+    their instructions on a start under callgrind; totals. With ``second_run``, after each, the
+    second run (its failure kept as its message: the first run's counts stand)."""
     directory.mkdir(parents=True, exist_ok=True)
     directory.chmod(0o755)
+    second_load = replace(load, concurrency=second_run or 1)
+    second_calls: tuple[WindowTotal, int, int] | str | None = None
     with deployment:
-        processes = settled_processes(deployment, counting)
+        processes = quiet_processes(deployment, counting)
         counter = SyscallCounter(processes.pids(), directory, "first")
         counter.start()
         try:
             load.send(requests, f"first-syscalls-{requests}")
         finally:
             calls = counter.stop()
+        if second_run is not None:
+            try:
+                second_calls = count_second_syscalls(
+                    deployment, counting, second_load, directory, requests
+                )
+            except LayerbenchError as error:
+                second_calls = f"not counted: {error}"
     callgrind = directory / "callgrind"
     with counted(deployment, callgrind, cache_sim=False), deployment:
-        processes = settled_processes(deployment, counting)
+        processes = quiet_processes(deployment, counting)
         vgdb = Vgdb(callgrind / VGDB_NAME)
         vgdb.tell(processes.pids(), "instrumentation on")
         ended_before = set(exit_dumps(callgrind))
@@ -185,24 +230,18 @@ def _first_window(
         }
         # What the processes that ended during the window counted, written as they exited.
         dumps |= {pid: n for pid, n in exit_dumps(callgrind).items() if pid not in ended_before}
-    lost = sorted((set(processes.pids()) | set(now)) - set(dumps))
-    if lost:
-        raise LayerbenchError(f"no count of processes {lost} over the first requests")
-    return _Window(sum(dumps.values()), calls, len(dumps))
-
-
-def exit_dumps(directory: Path) -> dict[int, int]:
-    """The instructions each process that has ended counted since its last dump (callgrind
-    writes ``callgrind.out.PID`` as a process exits), by process."""
-    found = {}
-    for path in directory.glob("callgrind.out.*"):
-        pid = path.name.removeprefix("callgrind.out.")
-        if not pid.isdigit():
-            continue
-        totals = _TOTALS.search(path.read_text(errors="replace"))
-        if totals is not None:
-            found[int(pid)] = int(totals.group(1))
-    return found
+        lost = sorted((set(processes.pids()) | set(now)) - set(dumps))
+        if lost:
+            raise LayerbenchError(f"no count of processes {lost} over the first requests")
+        second: SecondRun | str | None = None
+        if second_run is not None:
+            try:
+                second = count_second_instructions(
+                    deployment, counting, second_load, callgrind, requests, second_calls
+                )
+            except LayerbenchError as error:
+                second = f"not counted: {error}"
+    return _Window(sum(dumps.values()), calls, len(dumps), second)
 
 
 def further_counts(
@@ -241,6 +280,7 @@ def first_requests_counts(
     counts: int,
     client_cpus: frozenset[int] | None,
     told: Callable[[str], None],
+    second_run: int | None = None,
 ) -> JsonObject:
     """``counts`` counts of each target's first ``requests`` requests and the next as many:
     what a matrix's ``served`` document keeps of them, ``first_requests``, their number and per
@@ -252,6 +292,7 @@ def first_requests_counts(
         counts=counts,
         client_cpus=client_cpus,
         told=told,
+        second_run=second_run,
     )
     return {
         "first_requests": {

@@ -14,12 +14,14 @@ from layerbench.replicate.count_claims import (
     DWARF,
     FIRST,
     MIN_SPREAD,
+    SECOND,
+    SETTLED,
     deciding_figure,
     judge_counts,
     side_counts,
     spread,
 )
-from layerbench.replicate.counted_table import format_first_requests
+from layerbench.replicate.counted_table import format_first_requests, format_settled
 from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.stats.claim_verdict import ClaimOutcome
@@ -174,6 +176,61 @@ def test_the_first_requests_table_gives_each_count_and_an_error_in_its_place() -
     served = {"first_requests": {"requests": 500, "counts": {"lazy": [count, {"error": "why"}]}}}
     lines = format_first_requests(served).splitlines()
     assert lines[0].startswith("The first 500 requests after a fresh start")
-    assert lines[2].split() == ["lazy", "1", "5,735,026", "53.3", "9"]
-    assert lines[3].split() == ["2", "why"]
+    assert lines[2].split() == ["lazy", "1", "first", "5,735,026", "53.3", "9"]
+    assert lines[3].split() == ["2", "first", "why"]
     assert format_first_requests({"costs": {}}) == ""
+
+
+SECOND_RUN = {
+    "requests": 500,
+    "concurrency": 20,
+    "settle_requests": 1200,
+    "windows": 2,
+    "instructions_per_request": 736_002.0,
+    "syscalls_per_request": {"accept4": 1.0, "read": 2.5},
+    "processes": 21,
+}
+
+
+def test_settled_counts_are_read_and_shown() -> None:
+    """A matrix's --settled counts (layerbench/replicate/settled_counts.py), each column's."""
+    served = {
+        "settled": {
+            "requests": 500,
+            "concurrency": 1,
+            "counts": {"django": [SECOND_RUN, {"error": "not counted: not warm"}]},
+        }
+    }
+    settled = side_counts(served, "django", SETTLED)
+    assert settled is not None and settled.instructions == (736_002.0,)
+    assert settled.errors == ("not counted: not warm",)
+    assert side_counts(served, "django", FIRST) is None
+    lines = format_settled(served).splitlines()
+    assert lines[0].startswith("Served, settled, per request: on a fresh start")
+    assert lines[2].split() == ["django", "1", "736,002", "3.5", "21", "1,200", "requests"]
+    assert lines[3].split()[:3] == ["2", "not", "counted:"]
+    assert format_settled({"costs": {}}) == ""
+
+
+def test_the_second_run_is_read_and_shown_beside_the_first() -> None:
+    """A count's second run (layerbench/replicate/second_run.py) is its own side; a first run
+    that failed has no second run, and says why."""
+    count = {
+        "requests": 500,
+        "instructions_per_request": 5_735_026.4,
+        "syscalls_per_request": {"openat": 11.3},
+        "processes": 9,
+        "second_run": SECOND_RUN,
+    }
+    failed = {**count, "second_run": {"error": "not counted: not warm"}}
+    served = {
+        "first_requests": {"requests": 500, "counts": {"lazy": [count, failed, {"error": "why"}]}}
+    }
+    second = side_counts(served, "lazy", SECOND)
+    assert second is not None and second.instructions == (736_002.0,)
+    assert second.syscalls == (3.5,)
+    assert second.errors == ("not counted: not warm", "why")
+    lines = format_first_requests(served).splitlines()
+    assert "c=20 in batches until one started no process (1200 requests)" in lines[0]
+    assert lines[3].split() == ["second", "736,002", "3.5", "21"]
+    assert lines[5].split()[:3] == ["second", "not", "counted:"]

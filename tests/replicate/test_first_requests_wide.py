@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from layerbench.replicate.second_run import SETTLE_BATCH, SecondRun
 from layerbench.replicate.served_counts import FirstRequests, count_first_requests
 from layerbench.served.served_counting import counting_for
 from layerbench.site_contract import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE
@@ -75,3 +76,35 @@ def test_a_first_hit_cost_shows_over_the_first_requests(workdir: Path) -> None:
     assert added == pytest.approx(loop / REQUESTS, rel=0.02)
     assert first["first_none"].processes >= 2  # the arbiter and its worker
     assert sum(first["first_none"].syscalls_per_request.values()) > 0
+
+
+def test_the_second_run_leaves_the_first_hit_out(workdir: Path) -> None:
+    """After the first requests, the second run on the same start
+    (layerbench/replicate/second_run.py): an application whose first request does the
+    calibrated loop costs, warm, what the same application without it costs (within the
+    windows' 2 % agreement), while its first requests carry the loop."""
+    second: dict[str, FirstRequests] = {}
+    for name, extra in (("plain", 0), ("first_hit", EXTRA_ITERATIONS)):
+        (workdir / f"{name}.py").write_text(FIRST_HIT_APP.format(extra=extra, first=True))
+        root = workdir / name
+        root.mkdir(mode=0o711)
+        environment = {
+            USER_APP_VARIABLE: f"{name}:application",
+            USER_APP_PATH_VARIABLE: str(workdir),
+        }
+        deployment, load = served_deployment("gunicorn", root, ONE_WORKER, environment, "/")
+        second[name] = count_first_requests(
+            deployment, counting_for("gunicorn"), load, root / "first", REQUESTS, second_run=1
+        )
+    runs = {name: count.second_run for name, count in second.items()}
+    plain, first_hit = runs["plain"], runs["first_hit"]
+    assert isinstance(plain, SecondRun), plain
+    assert isinstance(first_hit, SecondRun), first_hit
+    # The loop, once, costs more than the first requests' own work: in the first run, not the
+    # second.
+    assert second["first_hit"].instructions_per_request > 2 * plain.instructions_per_request
+    assert first_hit.instructions_per_request == pytest.approx(
+        plain.instructions_per_request, rel=0.02
+    )
+    assert plain.windows >= 2 and plain.settle_requests >= SETTLE_BATCH
+    assert sum(plain.syscalls_per_request.values()) > 0

@@ -163,9 +163,24 @@ def test_measured_a_cost_claim_is_counted_twice_and_a_first_run_from_a_start() -
     words = preload.stdout.split()
     assert words[words.index("--measure-counts") + 1] == "3"
     assert words[words.index("--first-requests") + 1] == "500"
+    assert words[words.index("--second-run") + 1] == "20"  # its second run, at MaxClients
+    pylons = layerbench("replicate", "django-pylons", "--measure", "instructions", "--command")
+    words = pylons.stdout.split()
+    assert words[words.index("--settled") + 1] == "1"  # Apache's children keep changing
     unmeasured = layerbench("replicate", "django-preload", "--command")
     assert "--measure-counts" not in unmeasured.stdout
     rails = layerbench("replicate", "rails-passenger", "--measure", "instructions", "--command")
     assert (
         "--measure-counts" not in rails.stdout
     )  # Passenger cannot be counted: not a counted claim
+
+
+def test_the_counts_options_go_with_what_they_need_refused_in_one_line() -> None:
+    """--second-run without --first-requests, --settled without --measure: exit 2, one line,
+    before anything starts."""
+    base = ("matrix", "--servers", "gunicorn", "--rung", "string", "-c", "1")
+    second = layerbench(*base, "--measure", "instructions", "--second-run", "20")
+    assert second.returncode == 2 and "--second-run goes with --first-requests" in second.stderr
+    settled = layerbench(*base, "--settled", "1")
+    assert settled.returncode == 2 and "--settled goes with --measure" in settled.stderr
+    assert len(settled.stderr.strip().splitlines()) == 1

@@ -1,0 +1,181 @@
+"""A post's second run after a restart, counted: the same server as its first run, once every
+child it will start has started and served, then windows of the first run's size until two
+agree (:mod:`layerbench.replicate.served_counts` counts the first run, then this on the same
+start).
+
+Settling: batches of SETTLE_BATCH requests at ``concurrency`` (the most the server runs at
+once: Apache's MaxRequestWorkers with one thread per child), the server left quiet after each
+(:mod:`layerbench.replicate.quiet_server`), until a batch starts no process.
+At that concurrency every child the server starts finds a connection waiting, so each serves
+as it starts (and a lazily loaded application is imported in it). Then windows of ``requests``
+requests at the same concurrency, every process counted (those started or ended meanwhile
+included, as over the first requests), until two windows in a row agree within AGREE: neither
+held an import (one adds as much as hundreds of warm requests), and their mean per request is
+the second run's figure."""
+
+import re
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from layerbench.errors import LayerbenchError
+from layerbench.replicate.quiet_server import quiet_processes
+from layerbench.served.counted_launch import VGDB_NAME
+from layerbench.served.fixed_load import FixedLoad
+from layerbench.served.served_counting import Counting
+from layerbench.served.served_dumps import window_dumps
+from layerbench.served.served_roles import process_roles
+from layerbench.served.syscall_counts import SyscallCounter
+from layerbench.served.vgdb_control import Vgdb
+from layerbench.servers.deployment import Deployment
+
+# A dump's total of its first event (Ir): callgrind's ``totals:`` line.
+_TOTALS = re.compile(r"^totals: (\d+)", re.MULTILINE)
+SETTLE_BATCH = 200
+MAX_SETTLE_BATCHES = 10
+# Two windows in a row whose totals agree within this share are warm (instructions; system
+# calls vary more with timing at a concurrency above 1).
+AGREE = 0.02
+AGREE_SYSCALLS = 0.05
+MAX_WINDOWS = 6
+
+
+@dataclass(frozen=True)
+class SecondRun:
+    """The second run, per request."""
+
+    requests: int
+    concurrency: int
+    # Requests sent to settle the server before its windows, and the windows counted.
+    settle_requests: int
+    windows: int
+    instructions_per_request: float
+    syscalls_per_request: dict[str, float]
+    # The processes counted over the last window.
+    processes: int
+
+
+@dataclass(frozen=True)
+class WindowTotal:
+    """One window's count, totals: a number (instructions) or calls by name, and the processes
+    counted."""
+
+    total: float
+    calls: dict[str, float]
+    processes: int
+
+
+def settle(deployment: Deployment, counting: Counting, load: FixedLoad, tag: str) -> int:
+    """Batches of SETTLE_BATCH requests, the server left quiet after each (every child it
+    started done starting), until one starts no process; the requests sent."""
+    seen = set(quiet_processes(deployment, counting).pids())
+    for batch in range(1, MAX_SETTLE_BATCHES + 1):
+        load.send(SETTLE_BATCH, f"{tag}-settle-{batch}")
+        now = set(process_roles(deployment, counting.runs_application).pids())
+        quiet = set(quiet_processes(deployment, counting).pids())
+        if now <= seen and quiet <= seen:
+            return batch * SETTLE_BATCH
+        seen |= now | quiet
+    raise LayerbenchError(
+        f"the server kept starting processes over {MAX_SETTLE_BATCHES * SETTLE_BATCH:,} "
+        f"settling requests at c={load.concurrency}"
+    )
+
+
+def warm_windows(count: Callable[[int], WindowTotal], agree: float) -> tuple[WindowTotal, int]:
+    """Windows counted (``count`` of each window's number) until two in a row agree within
+    ``agree``: their mean, and the windows counted."""
+    previous = count(1)
+    for number in range(2, MAX_WINDOWS + 1):
+        window = count(number)
+        if abs(window.total - previous.total) <= agree * min(window.total, previous.total):
+            calls = {
+                name: (window.calls.get(name, 0) + previous.calls.get(name, 0)) / 2
+                for name in sorted(window.calls.keys() | previous.calls.keys())
+            }
+            total = (window.total + previous.total) / 2
+            return WindowTotal(total, calls, window.processes), number
+        previous = window
+    raise LayerbenchError(
+        f"not warm: no two windows in a row within {agree:.0%} of each other in {MAX_WINDOWS}"
+    )
+
+
+def count_second_syscalls(
+    deployment: Deployment, counting: Counting, load: FixedLoad, directory: Path, requests: int
+) -> tuple[WindowTotal, int, int]:
+    """On the native start, after its first requests: the second run's system calls (totals of
+    two agreeing windows' mean), the settling requests and the windows counted."""
+    settled = settle(deployment, counting, load, "second-syscalls")
+
+    def count(number: int) -> WindowTotal:
+        pids = process_roles(deployment, counting.runs_application).pids()
+        counter = SyscallCounter(pids, directory, f"second-{number}")
+        counter.start()
+        try:
+            load.send(requests, f"second-syscalls-{number}")
+        finally:
+            calls = counter.stop()
+        return WindowTotal(sum(calls.values()), dict(calls), len(pids))
+
+    window, windows = warm_windows(count, AGREE_SYSCALLS)
+    return window, settled, windows
+
+
+def count_second_instructions(  # noqa: PLR0917 (the count's parts)
+    deployment: Deployment,
+    counting: Counting,
+    load: FixedLoad,
+    callgrind: Path,
+    requests: int,
+    calls: tuple[WindowTotal, int, int] | str | None,
+) -> SecondRun:
+    """On the start under callgrind, after its first requests: the second run's instructions,
+    beside its system calls (``calls``) counted on the native start."""
+    if isinstance(calls, str) or calls is None:
+        raise LayerbenchError(calls or "its system calls were not counted")
+    syscalls, _, _ = calls
+    settled = settle(deployment, counting, load, "second-instructions")
+    vgdb = Vgdb(callgrind / VGDB_NAME)
+
+    def count(number: int) -> WindowTotal:
+        name = f"second-run-{number}"
+        pids = process_roles(deployment, counting.runs_application).pids()
+        ended_before = set(exit_dumps(callgrind))
+        vgdb.tell(pids, "zero")
+        load.send(requests, name)
+        now = process_roles(deployment, counting.runs_application).pids()
+        with suppress(LayerbenchError):
+            vgdb.tell(now, f"dump {name}")
+        dumps = {pid: dump.instructions for pid, dump in window_dumps(callgrind, name).items()}
+        dumps |= {pid: n for pid, n in exit_dumps(callgrind).items() if pid not in ended_before}
+        lost = sorted((set(pids) | set(now)) - set(dumps))
+        if lost:
+            raise LayerbenchError(f"no count of processes {lost} over the second run")
+        return WindowTotal(float(sum(dumps.values())), {}, len(dumps))
+
+    window, windows = warm_windows(count, AGREE)
+    return SecondRun(
+        requests,
+        load.concurrency,
+        settled,
+        windows,
+        window.total / requests,
+        {name: n / requests for name, n in syscalls.calls.items()},
+        window.processes,
+    )
+
+
+def exit_dumps(directory: Path) -> dict[int, int]:
+    """The instructions each process that has ended counted since its last dump (callgrind
+    writes ``callgrind.out.PID`` as a process exits), by process."""
+    found = {}
+    for path in directory.glob("callgrind.out.*"):
+        pid = path.name.removeprefix("callgrind.out.")
+        if not pid.isdigit():
+            continue
+        totals = _TOTALS.search(path.read_text(errors="replace"))
+        if totals is not None:
+            found[int(pid)] = int(totals.group(1))
+    return found
