@@ -139,14 +139,14 @@ def add_parser(commands: Any) -> None:
         metavar="C",
         help="with --measure: count each column settled instead (for a server whose processes "
         "keep changing): requests at concurrency C until it starts no more processes, then "
-        "windows of 500 requests at C until two agree within 2 %%, every process counted",
+        "windows of 500 requests at 1 until two agree within 2 %%, every process counted",
     )
     parser.add_argument(
         "--second-run",
         type=whole(1, MAX_CONCURRENCY),
         metavar="C",
         help="with --first-requests: then, on the same start, requests at concurrency C until "
-        "the server starts no more processes, and windows of N requests at C until two agree "
+        "the server starts no more processes, and windows of N requests at 1 until two agree "
         "within 2 %% (no import in either): the second run's cost per request",
     )
     add_published_argument(parser, MATRIX)

@@ -285,9 +285,9 @@ def _counted_lines(
         if counted_by is None:
             return "a second run: not counted"
         if counted_by == SECOND:
-            return f"{first:,} at c={second}, settled, warm"
+            return f"{first:,} once settled at c={second}"
         if counted_by == SETTLED:
-            return f"settled at c={experiment.settled}, warm"
+            return f"500 once settled at c={experiment.settled}"
         return (
             "served, after a warm-up" if counted_by == SERVED else f"first {first:,} after a start"
         )

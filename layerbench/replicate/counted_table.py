@@ -152,9 +152,9 @@ def format_first_requests(served: Mapping[str, Any]) -> str:
         windows = ", ".join(str(each["windows"]) for each in seconds)
         caption += (
             f". Then, on the same start, its second run: requests at c={concurrency} in batches "
-            f"until one started no process ({settled} requests), then windows of {requests:,} "
-            f"requests at c={concurrency} until two in a row agreed within 2 % ({windows} "
-            "windows), every process counted: the two windows' mean"
+            f"until one started no process ({settled} requests), the server left quiet, then "
+            f"windows of {requests:,} requests at c=1 until two in a row agreed within 2 % "
+            f"({windows} windows), every process counted: the two windows' mean"
         )
     return "\n".join([caption, *format_table(rows, 2)])
 
@@ -186,8 +186,8 @@ def format_settled(served: Mapping[str, Any]) -> str:
     concurrency, requests = settled["concurrency"], settled["requests"]
     caption = (
         f"Served, settled, per request: on a fresh start, requests at c={concurrency} in "
-        "batches until one started no process (settling), then windows of "
-        f"{requests:,} requests at c={concurrency} until two in a row agreed within 2 %, every "
+        "batches until one started no process (settling), the server left quiet, then windows "
+        f"of {requests:,} requests at c=1 until two in a row agreed within 2 %, every "
         "process of the server counted (those started or ended meanwhile included): the two "
         "windows' mean; instructions by callgrind, system calls by strace -f -c"
     )

@@ -4,19 +4,20 @@ agree (:mod:`layerbench.replicate.served_counts` counts the first run, then this
 start).
 
 Settling: batches of SETTLE_BATCH requests at ``concurrency`` (the most the server runs at
-once: Apache's MaxRequestWorkers with one thread per child), the server left quiet after each
-(:mod:`layerbench.replicate.quiet_server`), until a batch starts no process.
-At that concurrency every child the server starts finds a connection waiting, so each serves
-as it starts (and a lazily loaded application is imported in it). Then windows of ``requests``
-requests at the same concurrency, every process counted (those started or ended meanwhile
-included, as over the first requests), until two windows in a row agree within AGREE: neither
-held an import (one adds as much as hundreds of warm requests), and their mean per request is
-the second run's figure."""
+once: Apache's MaxRequestWorkers with one thread per child), one after the other, until a batch
+starts no process; then the server left quiet (:mod:`layerbench.replicate.quiet_server`). At
+that concurrency every child the server starts finds a connection waiting, so each serves as it
+starts (and a lazily loaded application is imported in it); no pause between batches, as none
+in the post's run of 10,000 requests, or Apache would end idle children and start others. Then
+windows of ``requests`` requests at WINDOW_CONCURRENCY, every process counted (those started or
+ended meanwhile included, as over the first requests), until two windows in a row agree within
+AGREE: neither held an import (one adds as much as hundreds of warm requests), and their mean
+per request is the second run's figure."""
 
 import re
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from layerbench.errors import LayerbenchError
@@ -39,6 +40,11 @@ MAX_SETTLE_BATCHES = 10
 AGREE = 0.02
 AGREE_SYSCALLS = 0.05
 MAX_WINDOWS = 6
+# The windows' concurrency, after the settling: one request at a time, as the first requests
+# are counted. More would leave no child idle, and Apache would start another (which a lazy
+# application's child would import at its first request); between windows, with none busy, it
+# ends the idle children beyond its MaxSpare, and only ends them.
+WINDOW_CONCURRENCY = 1
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,7 @@ class SecondRun:
     """The second run, per request."""
 
     requests: int
+    # The settling's concurrency (the windows are at WINDOW_CONCURRENCY).
     concurrency: int
     # Requests sent to settle the server before its windows, and the windows counted.
     settle_requests: int
@@ -67,16 +74,17 @@ class WindowTotal:
 
 
 def settle(deployment: Deployment, counting: Counting, load: FixedLoad, tag: str) -> int:
-    """Batches of SETTLE_BATCH requests, the server left quiet after each (every child it
-    started done starting), until one starts no process; the requests sent."""
+    """Batches of SETTLE_BATCH requests one after the other (no pause between in which the
+    server would end idle children), until one starts no process; then the server left quiet
+    (each child it started done starting, the idle ones it ends ended). The requests sent."""
     seen = set(quiet_processes(deployment, counting).pids())
     for batch in range(1, MAX_SETTLE_BATCHES + 1):
         load.send(SETTLE_BATCH, f"{tag}-settle-{batch}")
         now = set(process_roles(deployment, counting.runs_application).pids())
-        quiet = set(quiet_processes(deployment, counting).pids())
-        if now <= seen and quiet <= seen:
+        if now <= seen:
+            quiet_processes(deployment, counting)
             return batch * SETTLE_BATCH
-        seen |= now | quiet
+        seen |= now
     raise LayerbenchError(
         f"the server kept starting processes over {MAX_SETTLE_BATCHES * SETTLE_BATCH:,} "
         f"settling requests at c={load.concurrency}"
@@ -108,13 +116,14 @@ def count_second_syscalls(
     """On the native start, after its first requests: the second run's system calls (totals of
     two agreeing windows' mean), the settling requests and the windows counted."""
     settled = settle(deployment, counting, load, "second-syscalls")
+    windows_load = replace(load, concurrency=WINDOW_CONCURRENCY)
 
     def count(number: int) -> WindowTotal:
         pids = process_roles(deployment, counting.runs_application).pids()
         counter = SyscallCounter(pids, directory, f"second-{number}")
         counter.start()
         try:
-            load.send(requests, f"second-syscalls-{number}")
+            windows_load.send(requests, f"second-syscalls-{number}")
         finally:
             calls = counter.stop()
         return WindowTotal(sum(calls.values()), dict(calls), len(pids))
@@ -137,6 +146,7 @@ def count_second_instructions(  # noqa: PLR0917 (the count's parts)
         raise LayerbenchError(calls or "its system calls were not counted")
     syscalls, _, _ = calls
     settled = settle(deployment, counting, load, "second-instructions")
+    windows_load = replace(load, concurrency=WINDOW_CONCURRENCY)
     vgdb = Vgdb(callgrind / VGDB_NAME)
 
     def count(number: int) -> WindowTotal:
@@ -144,7 +154,7 @@ def count_second_instructions(  # noqa: PLR0917 (the count's parts)
         pids = process_roles(deployment, counting.runs_application).pids()
         ended_before = set(exit_dumps(callgrind))
         vgdb.tell(pids, "zero")
-        load.send(requests, name)
+        windows_load.send(requests, name)
         now = process_roles(deployment, counting.runs_application).pids()
         with suppress(LayerbenchError):
             vgdb.tell(now, f"dump {name}")
