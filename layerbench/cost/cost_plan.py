@@ -44,6 +44,9 @@ class CostPlan:
     profile: str | None = None
     # `--by-layer`: each request's instructions by shared object and its layer, too.
     by_layer: bool = False
+    # The caller's environment variables the application is given (`--env`): a counted child
+    # gets none other (:mod:`layerbench.cost.cost_run`).
+    passed_environment: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not 1 <= self.count <= 100_000:

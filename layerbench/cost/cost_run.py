@@ -11,11 +11,25 @@ natively and compiles every module the plan imports into a bytecode cache of the
 (``PYTHONPYCACHEPREFIX``); the counted children read it and write nothing. A module compiled
 from its source in the child, rather than read from its cache, lays out the interpreter's
 memory otherwise and moved a rung's count by up to 1.4 %: which modules a child compiled
-depended on the ``__pycache__`` files left by whatever ran before it."""
+depended on the ``__pycache__`` files left by whatever ran before it.
+
+A count does not depend on where it is made from. Every string a child holds before its window
+(its environment, its arguments, the paths it is given) lays out its memory, and the layout
+moves a count: one more environment variable moved ``orm`` by up to 1 %, a longer temporary
+directory by 1.6 %. So a child gets a fixed environment (``FIXED_ENVIRONMENT``, the
+caller's ``PYTHONPATH``, the application's own variables and those the user names), runs in
+its repeat's directory with ``-P`` (no current directory on ``sys.path``), and is given every
+path of the pass relative to it: its plan, its answers, the shim (copied into the pass's
+directory), the bytecode cache and the application's files made for the repeat. Paths the
+child makes absolute (SQLite keeps a database's full path) have the same length whatever the
+temporary directory: the repeats' directories are padded to ``COUNTED_PATH_LENGTH``
+characters. What still moves a count is where the application and its packages are installed:
+their files' paths are in the child's memory too."""
 
 import base64
 import json
 import os
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +46,17 @@ from layerbench.sites import site_directories
 from layerbench.typed_documents import JsonObject, decode
 
 HASH_SEED = "0"
+# A counted child's environment besides the application's variables and those the user names.
+FIXED_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+# The caller's variables every counted child is given when set: where it imports from.
+IMPORT_VARIABLES = ("PYTHONPATH",)
 BYTECODE_DIRECTORY = "bytecode"
+SHIM_FILE = "callgrind_shim.so"
+# The length of every repeat directory's path (:func:`counted_base`): a temporary directory of
+# up to about 150 characters leaves room for it.
+COUNTED_PATH_LENGTH = 200
+PLAN_FILE = "plan.json"
+ANSWERS_FILE = "answers.json"
 
 
 @dataclass
@@ -47,31 +71,59 @@ class CostMeasurement:
 
 def run_cost_pass(plan: CostPlan, workdir: Path) -> CostMeasurement:
     valgrind = find_valgrind()
-    shim = shim_library()
+    base = counted_base(workdir)
+    base.mkdir()
+    shim = base / SHIM_FILE
+    shutil.copyfile(shim_library(), shim)
     measurement = CostMeasurement({request.label: [] for request in plan.requests})
     repeats = list(range(1, plan.repeats + 1))
-    bytecode = workdir / BYTECODE_DIRECTORY
-    _run_children(plan, None, shim, [workdir / "compile"], bytecode)
+    bytecode = base / BYTECODE_DIRECTORY
+    _run_children(plan, None, shim, [base / "compiling"], bytecode)
     while repeats:
         batch, repeats = repeats[: plan.jobs], repeats[plan.jobs :]
-        directories = [workdir / f"repeat-{number}" for number in batch]
+        directories = [repeat_directory(base, number) for number in batch]
         _run_children(plan, valgrind, shim, directories, bytecode)
         for directory in directories:
             _read_repeat(plan, directory, measurement)
     if plan.profile is not None:
-        dumps = dump_files(workdir / "repeat-1")
+        dumps = dump_files(repeat_directory(base, 1))
         measurement.profile = top_functions(dumps[plan.profile])
     return measurement
 
 
+def counted_base(workdir: Path) -> Path:
+    """The directory below ``workdir`` that holds the pass's files: its name pads the repeats'
+    directories to COUNTED_PATH_LENGTH characters (SQLite keeps a database's full path, and its
+    length moves a count), unless ``workdir``'s own path is too long for that."""
+    room = COUNTED_PATH_LENGTH - len(str(repeat_directory(workdir / "p", 1)))
+    return workdir / ("p" * (1 + max(room, 0)))
+
+
+def repeat_directory(base: Path, number: int) -> Path:
+    return base / f"repeat-{number:03d}"
+
+
 def child_environment(
-    application_environment: dict[str, str], bytecode: Path | None = None, *, compiles: bool = False
+    application_environment: dict[str, str],
+    passed: tuple[str, ...] = (),
+    bytecode: str | None = None,
+    *,
+    compiles: bool = False,
 ) -> dict[str, str]:
-    """With ``bytecode``: the modules read from that cache, compiled into it only when
+    """The fixed environment, the caller's import path and variables named in ``passed``, the
+    application's.
+    With ``bytecode``: the modules read from that cache, compiled into it only when
     ``compiles`` (the pass's first, native child)."""
-    environment = {**os.environ, **application_environment, "PYTHONHASHSEED": HASH_SEED}
+    named = (*IMPORT_VARIABLES, *passed)
+    inherited = {name: os.environ[name] for name in named if name in os.environ}
+    environment = {
+        **FIXED_ENVIRONMENT,
+        **inherited,
+        **application_environment,
+        "PYTHONHASHSEED": HASH_SEED,
+    }
     if bytecode is not None:
-        environment["PYTHONPYCACHEPREFIX"] = str(bytecode)
+        environment["PYTHONPYCACHEPREFIX"] = bytecode
         environment.pop("PYTHONDONTWRITEBYTECODE", None)
         if not compiles:
             environment["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -87,27 +139,33 @@ def _run_children(
     try:
         for directory in directories:
             directory.mkdir(parents=True)
-            environment = plan.prepare(directory / "data")
-            plan_path = _write_child_plan(plan, shim, directory)
+            environment = _relative_to(directory, plan.prepare(directory / "data"))
+            _write_child_plan(plan, _relative(directory, shim), directory)
             tool = [
                 str(valgrind),
                 "--tool=callgrind",
                 "--collect-atstart=no",
                 "--instr-atstart=no",
-                f"--callgrind-out-file={directory / OUT_FILE}",
+                f"--callgrind-out-file={OUT_FILE}",
             ]
             argv = [
                 *(tool if valgrind is not None else []),
                 sys.executable,
+                "-P",
                 "-m",
                 "layerbench.cost.collect_child",
-                str(plan_path),
+                PLAN_FILE,
             ]
             child = ManagedProcess(
                 "callgrind",
                 argv,
                 log_path=directory / "callgrind.log",
-                env=child_environment(environment, bytecode, compiles=valgrind is None),
+                env=child_environment(
+                    environment,
+                    plan.passed_environment,
+                    _relative(directory, bytecode),
+                    compiles=valgrind is None,
+                ),
                 cwd=directory,
             )
             children.append(child.start())
@@ -115,25 +173,39 @@ def _run_children(
             if child.wait() != 0:
                 raise LayerbenchError(
                     f"the application {'under callgrind' if valgrind else 'natively'} failed "
-                    f"(exit status {child.returncode()}); last lines of its log:\n"
-                    + child.log_tail()
+                    f"(exit status {child.returncode()}; its environment holds only "
+                    f"{', '.join((*FIXED_ENVIRONMENT, *IMPORT_VARIABLES))} and the variables "
+                    "named with --env); "
+                    "last lines of its log:\n" + child.log_tail()
                 )
     finally:
         for child in children:
             child.stop()
 
 
-def _write_child_plan(plan: CostPlan, shim: Path, directory: Path) -> Path:
+def _relative(directory: Path, path: Path) -> str:
+    """``path`` as the child in ``directory`` reaches it."""
+    return os.path.relpath(path, directory)
+
+
+def _relative_to(directory: Path, environment: dict[str, str]) -> dict[str, str]:
+    """The application's variables, those that are paths below ``directory`` made relative."""
+    below = f"{directory}{os.sep}"
+    return {
+        name: _relative(directory, Path(value)) if value.startswith(below) else value
+        for name, value in environment.items()
+    }
+
+
+def _write_child_plan(plan: CostPlan, shim: str, directory: Path) -> None:
     document = {
-        "shim_path": str(shim),
+        "shim_path": shim,
         "warmup": plan.warmup,
         "count": plan.count,
-        "answers_path": str(directory / "answers.json"),
+        "answers_path": ANSWERS_FILE,
         "requests": [_request_document(request) for request in plan.requests],
     }
-    path = directory / "plan.json"
-    path.write_text(json.dumps(document))
-    return path
+    (directory / PLAN_FILE).write_text(json.dumps(document))
 
 
 def _request_document(request: CostRequest) -> JsonObject:
@@ -147,7 +219,7 @@ def _request_document(request: CostRequest) -> JsonObject:
 
 
 def _read_repeat(plan: CostPlan, directory: Path, measurement: CostMeasurement) -> None:
-    answers = json.loads((directory / "answers.json").read_text())
+    answers = json.loads((directory / ANSWERS_FILE).read_text())
     for request in plan.requests:
         answer = decode(CollectAnswer, answers[request.label], f"the answer of {request.label}")
         _verify(request, answer)

@@ -25,6 +25,7 @@ from layerbench.console.numbers import (
     whole,
 )
 from layerbench.console.until_decided import add_until_decided_arguments, looks_of, undecided
+from layerbench.console.variable_name import variable_name
 from layerbench.cost.cost_plan import DEFAULT_REQUESTS
 from layerbench.errors import ConfigError
 from layerbench.profile.layer_text import layer_table
@@ -125,6 +126,16 @@ def add_parser(commands: Any) -> None:
         "process of it, instead of the application called alone (docs/guides/cost.md)",
     )
     parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        type=variable_name,
+        help="--measure instructions: a variable of this environment the application reads "
+        "(repeatable); the counted process is given no other, so that a count does not "
+        "depend on the environment it was made in",
+    )
+    parser.add_argument(
         "--app-path",
         action="append",
         default=[],
@@ -153,9 +164,19 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(handler=cmd_smoke)
 
 
-def cmd_smoke(args: argparse.Namespace) -> int:
+def _check_counting_options(args: argparse.Namespace) -> None:
+    """--served and --env refused where they would not be used."""
     if args.served and args.measure != "instructions":
         raise ConfigError("--served counts instructions: give --measure instructions")
+    if args.env and (args.measure != "instructions" or args.served):
+        raise ConfigError(
+            f"--env {args.env[0]}: the servers run in this whole environment; --env names what "
+            "the in-process count (--measure instructions, without --served) is given"
+        )
+
+
+def cmd_smoke(args: argparse.Namespace) -> int:
+    _check_counting_options(args)
     if args.measure == "instructions":
         return smoke_instructions(args)
     options = SmokeOptions(

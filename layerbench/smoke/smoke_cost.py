@@ -47,6 +47,7 @@ def measure_urls(
     repeats: int,
     requests: int = DEFAULT_REQUESTS,
     warmup: int = DEFAULT_WARMUP,
+    passed: tuple[str, ...] = (),
 ) -> InstructionsMeasurement:
     paths = os.pathsep.join(str(Path(p).resolve()) for p in app_path)
 
@@ -65,6 +66,7 @@ def measure_urls(
         warmup=warmup,
         repeats=repeats,
         jobs=len(os.sched_getaffinity(0)),
+        passed_environment=passed,
     )
     conditions = counted_under(current_conditions())
     with work_directory("layerbench-smoke-") as workdir:

@@ -3,6 +3,7 @@ before anything runs, then every URL counted. Whatever stops it before a count (
 gcc not installed, a URL not answering 2xx, the application failing under callgrind) is a
 :class:`NothingMeasuredError`: nothing was measured, so nothing regressed."""
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,16 @@ class InstructionsSmoke:
     app_path: tuple[str, ...]
     repeats: int
     requests: int = DEFAULT_REQUESTS
+    # The caller's environment variables the application is given (--env).
+    environment: tuple[str, ...] = ()
+
+
+def passed_variables(names: list[str]) -> tuple[str, ...]:
+    """``--env``'s names, each refused (ConfigError) when this environment does not set it."""
+    unset = [name for name in names if name not in os.environ]
+    if unset:
+        raise ConfigError(f"--env {unset[0]}: not set in this environment")
+    return tuple(dict.fromkeys(names))
 
 
 def read_checked_baseline(
@@ -56,7 +67,12 @@ def read_checked_baseline(
 def count_urls(smoke: InstructionsSmoke) -> InstructionsMeasurement:
     try:
         return measure_urls(
-            smoke.app, smoke.urls, smoke.app_path, repeats=smoke.repeats, requests=smoke.requests
+            smoke.app,
+            smoke.urls,
+            smoke.app_path,
+            repeats=smoke.repeats,
+            requests=smoke.requests,
+            passed=smoke.environment,
         )
     except ConfigError:
         raise

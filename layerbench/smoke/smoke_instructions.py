@@ -15,7 +15,12 @@ from layerbench.cost.instructions_table import (
 from layerbench.cost.instructions_verdict import judge_instructions
 from layerbench.errors import ConfigError
 from layerbench.servers.server_settings import add_assignments
-from layerbench.smoke.smoke_gate import InstructionsSmoke, count_urls, read_checked_baseline
+from layerbench.smoke.smoke_gate import (
+    InstructionsSmoke,
+    count_urls,
+    passed_variables,
+    read_checked_baseline,
+)
 from layerbench.smoke.smoke_served import check_same_serving, count_served_urls
 from layerbench.store.document_file import check_writable, write_document
 
@@ -38,6 +43,7 @@ def smoke_instructions(args: argparse.Namespace) -> int:
         app_path=tuple(args.app_path or ["."]),
         repeats=args.repeats,
         requests=args.requests,
+        environment=passed_variables(args.env),
     )
     baseline = None
     if args.save:

@@ -5,6 +5,7 @@ and the refusals: valgrind not installed, a baseline counted by another interpre
 another architecture, a req/s baseline."""
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -92,6 +93,27 @@ def test_the_gate_catches_a_costlier_application(valgrind: Path, project: Path) 
     assert "/ regressed: " in costlier.stdout and "more instructions" in costlier.stdout
 
 
+@pytest.mark.wide  # two passes under valgrind: about 40 s
+def test_a_count_is_the_same_whatever_the_callers_environment_and_temporary_directory(
+    valgrind: Path, tmp_path: Path
+) -> None:
+    """The orm rung is the most sensitive to its memory's layout: an environment variable
+    more, or a longer temporary directory, moved it by 1 to 2 % before counted children were
+    given a fixed environment and paths of one length."""
+    counts = []
+    for name, padding in (("t", ""), ("a-temporary-directory-of-a-longer-name", "x" * 3000)):
+        temporary = tmp_path / name
+        temporary.mkdir()
+        env = {**os.environ, "TMPDIR": str(temporary), "CI_PADDING": padding}
+        out = tmp_path / f"{name}.json"
+        done = cost("--rungs", "orm", "--requests", "20", "--warmup", "5", "--repeats", "1",
+                    "--json", str(out), cwd=tmp_path, env=env)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        row = json.loads(out.read_text())["requests"][0]
+        counts.append(row["median_instructions_per_request"])
+    assert counts[0] == counts[1]
+
+
 def test_a_url_that_does_not_answer_2xx_is_not_counted(valgrind: Path, tmp_path: Path) -> None:
     done = smoke_here(*shop("--url", "/missing", "--measure", "instructions", "--baseline",
                             str(tmp_path / "b.json"), "--save", *QUICK))  # fmt: skip
@@ -138,6 +160,27 @@ def test_a_baseline_from_another_interpreter_or_architecture_is_refused(
     assert done.returncode == 2
     assert f"{condition} {value} in the baseline" in done.stderr
     assert len(said(done.stderr).splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "refusal"),
+    [
+        (["--measure", "instructions", "--env", "NOT_SET_HERE_1"],
+         "--env NOT_SET_HERE_1: not set in this environment"),
+        (["--measure", "instructions", "--env", "1X"], "'1X' is not an environment variable's"),
+        (["--env", "PATH"], "--env PATH: the servers run in this whole environment"),
+        (["--measure", "instructions", "--served", "--env", "PATH"],
+         "--env PATH: the servers run in this whole environment"),
+    ],
+)  # fmt: skip
+def test_env_names_a_set_variable_for_the_in_process_count_only(
+    tmp_path: Path, args: list[str], refusal: str
+) -> None:
+    done = smoke(*shop(*args, "--baseline", str(tmp_path / "b.json"), "--save"), cwd=tmp_path)
+    assert done.returncode == 2
+    assert refusal in done.stderr
+    assert len(said(done.stderr).splitlines()) == 1
+    assert not (tmp_path / "b.json").exists()
 
 
 def test_a_req_s_baseline_is_not_one_of_instructions(tmp_path: Path) -> None:
