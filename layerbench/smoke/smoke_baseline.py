@@ -4,7 +4,11 @@ measured under (:mod:`layerbench.smoke.smoke_conditions`).
 History of ``version``:
   1  the URLs' req/s, the application, the server and the concurrency
   2  ``conditions``: the server, its settings, the concurrency, the URLs and the machine
-A version 1 baseline still loads; what it did not record is unknown, and not compared."""
+A version 1 baseline still loads; what it did not record is unknown, and not compared.
+
+A baseline saved with ``--profile`` holds ``profiles`` too (each URL's sampled profile,
+:mod:`layerbench.smoke.smoke_profiles`), in version 2 without a new number: a reader that does
+not know the key passes it by, and one without it has no profile to diff against."""
 
 from dataclasses import dataclass
 from pathlib import Path
