@@ -75,12 +75,13 @@ def profile_changes(
     """Per URL profiled on both sides, the text of what grew most; with ``diff_path``, its
     difference graph written there (one URL), or beside it with the URL in its name."""
     urls = [url for url in now if url in before]
+    paths = graph_paths(diff_path, urls) if diff_path is not None else {}
     lines: list[str] = []
     for url in urls:
         change = profile_change(before[url], now[url])
         lines += ["", *change_lines(url, change)]
-        if diff_path is not None:
-            path = diff_path if len(urls) == 1 else _beside(diff_path, url)
+        if url in paths:
+            path = paths[url]
             svg = difference_graph_svg(
                 before[url].stacks,
                 now[url].stacks,
@@ -93,6 +94,20 @@ def profile_changes(
     return lines
 
 
-def _beside(path: Path, url: str) -> Path:
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", url).strip("-") or "root"
-    return path.with_name(f"{path.stem}-{slug}{path.suffix or '.svg'}")
+def graph_paths(path: Path, urls: list[str]) -> dict[str, Path]:
+    """Each URL's difference graph's file: ``path`` for one URL; for several, beside it with
+    the URL in its name (``diff-api-items.svg``), numbered where two URLs would share a name
+    (``/a/b`` and ``/a-b``)."""
+    if len(urls) == 1:
+        return {urls[0]: path}
+    paths: dict[str, Path] = {}
+    taken: set[str] = set()
+    for url in urls:
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", url).strip("-") or "root"
+        name, number = slug, 1
+        while name in taken:
+            number += 1
+            name = f"{slug}-{number}"
+        taken.add(name)
+        paths[url] = path.with_name(f"{path.stem}-{name}{path.suffix or '.svg'}")
+    return paths
