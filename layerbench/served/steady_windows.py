@@ -103,6 +103,14 @@ def confirmed(
     return all(len(quiet(windows, size, per_second)) >= 2 for size in sizes)
 
 
+def _timeless(window: CountedWindow, role: str, per_second: Mapping[str, float]) -> float:
+    """What ``role`` counted in ``window`` beyond its idle rate over the window's duration: the
+    spread of these between windows of one size is not the duration's, which rounds may
+    lengthen (a window whose requests came late)."""
+    rate = per_second.get(INSTRUCTIONS, 0.0)
+    return window.role_instructions(role) - rate * window.seconds
+
+
 def _idle_rate(idle: CountedWindow | None) -> float:
     """The instructions per second of every role, counted in ``idle`` (none: 0)."""
     return idle.instructions / idle.seconds if idle is not None and idle.seconds > 0 else 0.0
@@ -171,8 +179,8 @@ def steady_cost(
             role: uncertainty(
                 per_second[role].get(INSTRUCTIONS, 0.0),
                 idle.seconds,
-                [each.role_instructions(role) for each in calm[short]],
-                [each.role_instructions(role) for each in calm[long]],
+                [_timeless(each, role, per_second[role]) for each in calm[short]],
+                [_timeless(each, role, per_second[role]) for each in calm[long]],
                 seconds[long] - seconds[short],
                 long - short,
             )

@@ -23,11 +23,12 @@ has passed, and the timers' work is in both windows alike and cancels. What is l
   shows as the spread between windows of a size.
 
 A role's **uncertainty** per request is that quantum, plus half the spread of each size's
-windows, plus the duration correction itself (whether a timer runs while requests are served
-too, or only while idle, as a gthread worker's, is not known: the correction may be all wrong),
-over the requests between the two sizes. A role whose figure is within its uncertainty of zero
-did no measurable work per request: it is shown as ``0 ± u`` with its idle rate beside it, not as
-the noise it counted; the total adds what is shown."""
+windows (their counts less the idle rate times their duration: a round whose windows lasted
+longer is no spread), plus the duration correction itself (whether a timer runs while requests
+are served too, or only while idle, as a gthread worker's, is not known: the correction may be
+all wrong), over the requests between the two sizes. A role whose figure is within its
+uncertainty of zero did no measurable work per request: it is shown as ``0 ± u`` with its idle
+rate beside it, not as the noise it counted; the total adds what is shown."""
 
 from collections.abc import Mapping, Sequence
 

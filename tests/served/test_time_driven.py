@@ -88,3 +88,22 @@ def test_a_figure_outside_its_uncertainty_is_shown() -> None:
     assert shown(4_975.0, 12.0) == 4_975.0
     assert shown(-11.0, 12.0) == 0.0
     assert shown(11.0, None) == 11.0
+
+
+def test_windows_lengthened_between_rounds_are_no_spread() -> None:
+    # A round's windows lasted 40 s, the next's 61 s (requests came late, later windows last
+    # longer): the timer fired 20 more times in each, which the idle rate accounts for.
+    idle = window(0, 0.5, 40.0)
+    windows = [
+        window(SHORT, 41.2, 40.0),
+        window(LONG, 82.1, 40.0),
+        window(LONG, 123.3, 61.0),
+        window(SHORT, 185.0, 61.0),
+    ]
+    cost = steady_cost(windows, SHORT, LONG, idle)
+    assert cost.uncertainty is not None
+    assert cost.per_request["application"]["Ir"] == pytest.approx(PER_REQUEST)
+    # One fire and what a window's count may differ from its duration's: a few fires, not the
+    # 21 fires the longer round counted.
+    assert cost.uncertainty["server"] < 4 * FIRE / (LONG - SHORT)
+    assert abs(cost.per_request["server"]["Ir"]) <= cost.uncertainty["server"]
