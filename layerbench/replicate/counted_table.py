@@ -149,12 +149,15 @@ def format_first_requests(served: Mapping[str, Any]) -> str:
     if seconds:
         concurrency = seconds[0]["concurrency"]
         settled = ", ".join(str(each["settle_requests"]) for each in seconds)
-        windows = ", ".join(str(each["windows"]) for each in seconds)
+        windows = ", ".join(
+            f"{each['windows']} ({each.get('windows_left_out', 0)} left out)" for each in seconds
+        )
         caption += (
             f". Then, on the same start, its second run: requests at c={concurrency} in batches "
             f"until one started no process ({settled} requests), the server left quiet, then "
-            f"windows of {requests:,} requests at c=1 until two in a row agreed within 2 % "
-            f"({windows} windows), every process counted: the two windows' mean"
+            f"windows of {requests:,} requests at c=1 until two were within 2 % of the least "
+            f"(windows: {windows}; one further over held a child's start or import), every "
+            "process counted: the quiet windows' mean"
         )
     return "\n".join([caption, *format_table(rows, 2)])
 
@@ -187,8 +190,9 @@ def format_settled(served: Mapping[str, Any]) -> str:
     caption = (
         f"Served, settled, per request: on a fresh start, requests at c={concurrency} in "
         "batches until one started no process (settling), the server left quiet, then windows "
-        f"of {requests:,} requests at c=1 until two in a row agreed within 2 %, every "
-        "process of the server counted (those started or ended meanwhile included): the two "
-        "windows' mean; instructions by callgrind, system calls by strace -f -c"
+        f"of {requests:,} requests at c=1 until two were within 2 % of the least (one further "
+        "over held a child's start or import, left out), every process of the server counted "
+        "(those started or ended meanwhile included): the quiet windows' mean; instructions by "
+        "callgrind, system calls by strace -f -c"
     )
     return "\n".join([caption, *format_table(rows, 2)])

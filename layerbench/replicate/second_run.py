@@ -10,9 +10,11 @@ that concurrency every child the server starts finds a connection waiting, so ea
 starts (and a lazily loaded application is imported in it); no pause between batches, as none
 in the post's run of 10,000 requests, or Apache would end idle children and start others. Then
 windows of ``requests`` requests at WINDOW_CONCURRENCY, every process counted (those started or
-ended meanwhile included, as over the first requests), until two windows in a row agree within
-AGREE: neither held an import (one adds as much as hundreds of warm requests), and their mean
-per request is the second run's figure."""
+ended meanwhile included, as over the first requests), until two are quiet: within AGREE over
+the least. A window more than that over held a child's start or an import (one adds as much as
+hundreds of warm requests): Apache still ends a child now and then and starts another, which
+the post's run, never idle, did not. The quiet windows' mean per request is the second run's
+figure; the windows left out are said."""
 
 import re
 from collections.abc import Callable
@@ -39,7 +41,7 @@ MAX_SETTLE_BATCHES = 10
 # calls vary more with timing at a concurrency above 1).
 AGREE = 0.02
 AGREE_SYSCALLS = 0.05
-MAX_WINDOWS = 6
+MAX_WINDOWS = 8
 # The windows' concurrency, after the settling: one request at a time, as the first requests
 # are counted. More would leave no child idle, and Apache would start another (which a lazy
 # application's child would import at its first request); between windows, with none busy, it
@@ -61,6 +63,9 @@ class SecondRun:
     syscalls_per_request: dict[str, float]
     # The processes counted over the last window.
     processes: int
+    # The windows left out: more than AGREE over the least (a child started, or imported the
+    # application, in each).
+    windows_left_out: int = 0
 
 
 @dataclass(frozen=True)
@@ -91,22 +96,31 @@ def settle(deployment: Deployment, counting: Counting, load: FixedLoad, tag: str
     )
 
 
-def warm_windows(count: Callable[[int], WindowTotal], agree: float) -> tuple[WindowTotal, int]:
-    """Windows counted (``count`` of each window's number) until two in a row agree within
-    ``agree``: their mean, and the windows counted."""
-    previous = count(1)
-    for number in range(2, MAX_WINDOWS + 1):
-        window = count(number)
-        if abs(window.total - previous.total) <= agree * min(window.total, previous.total):
+def quiet_windows(windows: list[WindowTotal], agree: float) -> list[WindowTotal]:
+    """The windows within ``agree`` over the least: those without a child's start or import."""
+    least = min(window.total for window in windows)
+    return [window for window in windows if window.total <= least * (1 + agree)]
+
+
+def warm_windows(count: Callable[[int], WindowTotal], agree: float) -> tuple[WindowTotal, int, int]:
+    """Windows counted (``count`` of each window's number) until two of them are quiet (within
+    ``agree`` over the least): their mean, the windows counted, and how many were left out
+    (a child started, or imported the application, in each)."""
+    windows: list[WindowTotal] = []
+    for number in range(1, MAX_WINDOWS + 1):
+        windows.append(count(number))
+        quiet = quiet_windows(windows, agree)
+        if len(quiet) >= 2:
+            names = sorted({name for window in quiet for name in window.calls})
             calls = {
-                name: (window.calls.get(name, 0) + previous.calls.get(name, 0)) / 2
-                for name in sorted(window.calls.keys() | previous.calls.keys())
+                name: sum(window.calls.get(name, 0) for window in quiet) / len(quiet)
+                for name in names
             }
-            total = (window.total + previous.total) / 2
-            return WindowTotal(total, calls, window.processes), number
-        previous = window
+            total = sum(window.total for window in quiet) / len(quiet)
+            mean = WindowTotal(total, calls, quiet[-1].processes)
+            return mean, number, number - len(quiet)
     raise LayerbenchError(
-        f"not warm: no two windows in a row within {agree:.0%} of each other in {MAX_WINDOWS}"
+        f"not warm: no two of {MAX_WINDOWS} windows within {agree:.0%} of the least"
     )
 
 
@@ -128,7 +142,7 @@ def count_second_syscalls(
             calls = counter.stop()
         return WindowTotal(sum(calls.values()), dict(calls), len(pids))
 
-    window, windows = warm_windows(count, AGREE_SYSCALLS)
+    window, windows, _ = warm_windows(count, AGREE_SYSCALLS)
     return window, settled, windows
 
 
@@ -165,7 +179,7 @@ def count_second_instructions(  # noqa: PLR0917 (the count's parts)
             raise LayerbenchError(f"no count of processes {lost} over the second run")
         return WindowTotal(float(sum(dumps.values())), {}, len(dumps))
 
-    window, windows = warm_windows(count, AGREE)
+    window, windows, left_out = warm_windows(count, AGREE)
     return SecondRun(
         requests,
         load.concurrency,
@@ -174,6 +188,7 @@ def count_second_instructions(  # noqa: PLR0917 (the count's parts)
         window.total / requests,
         {name: n / requests for name, n in syscalls.calls.items()},
         window.processes,
+        left_out,
     )
 
 
