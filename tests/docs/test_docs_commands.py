@@ -7,7 +7,9 @@ ones in it (as on a user's PATH after `pip install layerbench`), and the demo's 
 and first stored run made by a short ladder. Only what no paste can carry is changed, and said
 here:
 - the lab's commands are made short (`-d`, `--warmup`, `--repeats` appended: argparse keeps the
-  last value), since the documentation's durations are for measuring, not for testing;
+  last value), since the documentation's durations are for measuring, not for testing; so are
+  the load generator's (its `-t` and `--warmup` values replaced: it refuses an option given
+  twice);
 - the URLs of services the examples assume are running (PostgreSQL, Redis) are those of
   throwaway instances that this test starts, and `/srv/pages` is a temporary directory;
 - `layerbench-load` finds nginx serving `hello.txt` on the example's port;
@@ -61,6 +63,8 @@ SHORT = {
     "cost": ("--requests", "10", "--warmup", "2", "--repeats", "1"),
     "writes": ("--objects", "100", "--commits", "20", "--repeats", "1", "--writers", "1"),
 }
+# The load generator's timed options, each with the value it is run with here.
+LOAD_SHORT = {"-t": "1", "--time-limit": "1", "--warmup": "0"}
 # Commands checked by the argument parser only, not run: a pattern of the command as written,
 # and why.
 PARSED_ONLY = (
@@ -100,6 +104,11 @@ class Root:
         argv[0] = PROGRAMS.get(argv[0], argv[0])
         if argv[0] == LAYERBENCH and len(argv) > 1 and argv[1] in SHORT:
             argv += SHORT[argv[1]]
+        if argv[0] == LOAD:
+            argv = [
+                LOAD_SHORT.get(before, word)
+                for before, word in zip(["", *argv[:-1]], argv, strict=True)
+            ]
         return argv
 
     def substitute(self, word: str) -> str:
