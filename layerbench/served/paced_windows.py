@@ -11,9 +11,10 @@ duration, then waits until the duration has passed. Both sizes are paced (the lo
 requests half a request's time apart, the short one's three and a half), so that each request
 finds the server done with the one before, as it would in the other window, and no gap comes
 near a timer that fires only while a process is idle (a second for gthread's loop). A window
-whose requests come late (a machine busier than at the pace's measure) lasts longer: later
-windows last PACE_MARGIN times as long as it did, and the duration each window lasted is kept,
-for what the difference of the sizes' mean durations still adds."""
+whose requests come late (a machine busier than at the pace's measure) lasts longer: the windows
+of later rounds last PACE_MARGIN times as long as it did (the rest of its round keeps the
+duration, so that a round's two windows stay alike), and the duration each window lasted is
+kept, for what the difference of the sizes' mean durations still adds."""
 
 import time
 from collections.abc import Callable
@@ -32,6 +33,8 @@ class Pacer:
         self.seconds = seconds
         self.margin = margin
         self.idle_s = idle_s
+        # The duration the next round's windows will last (longer after a late window).
+        self._next = seconds
 
     @classmethod
     def measured(
@@ -68,8 +71,13 @@ class Pacer:
         if served < self.seconds:
             time.sleep(self.seconds - served)
         else:
-            self.seconds = self.idle_s + (served - self.idle_s) * self.margin
+            late = self.idle_s + (served - self.idle_s) * self.margin
+            self._next = max(self._next, late)
         return time.monotonic() - opened
+
+    def next_round(self) -> None:
+        """The windows from now on last as long as a late window asked."""
+        self.seconds = self._next
 
     def idle(self) -> float:
         """Wait the duration of a window, no request sent; the seconds it lasted."""

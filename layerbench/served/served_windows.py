@@ -208,7 +208,8 @@ def _load_syscalls(
     processes: CountedProcesses, load: FixedLoad, directory: Path, tag: str, windows: Windows
 ) -> CountedSyscalls:
     """One load's system calls: its warm-up, its pace measured with strace attached, a window
-    with no request, then the two windows, each as long."""
+    with no request, then the two windows, each as long: the long one first, the short one as
+    long as it lasted."""
     load.send(windows.warmup, f"syscalls-{tag}-warmup")
 
     def attached(name: str, during: Callable[[], float]) -> tuple[Calls, float]:
@@ -224,10 +225,12 @@ def _load_syscalls(
         around=lambda timed: attached("pace", timed)[1],
     )
     idle, idle_seconds = attached("idle", pacer.idle)
-    counted = {
-        size: attached(str(size), partial(pacer.window, load, size, f"syscalls-{tag}-{size}"))
-        for size in windows.sizes
-    }
+    # The long window first; the short one then lasts as long as it did, late or not.
+    counted = {}
+    for size in windows.sizes[::-1]:
+        paced = partial(pacer.window, load, size, f"syscalls-{tag}-{size}")
+        counted[size] = attached(str(size), paced)
+        pacer.seconds = max(pacer.seconds, counted[size][1])
     return _syscall_figures(processes, windows, counted, idle, idle_seconds)
 
 
@@ -350,6 +353,7 @@ def _load_instructions(  # noqa: PLR0917 (one load's counter, processes, files a
     for round_ in range(1, windows.max_rounds + 1):
         if round_ > 1:
             load.send(SPACER_REQUESTS, f"instructions-{tag}-r{round_}-spacer")
+            pacer.next_round()
         sizes = windows.sizes if round_ % 2 else windows.sizes[::-1]
         for size in sizes:
             name = f"{tag}-r{round_}-{size}"
