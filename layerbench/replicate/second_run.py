@@ -159,9 +159,11 @@ def count_second_instructions(  # noqa: PLR0917 (the count's parts)
     if isinstance(calls, str) or calls is None:
         raise LayerbenchError(calls or "its system calls were not counted")
     syscalls, _, _ = calls
+    vgdb = Vgdb(callgrind / VGDB_NAME)
+    # On already after a first run; the processes the server starts from now on inherit it.
+    vgdb.tell(process_roles(deployment, counting.runs_application).pids(), "instrumentation on")
     settled = settle(deployment, counting, load, "second-instructions")
     windows_load = replace(load, concurrency=WINDOW_CONCURRENCY)
-    vgdb = Vgdb(callgrind / VGDB_NAME)
 
     def count(number: int) -> WindowTotal:
         name = f"second-run-{number}"

@@ -10,6 +10,9 @@ import pytest
 
 from layerbench.replicate.second_run import SETTLE_BATCH, SecondRun
 from layerbench.replicate.served_counts import FirstRequests, count_first_requests
+from layerbench.replicate.settled_counts import count_settled
+from layerbench.rungs.definitions import LADDER
+from layerbench.served.served_columns import CountedTarget
 from layerbench.served.served_counting import counting_for
 from layerbench.site_contract import USER_APP_PATH_VARIABLE, USER_APP_VARIABLE
 from layerbench.smoke.smoke_cost import measure_urls
@@ -108,3 +111,28 @@ def test_the_second_run_leaves_the_first_hit_out(workdir: Path) -> None:
     )
     assert plain.windows >= 2 and plain.settle_requests >= SETTLE_BATCH
     assert sum(plain.syscalls_per_request.values()) > 0
+
+
+def test_a_settled_count_sees_the_work_of_every_request(workdir: Path) -> None:
+    """A settled count (layerbench/replicate/settled_counts.py) of an application that runs the
+    calibrated loop at every request costs the loop more per request than the same application
+    without it."""
+    in_process = {}
+    settled = {}
+    string = next(rung for rung in LADDER if rung.name == "string")
+    for name, extra in (("plain", 0), ("looped", EXTRA_ITERATIONS)):
+        (workdir / f"{name}.py").write_text(FIRST_HIT_APP.format(extra=extra, first=False))
+        in_process[name] = measure_urls(f"{name}:application", ("/",), (str(workdir),), repeats=1)
+        root = workdir / name
+        root.mkdir(mode=0o711)
+        environment = {
+            USER_APP_VARIABLE: f"{name}:application",
+            USER_APP_PATH_VARIABLE: str(workdir),
+        }
+        deployment, _ = served_deployment("gunicorn", root, ONE_WORKER, environment, "/")
+        target = CountedTarget(name, "gunicorn", deployment, string, "bare")
+        settled[name] = count_settled(target, root / "settled", 1, None)
+    loop = in_process["looped"].instructions["/"][0] - in_process["plain"].instructions["/"][0]
+    added = settled["looped"].instructions_per_request - settled["plain"].instructions_per_request
+    assert added == pytest.approx(loop, rel=0.02)
+    assert settled["plain"].windows >= 2 and settled["plain"].processes >= 2
