@@ -97,6 +97,12 @@ def test_against_a_git_ref_measures_both_side_by_side(repository: Path, load_bin
     assert same.returncode == 0, same.stdout + same.stderr
     assert same.stdout.startswith("now against HEAD (")
     assert "REGRESSED" not in same.stdout
+    assert len(git(repository, "worktree", "list").splitlines()) == 1
+
+
+# make test's run of a slowed working tree against HEAD, failed: the --until-decided test's.
+@pytest.mark.wide
+def test_against_a_git_ref_fails_a_slowed_working_tree(repository: Path, load_binary: Path) -> None:
     # The candidate: the working tree's, slowed; the reference: HEAD's, checked out apart.
     (repository / "perfapp.py").write_text(APP + "\napp = slow\n")
     slowed = smoke("perfapp:app", "--against", "HEAD", "--tolerance", "0.3", *SHORT,
