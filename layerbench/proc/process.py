@@ -10,10 +10,12 @@ SIGTERM when layerbench dies.
 
 import contextlib
 import ctypes
+import math
 import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
@@ -29,6 +31,10 @@ STOP_GRACE_S = 5.0
 # short grace for a clean exit (PostgreSQL releases its System V segment), then SIGKILL.
 WATCHDOG_GRACE_S = 2.0
 WATCHDOG_SCRIPT = Path(watchdog.__file__)
+# A wait polls the child, first after this, then twice as long each time up to WAIT_POLL_MAX_S
+# (Popen.wait's own loop with a timeout does the same).
+WAIT_POLL_FIRST_S = 0.001
+WAIT_POLL_MAX_S = 0.05
 
 
 def _child_setup(cpus: frozenset[int] | None, watchdog_pipe: int, parent: int) -> None:
@@ -142,12 +148,31 @@ class ManagedProcess(StartStop):
 
     def returncode(self) -> int | None:
         """None while it runs; its exit status once it has exited."""
-        return None if self._popen is None else self._popen.poll()
+        if self._popen is None:
+            return None
+        # Popen.poll and Popen.wait take a lock of the Popen's (_waitpid_lock) before their
+        # try/finally: a KeyboardInterrupt raised just after it is taken (on a loaded machine
+        # a preemption puts Ctrl-C there) leaves it held, and the next wait, the stop's,
+        # waited for it for ever (the ladder hung on Ctrl-C in a trial's load generator). So
+        # Ctrl-C is raised once the poll is done, never inside it.
+        with interruptions_deferred():
+            return self._popen.poll()
 
     def wait(self, timeout_s: float | None = None) -> int:
+        """Its exit status once it exits; TimeoutExpired after ``timeout_s``. Ctrl-C is raised
+        in a sleep between polls, or once a poll is done (see :meth:`returncode`)."""
         if self._popen is None:
             raise RuntimeError(f"{self.name} was not started")
-        return self._popen.wait(timeout_s)
+        timeout = math.inf if timeout_s is None else timeout_s
+        deadline = time.monotonic() + timeout
+        delay = WAIT_POLL_FIRST_S
+        while (status := self.returncode()) is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise subprocess.TimeoutExpired(self.argv, timeout)
+            time.sleep(min(delay, left))
+            delay = min(2 * delay, WAIT_POLL_MAX_S)
+        return status
 
     def log_tail(self, lines: int = 15) -> str:
         try:

@@ -109,3 +109,55 @@ def test_ctrl_c_during_a_stop_is_raised_once_the_group_has_ended(tmp_path: Path)
     assert group_members(process.pid) == []
     assert process.returncode() is not None
     assert our_watchdogs() == before
+
+
+class CtrlCOnceTaken:
+    """A lock that sends this process Ctrl-C the first time it is taken: the handler runs at
+    the next bytecode check, just after the acquire, as a preemption on a loaded machine can
+    make any Ctrl-C do."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.armed = True
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        taken = self._lock.acquire(blocking, timeout)
+        if taken and self.armed:
+            self.armed = False
+            os.kill(os.getpid(), signal.SIGINT)
+        return taken
+
+    def release(self) -> None:
+        self._lock.release()
+
+    def locked(self) -> bool:
+        return self._lock.locked()
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.release()
+
+
+@pytest.mark.parametrize("asked", ["wait", "returncode"])
+def test_ctrl_c_as_a_wait_takes_popen_s_lock_leaves_the_lock_free(
+    tmp_path: Path, asked: str
+) -> None:
+    # Popen.wait and poll take this lock before their try/finally: a KeyboardInterrupt raised
+    # there left it held, and the stop's wait then waited for it for ever.
+    process = ManagedProcess("sleep", ["sleep", "60"], log_path=tmp_path / "log").start()
+    lock = CtrlCOnceTaken()
+    assert process._popen is not None
+    process._popen._waitpid_lock = lock  # type: ignore[assignment]
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            if asked == "wait":
+                process.wait(30)
+            else:
+                process.returncode()
+        assert not lock.locked()
+    finally:
+        if not lock.locked():  # held, the stop would wait for ever
+            process.stop()
+    assert group_members(process.pid) == []
