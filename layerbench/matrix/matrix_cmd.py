@@ -138,7 +138,7 @@ def add_parser(commands: Any) -> None:
         type=whole(1, MAX_CONCURRENCY),
         metavar="C",
         help="with --measure: count each column settled instead (for a server whose processes "
-        "keep changing): requests at concurrency C until it starts no more processes, then "
+        "keep changing): requests at concurrency C until its processes stop growing, then "
         "windows of 500 requests at 1 until two agree within 2 %%, every process counted",
     )
     parser.add_argument(
@@ -146,7 +146,7 @@ def add_parser(commands: Any) -> None:
         type=whole(1, MAX_CONCURRENCY),
         metavar="C",
         help="with --first-requests: then, on the same start, requests at concurrency C until "
-        "the server starts no more processes, and windows of N requests at 1 until two agree "
+        "its processes stop growing in number, and windows of N requests at 1 until two agree "
         "within 2 %% (no import in either): the second run's cost per request",
     )
     add_published_argument(parser, MATRIX)

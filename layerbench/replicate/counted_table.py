@@ -154,7 +154,8 @@ def format_first_requests(served: Mapping[str, Any]) -> str:
         )
         caption += (
             f". Then, on the same start, its second run: requests at c={concurrency} in batches "
-            f"until one started no process ({settled} requests), the server left quiet, then "
+            f"until its processes stopped growing in number ({settled} requests), the server "
+            "left quiet, then "
             f"windows of {requests:,} requests at c=1 until two were within 2 % of the least "
             f"(windows: {windows}; one further over held a child's start or import), every "
             "process counted: the quiet windows' mean"
@@ -189,7 +190,8 @@ def format_settled(served: Mapping[str, Any]) -> str:
     concurrency, requests = settled["concurrency"], settled["requests"]
     caption = (
         f"Served, settled, per request: on a fresh start, requests at c={concurrency} in "
-        "batches until one started no process (settling), the server left quiet, then windows "
+        "batches until its processes stopped growing in number (settling), the server left "
+        "quiet, then windows "
         f"of {requests:,} requests at c=1 until two were within 2 % of the least (one further "
         "over held a child's start or import, left out), every process of the server counted "
         "(those started or ended meanwhile included): the quiet windows' mean; instructions by "

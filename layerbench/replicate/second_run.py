@@ -3,18 +3,18 @@ child it will start has started and served, then windows of the first run's size
 agree (:mod:`layerbench.replicate.served_counts` counts the first run, then this on the same
 start).
 
-Settling: batches of SETTLE_BATCH requests at ``concurrency`` (the most the server runs at
-once: Apache's MaxRequestWorkers with one thread per child), one after the other, until a batch
-starts no process; then the server left quiet (:mod:`layerbench.replicate.quiet_server`). At
-that concurrency every child the server starts finds a connection waiting, so each serves as it
-starts (and a lazily loaded application is imported in it); no pause between batches, as none
+Settling: batches of SETTLE_BATCH requests at ``concurrency`` (the most the server runs at once:
+Apache's MaxRequestWorkers with one thread per child), one after the other, until the processes
+stop growing in number; then the server left quiet (:mod:`layerbench.replicate.quiet_server`).
+At that concurrency every child the server starts finds a connection waiting, so each serves as
+it starts (and a lazily loaded application is imported in it); no pause between batches, as none
 in the post's run of 10,000 requests, or Apache would end idle children and start others. Then
 windows of ``requests`` requests at WINDOW_CONCURRENCY, every process counted (those started or
 ended meanwhile included, as over the first requests), until two are quiet: within AGREE over
 the least. A window more than that over held a child's start or an import (one adds as much as
-hundreds of warm requests): Apache still ends a child now and then and starts another, which
-the post's run, never idle, did not. The quiet windows' mean per request is the second run's
-figure; the windows left out are said."""
+hundreds of warm requests): Apache still ends a child now and then and starts another, which the
+post's run, never idle, did not. The quiet windows' mean per request is the second run's figure;
+the windows left out are said."""
 
 import re
 from collections.abc import Callable
@@ -79,17 +79,20 @@ class WindowTotal:
 
 
 def settle(deployment: Deployment, counting: Counting, load: FixedLoad, tag: str) -> int:
-    """Batches of SETTLE_BATCH requests one after the other (no pause between in which the
-    server would end idle children), until one starts no process; then the server left quiet
-    (each child it started done starting, the idle ones it ends ended). The requests sent."""
-    seen = set(quiet_processes(deployment, counting).pids())
+    """Batches of SETTLE_BATCH requests one after the other, until the processes at a batch's
+    end are no more than at the one before's (the server runs as many as it will at this
+    load); then the server left quiet (each child it started done starting, the idle ones it
+    ends ended). The requests sent. Between two batches the server may end an idle child and
+    start another in the next: that one serves in it too, so the count, not the set, is
+    compared."""
+    before = len(quiet_processes(deployment, counting).pids())
     for batch in range(1, MAX_SETTLE_BATCHES + 1):
         load.send(SETTLE_BATCH, f"{tag}-settle-{batch}")
-        now = set(process_roles(deployment, counting.runs_application).pids())
-        if now <= seen:
+        now = len(process_roles(deployment, counting.runs_application).pids())
+        if now <= before:
             quiet_processes(deployment, counting)
             return batch * SETTLE_BATCH
-        seen |= now
+        before = now
     raise LayerbenchError(
         f"the server kept starting processes over {MAX_SETTLE_BATCHES * SETTLE_BATCH:,} "
         f"settling requests at c={load.concurrency}"
