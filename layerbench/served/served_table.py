@@ -8,16 +8,14 @@ from collections.abc import Mapping
 
 from layerbench.documents import mapping, number
 from layerbench.served.served_cost import ServedCost
+from layerbench.served.syscall_counts import TIMING_CALLS
 from layerbench.typed_documents import JsonObject
 
 Costs = dict[str, ServedCost | str]
 # A call made fewer times than this per request is left out of the list (idle work's jitter).
 SHOWN_CALLS_AT_LEAST = 0.05
 TOTAL = "total"
-# Calls whose number depends on timing, not on the request: threads waiting for one another (the
-# GIL handed over) call futex more or less often from run to run. Listed, marked, and left out
-# of the syscalls/req column, which two runs reproduce.
-TIMING_CALLS = frozenset({"futex"})
+# TIMING_CALLS (futex): listed, marked, and left out of the syscalls/req column.
 # The calls per second while idle named beside a role's calls, most first.
 IDLE_CALLS_NAMED = 3
 

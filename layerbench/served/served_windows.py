@@ -29,7 +29,7 @@ from layerbench.served.served_counting import Counting
 from layerbench.served.served_dumps import window_dumps
 from layerbench.served.served_roles import CountedProcesses, process_roles
 from layerbench.served.steady_windows import CountedWindow, SteadyCost, confirmed, steady_cost
-from layerbench.served.syscall_counts import SyscallCounter
+from layerbench.served.syscall_counts import TIMING_CALLS, SyscallCounter
 from layerbench.served.time_driven import (
     MIN_SECONDS,
     TIMER_S,
@@ -183,7 +183,8 @@ def count_syscalls(
 ) -> tuple[CountedProcesses, dict[str, CountedSyscalls]]:
     """Its processes with their roles, and per load (each a request: a rung), per role, its
     system calls per request by call: strace attached for a window with no request, then for
-    the two windows, each as long (the pace measured with strace attached)."""
+    ``windows.rounds`` rounds of the two windows, each as long (the pace measured with strace
+    attached)."""
     directory.mkdir(parents=True, exist_ok=True)
 
     def count(
@@ -208,8 +209,8 @@ def _load_syscalls(
     processes: CountedProcesses, load: FixedLoad, directory: Path, tag: str, windows: Windows
 ) -> CountedSyscalls:
     """One load's system calls: its warm-up, its pace measured with strace attached, a window
-    with no request, then the two windows, each as long: the long one first, the short one as
-    long as it lasted."""
+    with no request, then rounds of the two windows, each as long: the long one first, the
+    short one as long as it lasted."""
     load.send(windows.warmup, f"syscalls-{tag}-warmup")
 
     def attached(name: str, during: Callable[[], float]) -> tuple[Calls, float]:
@@ -225,34 +226,60 @@ def _load_syscalls(
         around=lambda timed: attached("pace", timed)[1],
     )
     idle, idle_seconds = attached("idle", pacer.idle)
-    # The long window first; the short one then lasts as long as it did, late or not.
-    counted = {}
-    for size in windows.sizes[::-1]:
-        paced = partial(pacer.window, load, size, f"syscalls-{tag}-{size}")
-        counted[size] = attached(str(size), paced)
-        pacer.seconds = max(pacer.seconds, counted[size][1])
-    return _syscall_figures(processes, windows, counted, idle, idle_seconds)
+    # In each round the long window first; the short one then lasts as long as it did.
+    rounds: list[dict[int, tuple[Calls, float]]] = []
+    for round_ in range(1, windows.rounds + 1):
+        counted = {}
+        for size in windows.sizes[::-1]:
+            name = f"r{round_}-{size}"
+            paced = partial(pacer.window, load, size, f"syscalls-{tag}-{name}")
+            counted[size] = attached(name, paced)
+            pacer.seconds = max(pacer.seconds, counted[size][1])
+        rounds.append(counted)
+    return _syscall_figures(processes, windows, rounds, idle, idle_seconds)
 
 
 def _syscall_figures(
     processes: CountedProcesses,
     windows: Windows,
-    counted: dict[int, tuple[Calls, float]],
+    rounds: list[dict[int, tuple[Calls, float]]],
     idle: Calls,
     idle_seconds: float,
 ) -> CountedSyscalls:
-    (short, short_s), (long, long_s) = counted[windows.short], counted[windows.long]
+    """Per role, the difference of each size's mean calls, by call, what they did per second
+    while idle over the difference of the sizes' mean durations taken off; its uncertainty
+    with the spread of the rounds' counts of the calls that do not depend on timing."""
     roles = processes.present_roles()
     per_second = {role: rates(idle.get(role, {}), idle_seconds) for role in roles}
+
+    def mean(size: int, role: str) -> dict[str, float]:
+        calls: dict[str, float] = {}
+        for counted in rounds:
+            for name, count in counted[size][0].get(role, {}).items():
+                calls[name] = calls.get(name, 0.0) + count / len(rounds)
+        return calls
+
+    def seconds(size: int) -> float:
+        return sum(counted[size][1] for counted in rounds) / len(rounds)
+
+    def timeless(size: int, role: str) -> list[float]:
+        rate = sum(v for k, v in per_second[role].items() if k not in TIMING_CALLS)
+        return [
+            sum(v for k, v in counted[size][0].get(role, {}).items() if k not in TIMING_CALLS)
+            - rate * counted[size][1]
+            for counted in rounds
+        ]
+
+    short, long = windows.short, windows.long
     return CountedSyscalls(
         per_request={
             role: timed_per_request(
-                {k: float(v) for k, v in short.get(role, {}).items()},
-                short_s,
-                windows.short,
-                {k: float(v) for k, v in long.get(role, {}).items()},
-                long_s,
-                windows.long,
+                mean(short, role),
+                seconds(short),
+                short,
+                mean(long, role),
+                seconds(long),
+                long,
                 per_second[role],
             )
             for role in roles
@@ -261,10 +288,10 @@ def _syscall_figures(
             role: uncertainty(
                 sum(per_second[role].values()),
                 idle_seconds,
-                [],
-                [],
-                long_s - short_s,
-                windows.long - windows.short,
+                timeless(short, role),
+                timeless(long, role),
+                seconds(long) - seconds(short),
+                long - short,
             )
             for role in roles
         },
