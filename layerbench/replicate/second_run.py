@@ -22,7 +22,7 @@ from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from layerbench.errors import LayerbenchError
+from layerbench.errors import LayerbenchError, LoadGeneratorError
 from layerbench.replicate.quiet_server import quiet_processes
 from layerbench.served.counted_launch import VGDB_NAME
 from layerbench.served.fixed_load import FixedLoad
@@ -87,7 +87,10 @@ def settle(deployment: Deployment, counting: Counting, load: FixedLoad, tag: str
     compared."""
     before = len(quiet_processes(deployment, counting).pids())
     for batch in range(1, MAX_SETTLE_BATCHES + 1):
-        load.send(SETTLE_BATCH, f"{tag}-settle-{batch}")
+        # Not counted: a request that timed out while children started (each importing the
+        # application under callgrind) does not spoil it.
+        with suppress(LoadGeneratorError):
+            load.send(SETTLE_BATCH, f"{tag}-settle-{batch}")
         now = len(process_roles(deployment, counting.runs_application).pids())
         if now <= before:
             quiet_processes(deployment, counting)
