@@ -116,7 +116,9 @@ def test_each_conclusion_holds_or_not_with_the_ratio_and_its_interval() -> None:
         "the direction holds, the size differs",  # the string against _mysql: +50 %, not +436 %
         "the direction holds, the size differs",  # the string against memcached
         "does not hold (slower here)",  # memcached against _mysql
-        "holds",  # _mysql against MySQLdb: +33 % [+15 %, +54 %], the post's +59 %
+        # _mysql against MySQLdb: +33 % [+15 %, +54 %], the post's +59 %: beyond the 3 % the
+        # post's own figure is allowed (the 10 % allowed before made it hold).
+        "the direction holds, the size differs",
         "the direction holds, the size differs",  # MySQLdb against the ORM
         "not shown (a mix of rungs, which layerbench mix measures)",
         "not shown (its 5x is the static file against that estimate, not against a rung)",
