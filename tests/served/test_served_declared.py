@@ -1,7 +1,7 @@
 """Every family of servers counted as its declaration says, under callgrind, on the string rung:
 its processes in their roles, instructions per request counted in the application's role, every
-answer 2xx (the windows' load refuses any other). One process of threads (waitress) in the
-default suite; the others (spawned workers, a Rust server, Ruby under puma and Passenger) wide."""
+answer 2xx (the windows' load refuses any other). All wide: the default suite counts gunicorn
+end to end (test_served_cost.py), and each family here is a minute of windows under callgrind."""
 
 from pathlib import Path
 
@@ -27,6 +27,7 @@ def _counted_in_the_application(cost: ServedCost) -> None:
     assert cost.total_syscalls("application") >= 1
 
 
+@pytest.mark.wide
 def test_one_process_of_threads_counted_as_the_application(workdir: Path) -> None:
     cost = _count("waitress", workdir)
     assert cost.processes == {"application": 1}
