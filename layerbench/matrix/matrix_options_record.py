@@ -24,6 +24,8 @@ class MatrixOptionsRecord:
     rung: str | None = None
     duration_s: float | None = None
     warmup_s: float | None = None
+    # --rerun-warmup: the warm-up of a level measured again on the same start.
+    rerun_warmup_s: float | None = None
     repeats: int | None = None
     keep_alive: bool | None = None
     settings: dict[str, dict[str, object]] | None = None

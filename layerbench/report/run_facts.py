@@ -31,6 +31,9 @@ def load_facts(result: LadderResult | MatrixResult) -> list[tuple[str, str]]:
     if duration is not None:
         per = "cell" if isinstance(result, MatrixResult) else "trial"
         after = "" if warmup is None else f", after {warmup:g} s warm-up"
+        rerun = result.asked.rerun_warmup_s if isinstance(result, MatrixResult) else None
+        if rerun is not None:
+            after += f" ({rerun:g} s before a level measured again on the same start)"
         facts.append(("duration", f"{duration:g} s measured per {per}{after}"))
     if asked.repeats is not None:
         facts.append(("repeats", f"{asked.repeats} (interleaved)"))
