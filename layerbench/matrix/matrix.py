@@ -154,6 +154,7 @@ class Matrix:
                 self.workdir,
                 requests=self.options.first_requests,
                 second_run=self.options.second_run,
+                concurrency=self.options.concurrency[0],
                 counts=self.options.served_counts,
                 client_cpus=self.layout.client_cpus,
                 told=told,

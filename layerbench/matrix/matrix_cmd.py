@@ -131,7 +131,8 @@ def add_parser(commands: Any) -> None:
         type=whole(1, MAX_REQUESTS),
         metavar="N",
         help="with --measure: also count the first N requests after a fresh start, no warm-up, "
-        "per request (what an import at the first request costs), --measure-counts times",
+        "at the first --concurrency level, per request (what an import at the first request "
+        "costs), --measure-counts times",
     )
     parser.add_argument(
         "--settled",

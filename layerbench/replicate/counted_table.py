@@ -130,6 +130,8 @@ def format_first_requests(served: Mapping[str, Any]) -> str:
     if not first:
         return ""
     requests = int(first["requests"])
+    # Runs stored before the first requests had a concurrency of their own were counted at 1.
+    first_concurrency = int(first.get("concurrency", 1))
     rows = [["column", "count", "run", "instructions/req", "syscalls/req", "processes"]]
     seconds = []
     for label, counts in first["counts"].items():
@@ -142,8 +144,9 @@ def format_first_requests(served: Mapping[str, Any]) -> str:
                 if "error" not in second:
                     seconds.append(second)
     caption = (
-        f"The first {requests:,} requests after a fresh start, per request: concurrency 1, no "
-        "warm-up, every process of the server counted (those it started meanwhile included); "
+        f"The first {requests:,} requests after a fresh start, per request: concurrency "
+        f"{first_concurrency}, no warm-up, every process of the server counted (those it started "
+        "meanwhile included); "
         "instructions by callgrind, system calls by strace -f -c"
     )
     if seconds:

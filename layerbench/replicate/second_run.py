@@ -3,12 +3,15 @@ child it will start has started and served, then windows of the first run's size
 agree (:mod:`layerbench.replicate.served_counts` counts the first run, then this on the same
 start).
 
-Settling: batches of SETTLE_BATCH requests at ``concurrency`` (the most the server runs at once:
-Apache's MaxRequestWorkers with one thread per child), one after the other, until the processes
-stop growing in number; then the server left quiet (:mod:`layerbench.replicate.quiet_server`).
-At that concurrency every child the server starts finds a connection waiting, so each serves as
-it starts (and a lazily loaded application is imported in it); no pause between batches, as none
-in the post's run of 10,000 requests, or Apache would end idle children and start others. Then
+Settling: batches of SETTLE_BATCH requests at ``concurrency`` (the post's: more than the server
+runs at once, Apache's MaxRequestWorkers with one thread per child), one after the other, until
+the processes stop growing in number; then the server left quiet
+(:mod:`layerbench.replicate.quiet_server`). At that concurrency connections wait while a batch
+lasts, so the server starts children up to its most and each serves as it starts (and a lazily
+loaded application is imported in it): two batches settle it. At the most it runs at once
+instead, Apache's event MPM parks kept-alive connections in the children it has, a child it
+starts may find none waiting, and the processes grow one a batch. No pause between batches, as
+none in the post's run of 10,000 requests, or Apache would end idle children and start others. Then
 windows of ``requests`` requests at WINDOW_CONCURRENCY, every process counted (those started or
 ended meanwhile included, as over the first requests), until two are quiet: within AGREE over
 the least. A window more than that over held a child's start or an import (one adds as much as

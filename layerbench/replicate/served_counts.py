@@ -1,21 +1,31 @@
-"""The served counts a published claim is judged on (:mod:`layerbench.replicate.count_claims`):
-each column's served cost counted ``counts`` times, each count on fresh starts of its server
+"""The served counts a published claim is judged on (:mod:`layerbench.replicate.count_claims`): each
+column's served cost counted ``counts`` times, each count on fresh starts of its server
 (:func:`~layerbench.served.served_columns.measure_targets`); or, for a claim about the first
 requests after a start, what they cost.
 
-The first requests: the usual count sends a warm-up before its windows, and the difference of
-two windows takes off whatever does not grow with the requests, so an import made at the first
-request (a lazily loaded application) is in neither figure. Here a server is started afresh
-under callgrind, left until it is quiet (the same processes, idle: every child done starting,
-:mod:`layerbench.replicate.quiet_server`), the counts zeroed, then ``requests`` requests
-sent at concurrency 1 with no warm-up, and every process's count dumped (those the server forked
-meanwhile included, and those that ended, by the dump they wrote as they exited): the
-instructions over those requests, whatever the server's processes did for them (the import
-included), divided by ``requests``. Their system calls are counted the same way, on a native
-start, by strace attached to every process (and those they fork) from before the first request
-to after the last. Idle work over the window (a timer's tick) is counted too; against an import
-it is small. The columns are counted at once, each in a thread on its own server (a count of
-instructions does not change with what runs beside it), each column's counts one after another."""
+The first requests: the usual count sends a warm-up before its windows, and the difference of two
+windows takes off whatever does not grow with the requests, so an import made at the first request
+(a lazily loaded application) is in neither figure. Here a server is started afresh under callgrind,
+left until it is quiet (the same processes, idle: every child done starting,
+:mod:`layerbench.replicate.quiet_server`), the counts zeroed, then ``requests`` requests sent at
+``concurrency`` (a matrix's first level: the post's) with no warm-up, and every process's count
+dumped (those the server forked meanwhile included, and those that ended, by the dump they wrote as
+they exited): the instructions over those requests, whatever the server's processes did for them
+(the imports included), divided by ``requests``.
+
+What such a count holds is fixed by the server's settings, not by chance, when ``concurrency`` is
+more than the server runs at once (Apache's MaxRequestWorkers, one thread per child): connections
+then wait while the requests last, so the server starts children up to its most, each serves as it
+starts (importing a lazily loaded application at its first request), and every one of them is
+counted. At concurrency 1 which child accepts each connection decides how many import: one child may
+serve them all. A request may wait behind children importing under callgrind, so each waits up to
+FIRST_TIMEOUT_S.
+
+Their system calls are counted the same way, on a native start, by strace attached to every process
+(and those they fork) from before the first request to after the last. Idle work over the window (a
+timer's tick) is counted too; against an import it is small. The columns are counted at once, each
+in a thread on its own server (a count of instructions does not change with what runs beside it),
+each column's counts one after another."""
 
 import threading
 from collections.abc import Callable
@@ -47,6 +57,9 @@ from layerbench.servers.deployment import Deployment
 from layerbench.typed_documents import JsonObject, encode
 
 FIRST_WINDOW = "first-requests"
+# Seconds a request of the first requests (or of the second run's settling) may wait: under
+# callgrind on two cores, twenty children importing Django at once take minutes.
+FIRST_TIMEOUT_S = 1800.0
 
 
 @dataclass(frozen=True)
@@ -124,8 +137,10 @@ def count_first_requests_repeatedly(
     client_cpus: frozenset[int] | None,
     told: Callable[[str], None],
     second_run: int | None = None,
+    concurrency: int = 1,
 ) -> dict[str, list[FirstRequests | str]]:
-    """Per target, ``counts`` counts of its first ``requests`` requests (or why it has none):
+    """Per target, ``counts`` counts of its first ``requests`` requests at ``concurrency`` (or
+    why it has none):
     the targets at once, each in a thread of its own on its own server, its counts one after
     the other."""
     found: dict[str, list[FirstRequests | str]] = {target.label: [] for target in targets}
@@ -145,6 +160,7 @@ def count_first_requests_repeatedly(
             try:
                 url = target.deployment.base_url
                 load = rung_load(target.rung, url, directory, Windows(), client_cpus)
+                load = replace(load, concurrency=concurrency, timeout_s=FIRST_TIMEOUT_S)
                 found[target.label].append(
                     count_first_requests(
                         target.deployment,
@@ -171,8 +187,9 @@ def count_first_requests(
     *,
     second_run: int | None = None,
 ) -> FirstRequests:
-    """The first ``requests`` requests after a start of ``deployment``, per request; with
-    ``second_run`` (a concurrency), the second run on the same start after them."""
+    """The first ``requests`` requests after a start of ``deployment``, per request, sent at
+    ``load``'s concurrency; with ``second_run`` (a concurrency), the second run on the same
+    start after them."""
     window = _first_window(deployment, counting, load, directory / "first", requests, second_run)
     return FirstRequests(
         requests,
@@ -281,10 +298,12 @@ def first_requests_counts(
     client_cpus: frozenset[int] | None,
     told: Callable[[str], None],
     second_run: int | None = None,
+    concurrency: int = 1,
 ) -> JsonObject:
-    """``counts`` counts of each target's first ``requests`` requests and the next as many:
-    what a matrix's ``served`` document keeps of them, ``first_requests``, their number and per
-    column each count (``{"error": why}`` for one that failed)."""
+    """``counts`` counts of each target's first ``requests`` requests at ``concurrency`` (and
+    its second run after them): what a matrix's ``served`` document keeps of them,
+    ``first_requests``, their number, concurrency and per column each count (``{"error":
+    why}`` for one that failed)."""
     found = count_first_requests_repeatedly(
         targets,
         workdir / "first-requests",
@@ -293,10 +312,12 @@ def first_requests_counts(
         client_cpus=client_cpus,
         told=told,
         second_run=second_run,
+        concurrency=concurrency,
     )
     return {
         "first_requests": {
             "requests": requests,
+            "concurrency": concurrency,
             "counts": {
                 label: [c.to_dict() if isinstance(c, FirstRequests) else {"error": c} for c in row]
                 for label, row in found.items()

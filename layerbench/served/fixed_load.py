@@ -24,6 +24,8 @@ class FixedLoad:
     body_file: Path | None = None
     content_type: str | None = None
     cpus: frozenset[int] | None = None
+    # Seconds a request may take before it counts as failed.
+    timeout_s: float = REQUEST_TIMEOUT_S
 
     def argv(self, requests: int, json_path: Path, rate: float | None = None) -> list[str]:
         """``rate``: requests per second, sent at that rate whatever the server does (the
@@ -43,7 +45,7 @@ class FixedLoad:
             "-c",
             str(self.concurrency),
             "-s",
-            f"{REQUEST_TIMEOUT_S:g}",
+            f"{self.timeout_s:g}",
             "--json",
             str(json_path),
             *paced,

@@ -176,9 +176,13 @@ def test_the_first_requests_table_gives_each_count_and_an_error_in_its_place() -
     served = {"first_requests": {"requests": 500, "counts": {"lazy": [count, {"error": "why"}]}}}
     lines = format_first_requests(served).splitlines()
     assert lines[0].startswith("The first 500 requests after a fresh start")
+    # A run stored before the first requests had a concurrency of their own counted at 1.
+    assert "concurrency 1, no warm-up" in lines[0]
     assert lines[2].split() == ["lazy", "1", "first", "5,735,026", "53.3", "9"]
     assert lines[3].split() == ["2", "first", "why"]
     assert format_first_requests({"costs": {}}) == ""
+    at_100 = {"first_requests": {**served["first_requests"], "concurrency": 100}}
+    assert "concurrency 100, no warm-up" in format_first_requests(at_100).splitlines()[0]
 
 
 SECOND_RUN = {

@@ -163,7 +163,7 @@ def test_measured_a_cost_claim_is_counted_twice_and_a_first_run_from_a_start() -
     words = preload.stdout.split()
     assert words[words.index("--measure-counts") + 1] == "3"
     assert words[words.index("--first-requests") + 1] == "500"
-    assert words[words.index("--second-run") + 1] == "20"  # its second run, at MaxClients
+    assert words[words.index("--second-run") + 1] == "100"  # its second run, at the post's c
     pylons = layerbench("replicate", "django-pylons", "--measure", "instructions", "--command")
     words = pylons.stdout.split()
     assert words[words.index("--settled") + 1] == "1"  # Apache's children keep changing
