@@ -268,6 +268,16 @@ def _counted_lines(
     then each claim judged in req/s and in served instructions (layerbench/replicate/)."""
     first = experiment.first_requests
     second = experiment.second_run
+    # The concurrencies the run sent its first requests at (1 in runs stored before it had
+    # one) and settled its second runs at.
+    counted_first = (result.served or {}).get("first_requests", {})
+    first_at = counted_first.get("concurrency", 1)
+    seconds = (
+        count.get("second_run", {}).get("concurrency")
+        for counts in counted_first.get("counts", {}).values()
+        for count in counts
+    )
+    second = next((each for each in seconds if each is not None), second)
 
     def which(figure: SeedFigure) -> str | None:
         """What a figure is counted by; None for a second run after a first the experiment
@@ -289,7 +299,9 @@ def _counted_lines(
         if counted_by == SETTLED:
             return f"500 once settled at c={experiment.settled}"
         return (
-            "served, after a warm-up" if counted_by == SERVED else f"first {first:,} after a start"
+            "served, after a warm-up"
+            if counted_by == SERVED
+            else f"first {first:,} at c={first_at} after a start"
         )
 
     def side(name: str) -> SideCounts | None:
