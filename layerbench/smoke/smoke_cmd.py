@@ -36,6 +36,14 @@ from layerbench.sites import check_importable
 from layerbench.smoke.smoke import Enough, SmokeOptions
 from layerbench.smoke.smoke_baseline import baseline_document, read_baseline
 from layerbench.smoke.smoke_instructions import smoke_instructions
+from layerbench.smoke.smoke_option_use import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_DURATION_S,
+    DEFAULT_SERVER,
+    DEFAULT_WARMUP_S,
+    check_option_use,
+    resolve_defaults,
+)
 from layerbench.smoke.smoke_profiles import (
     baseline_profiles,
     check_profile_diff,
@@ -86,19 +94,24 @@ def add_parser(commands: Any) -> None:
         help="exit 3 when no URL regressed but one could not be decided (else a warning, exit 0)",
     )
     parser.add_argument("--save", action="store_true", help="measure and save the baseline")
-    parser.add_argument("--server", default="gunicorn", help="the server adapter (gunicorn)")
+    parser.add_argument("--server", help=f"the server adapter ({DEFAULT_SERVER})")
     parser.add_argument("--set", action="append", default=[], metavar="SERVER.KEY=VALUE")
     parser.add_argument(
         "--repeats", type=whole(1, MAX_REPEATS), default=5, help="trials per URL (5)"
     )
     parser.add_argument(
-        "-d", "--duration", type=seconds(), default=2.0, help="seconds per trial (2)"
+        "-d", "--duration", type=seconds(), help=f"seconds per trial ({DEFAULT_DURATION_S:g})"
     )
     parser.add_argument(
-        "--warmup", type=seconds(zero=True), default=0.5, help="seconds of warm-up (0.5)"
+        "--warmup",
+        type=seconds(zero=True),
+        help=f"seconds of warm-up ({DEFAULT_WARMUP_S:g})",
     )
     parser.add_argument(
-        "-c", "--concurrency", type=whole(1, MAX_CONCURRENCY), default=10, help="connections (10)"
+        "-c",
+        "--concurrency",
+        type=whole(1, MAX_CONCURRENCY),
+        help=f"connections ({DEFAULT_CONCURRENCY})",
     )
     parser.add_argument(
         "--tolerance",
@@ -116,7 +129,6 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--requests",
         type=whole(1, MAX_COUNTED_REQUESTS),
-        default=DEFAULT_REQUESTS,
         help=f"--measure instructions: requests counted per URL and repeat ({DEFAULT_REQUESTS})",
     )
     parser.add_argument(
@@ -164,19 +176,9 @@ def add_parser(commands: Any) -> None:
     parser.set_defaults(handler=cmd_smoke)
 
 
-def _check_counting_options(args: argparse.Namespace) -> None:
-    """--served and --env refused where they would not be used."""
-    if args.served and args.measure != "instructions":
-        raise ConfigError("--served counts instructions: give --measure instructions")
-    if args.env and (args.measure != "instructions" or args.served):
-        raise ConfigError(
-            f"--env {args.env[0]}: the servers run in this whole environment; --env names what "
-            "the in-process count (--measure instructions, without --served) is given"
-        )
-
-
 def cmd_smoke(args: argparse.Namespace) -> int:
-    _check_counting_options(args)
+    check_option_use(args)
+    resolve_defaults(args)
     if args.measure == "instructions":
         return smoke_instructions(args)
     options = SmokeOptions(

@@ -29,11 +29,8 @@ EXIT_REGRESSED = 1
 
 
 def smoke_instructions(args: argparse.Namespace) -> int:
-    if args.set and not args.served:
-        raise ConfigError(
-            f"--measure instructions calls the application in-process, under no server and on "
-            f"its own SQLite file: --set {args.set[0]} would not be measured; leave it out"
-        )
+    if args.baseline is None:
+        raise ConfigError("smoke needs --baseline FILE (with --save to measure it)")
     tolerance = DEFAULT_TOLERANCE if args.tolerance is None else args.tolerance
     if not 0 <= tolerance < 1:
         raise ConfigError(f"the tolerance is a fraction from 0 to 1, not {tolerance:g}")
