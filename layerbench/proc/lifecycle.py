@@ -24,7 +24,7 @@ from typing import ClassVar
 from layerbench.errors import ServerDiedError
 from layerbench.proc.interruptions_deferred import interruptions_deferred
 from layerbench.proc.process import ManagedProcess
-from layerbench.proc.readiness import ReadinessProbe, wait_until_ready
+from layerbench.proc.readiness import START_CAP_S, ReadinessProbe, wait_until_ready
 from layerbench.proc.run_as import RunAs
 from layerbench.proc.start_progress import StartProgress
 from layerbench.proc.start_stop import StartStop
@@ -36,6 +36,8 @@ class ProcessLifecycle(StartStop):
     stop_signal: ClassVar[signal.Signals] = signal.SIGTERM
     # How often its probe is repeated while it starts.
     probe_interval_s: ClassVar[float] = 0.05
+    # The most a start that keeps progressing is given (a counted start raises its own).
+    start_cap_s: float = START_CAP_S
 
     def __init__(self, *, cpus: frozenset[int] | None, start_timeout_s: float) -> None:
         self.cpus = cpus
@@ -94,6 +96,7 @@ class ProcessLifecycle(StartStop):
             timeout_s=self.start_timeout_s,
             interval_s=self.probe_interval_s if interval_s is None else interval_s,
             progress=StartProgress(process.pid, announced),
+            cap_s=self.start_cap_s,
         )
 
     @property
