@@ -1,6 +1,8 @@
-"""What a request costs a deployment, served: started natively, its system calls per request
-counted by strace; started again under callgrind, its instructions per request counted; both by
-role, over the same two windows (:mod:`layerbench.served.served_windows`)."""
+"""What a request costs a deployment, served: started natively (``Windows.starts`` times), its
+system calls per request counted by strace, those that move with the start told apart
+(:mod:`layerbench.served.start_dependent_calls`); started again under callgrind, its
+instructions per request counted; both by role, over the same two windows
+(:mod:`layerbench.served.served_windows`)."""
 
 import subprocess
 from collections.abc import Iterator, Mapping
@@ -17,11 +19,11 @@ from layerbench.served.per_request import estimated_cycles
 from layerbench.served.served_counting import Counting
 from layerbench.served.served_roles import ROLE_ORDER, CountedProcesses
 from layerbench.served.served_windows import (
-    CountedSyscalls,
     Windows,
     count_instructions,
     count_syscalls,
 )
+from layerbench.served.start_dependent_calls import CallsOverStarts, over_starts
 from layerbench.served.steady_windows import SteadyCost
 from layerbench.served.time_driven import shown
 from layerbench.servers.deployment import Deployment
@@ -47,6 +49,8 @@ class ServedConditions:
     cache_sizes: dict[str, str] | None = None
     # The least and most rounds of the two windows counted for the instructions.
     rounds: list[int] = field(default_factory=lambda: [1, 1])
+    # The native starts the system calls were counted over (one before they were several).
+    syscall_starts: int = 1
 
 
 @dataclass
@@ -76,6 +80,14 @@ class ServedCost:
     idle_syscalls_per_second: dict[str, dict[str, float]] = field(default_factory=dict)
     # Each window's mean duration, in seconds (short, long), counting instructions.
     window_seconds: list[float] = field(default_factory=list)
+    # Each native start's system calls per request, per role by call (syscalls_per_request
+    # holds their mean), and each of its rounds'; per role, the calls that depend on timing
+    # (futex, and those whose figure moved between the rounds of the starts), each with its
+    # least and most figure over the starts. Empty in a document written before several
+    # starts: futex alone was marked.
+    syscalls_per_start: list[dict[str, dict[str, float]]] = field(default_factory=list)
+    syscall_rounds_per_start: list[list[dict[str, dict[str, float]]]] = field(default_factory=list)
+    timing_calls: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
     def shown_instructions(self, role: str) -> float:
         """Its instructions per request, 0 when within their uncertainty of zero."""
@@ -130,7 +142,7 @@ def counted(
         yield
     finally:
         for server in servers:
-            for name in ("command", "environment", "prepare"):
+            for name in ("command", "environment", "prepare", "start_cap_s"):
                 server.__dict__.pop(name, None)
 
 
@@ -147,6 +159,7 @@ def served_conditions(windows: Windows, cache_sim: bool) -> ServedConditions:
         valgrind=valgrind,
         cache_sizes=dict(CACHE_SIZES) if cache_sim else None,
         rounds=[windows.rounds, windows.max_rounds],
+        syscall_starts=windows.starts,
     )
 
 
@@ -159,9 +172,10 @@ def measure_served(
     *,
     measure: str = INSTRUCTIONS,
 ) -> ServedCost:
-    """Start ``deployment`` natively and count its system calls, then under callgrind and
-    count its instructions (and, measuring cycles, its cache simulation's events); it is
-    stopped after each."""
+    """Start ``deployment`` natively and count its system calls (``windows.starts`` times:
+    :mod:`layerbench.served.start_dependent_calls`), then under callgrind and count its
+    instructions (and, measuring cycles, its cache simulation's events); it is stopped after
+    each."""
     label = "request"
     costs = measure_served_requests(
         deployment, counting, {label: load}, directory, windows, measure=measure
@@ -179,10 +193,19 @@ def measure_served_requests(
     measure: str = INSTRUCTIONS,
 ) -> dict[str, ServedCost]:
     """:func:`measure_served` for several requests (a ladder's rungs) on one deployment: each
-    counted in its own windows, one after the other, in the same two starts."""
+    counted in its own windows, one after the other, in the same starts."""
     cache_sim = measure == CYCLES
-    with deployment:
-        _, syscalls = count_syscalls(deployment, counting, loads, directory / "strace", windows)
+    starts = []
+    for start in range(1, windows.starts + 1):
+        with deployment:
+            strace = directory / "strace" / f"start-{start}"
+            starts.append(count_syscalls(deployment, counting, loads, strace, windows)[1])
+    syscalls = {
+        label: over_starts(
+            [start[label] for start in starts], windows.long - windows.short, windows.min_seconds
+        )
+        for label in loads
+    }
     with (
         counted(
             deployment,
@@ -204,7 +227,7 @@ def measure_served_requests(
 
 def _served_cost(
     steady: SteadyCost,
-    syscalls: CountedSyscalls,
+    syscalls: CallsOverStarts,
     processes: CountedProcesses,
     conditions: ServedConditions,
     cache_sim: bool,
@@ -232,6 +255,14 @@ def _served_cost(
         },
         idle_syscalls_per_second={role: syscalls.idle_per_second.get(role, {}) for role in roles},
         window_seconds=[seconds[size] for size in conditions.windows_requests if size in seconds],
+        syscalls_per_start=[
+            {role: start.get(role, {}) for role in roles} for start in syscalls.per_start
+        ],
+        syscall_rounds_per_start=[
+            [{role: each.get(role, {}) for role in roles} for each in start]
+            for start in syscalls.rounds_per_start
+        ],
+        timing_calls={role: syscalls.timing.get(role, {}) for role in roles},
     )
 
 

@@ -15,30 +15,65 @@ Costs = dict[str, ServedCost | str]
 # A call made fewer times than this per request is left out of the list (idle work's jitter).
 SHOWN_CALLS_AT_LEAST = 0.05
 TOTAL = "total"
-# TIMING_CALLS (futex): listed, marked, and left out of the syscalls/req column.
+# TIMING_CALLS (futex) and the calls that moved with the start: listed, marked, and left out
+# of the syscalls/req column (:mod:`layerbench.served.start_dependent_calls`).
 # The calls per second while idle named beside a role's calls, most first.
 IDLE_CALLS_NAMED = 3
 
 
-def syscall_line(calls: dict[str, float]) -> str:
-    """``accept4 1.0, recvfrom 2.0, …``: the calls made at least SHOWN_CALLS_AT_LEAST times per
-    request, most first; a call that depends on timing marked so."""
+def syscall_line(
+    calls: Mapping[str, float], timing: Mapping[str, list[float]] | None = None
+) -> str:
+    """``accept4 1.0, recvfrom 2.0, utimensat 4.5 to 5.0 (timing), …``: the calls made at least
+    SHOWN_CALLS_AT_LEAST times per request, most first; a call that depends on timing
+    (``timing``: each with its least and most figure over the starts; by default those in
+    TIMING_CALLS) marked so, with its range."""
+    timing = _timing_or_default(calls, timing)
     shown = sorted(
         ((name, count) for name, count in calls.items() if count >= SHOWN_CALLS_AT_LEAST),
         key=lambda item: (-item[1], item[0]),
     )
     return (
         ", ".join(
-            f"{name} {count:.1f}" + (" (timing)" if name in TIMING_CALLS else "")
+            f"{name} {_range(timing[name], count)} (timing)"
+            if name in timing
+            else f"{name} {count:.1f}"
             for name, count in shown
         )
         or "none"
     )
 
 
-def counted_calls(calls: Mapping[str, float]) -> float:
-    """The calls per request that do not depend on timing."""
-    return sum(count for name, count in calls.items() if name not in TIMING_CALLS)
+def _timing_or_default(
+    calls: Mapping[str, float], timing: Mapping[str, list[float]] | None
+) -> Mapping[str, list[float]]:
+    if timing is not None:
+        return timing
+    return {name: [count, count] for name, count in calls.items() if name in TIMING_CALLS}
+
+
+def _range(least_most: list[float], mean: float) -> str:
+    """``4.5 to 5.0``; one figure when both read alike."""
+    least, most = (f"{each:.1f}" for each in least_most)
+    return f"{least} to {most}" if least != most else f"{mean:.1f}"
+
+
+def counted_calls(
+    calls: Mapping[str, float], timing: Mapping[str, list[float]] | None = None
+) -> float:
+    """The calls per request that do not depend on timing (``timing``: as in
+    :func:`syscall_line`)."""
+    timing = _timing_or_default(calls, timing)
+    return sum(count for name, count in calls.items() if name not in timing)
+
+
+def timing_calls(cost: ServedCost, role: str) -> Mapping[str, list[float]]:
+    """Its calls that depend on timing: those its starts told apart; in a document of one
+    start, TIMING_CALLS."""
+    calls = cost.syscalls_per_request.get(role, {})
+    if cost.syscalls_per_start:
+        return cost.timing_calls.get(role, {})
+    return _timing_or_default(calls, None)
 
 
 def format_served_table(
@@ -103,7 +138,7 @@ def _row(label: str, role: str, cost: ServedCost, instructions: float, cycles: b
 def shown_calls(cost: ServedCost, role: str) -> float:
     """Its calls per request that do not depend on timing; 0 when within their uncertainty of
     zero."""
-    calls = counted_calls(cost.syscalls_per_request.get(role, {}))
+    calls = counted_calls(cost.syscalls_per_request.get(role, {}), timing_calls(cost, role))
     within = cost.syscall_uncertainty.get(role)
     return 0.0 if within is not None and abs(calls) <= within else calls
 
@@ -112,11 +147,12 @@ def _calls_cell(cost: ServedCost, role: str) -> str:
     """Its calls per request (or, within their uncertainty of zero, that uncertainty), and the
     calls it made most per second while idle."""
     calls = cost.syscalls_per_request.get(role, {})
+    timing = timing_calls(cost, role)
     within = cost.syscall_uncertainty.get(role)
-    if within is not None and abs(counted_calls(calls)) <= within:
+    if within is not None and abs(counted_calls(calls, timing)) <= within:
         line = f"0 ± {within:.2f} per request"
     else:
-        line = syscall_line(calls)
+        line = syscall_line(calls, timing)
     idle = cost.idle_syscalls_per_second.get(role, {})
     named = sorted(
         ((name, rate) for name, rate in idle.items() if rate >= SHOWN_CALLS_AT_LEAST),
@@ -193,7 +229,16 @@ def _caption(first: ServedCost | None) -> str:
         f"apart, work per second while idle counted in a window with no request); a figure "
         f"within its uncertainty (±) of zero shown as 0; instructions by callgrind "
         f"(every process and thread, ASLR off, PYTHONHASHSEED={conditions.hash_seed}), "
-        f"system calls by strace -f -c, futex (timing) not in their column{cycles}"
+        f"system calls by strace -f -c, {_timing_caption(conditions.syscall_starts)}{cycles}"
+    )
+
+
+def _timing_caption(starts: int) -> str:
+    if starts == 1:
+        return "futex (timing) not in their column"
+    return (
+        f"their mean over {starts} native starts, futex and the calls that moved with the start "
+        "(timing, their range over the starts) not in their column"
     )
 
 

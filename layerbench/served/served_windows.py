@@ -15,7 +15,7 @@ what is left of it is taken off or bounded (:mod:`layerbench.served.time_driven`
 import re
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TypeVar
@@ -49,6 +49,9 @@ DEFAULT_WARMUP = 20
 # each size has two quiet windows (:mod:`layerbench.served.steady_windows`).
 DEFAULT_ROUNDS = 2
 DEFAULT_MAX_ROUNDS = 6
+# Native starts counting system calls: a call whose figure moves with the start is told apart
+# (:mod:`layerbench.served.start_dependent_calls`).
+DEFAULT_STARTS = 3
 # Requests served uncounted before each round after the first (which serves its long window
 # first every other round): a burst every N requests does not fall in the same window of every
 # round (mod_wsgi's rebuild of its interned strings fell in both short windows of two rounds).
@@ -80,6 +83,7 @@ class Windows:
     # The shortest a window lasts: more than a timer's period, that the idle window bounds one
     # of its fires (:mod:`layerbench.served.time_driven`).
     min_seconds: float = MIN_SECONDS
+    starts: int = DEFAULT_STARTS
 
     def __post_init__(self) -> None:
         if not 1 <= self.short < self.long <= MAX_REQUESTS:
@@ -96,6 +100,10 @@ class Windows:
             raise ConfigError(f"the windows' pace margin is 1 or more, not {self.pace_margin}")
         if self.min_seconds <= TIMER_S:
             raise ConfigError(f"a window lasts more than {TIMER_S:g} s, not {self.min_seconds:g}")
+        if self.starts < 1:
+            raise ConfigError(
+                f"the system calls are counted over 1 or more starts, not {self.starts}"
+            )
         if not 1 <= self.rounds <= self.max_rounds:
             raise ConfigError(
                 f"the windows are counted in 1 <= rounds <= max_rounds, not {self.rounds} and "
@@ -167,11 +175,13 @@ def _attempts(
 @dataclass(frozen=True)
 class CountedSyscalls:
     """Per role: its system calls per request by call, what is left of its timers' calls, per
-    request, as an uncertainty, and its calls per second while idle, by call."""
+    request, as an uncertainty, and its calls per second while idle, by call; and each round's
+    own calls per request, per role by call."""
 
     per_request: dict[str, dict[str, float]]
     uncertainty: dict[str, float]
     idle_per_second: dict[str, dict[str, float]]
+    per_round: list[dict[str, dict[str, float]]] = field(default_factory=list)
 
 
 def count_syscalls(
@@ -296,6 +306,21 @@ def _syscall_figures(
             for role in roles
         },
         idle_per_second=per_second,
+        per_round=[
+            {
+                role: timed_per_request(
+                    counted[short][0].get(role, {}),
+                    counted[short][1],
+                    short,
+                    counted[long][0].get(role, {}),
+                    counted[long][1],
+                    long,
+                    per_second[role],
+                )
+                for role in roles
+            }
+            for counted in rounds
+        ],
     )
 
 

@@ -1,6 +1,6 @@
 """The served cost end to end: gunicorn (one sync worker) on the string rung, started natively
-with strace attached, then under callgrind, two windows of requests counted. The one test of
-the default suite that runs callgrind on a server."""
+twice with strace attached, then under callgrind, two windows of requests counted. The one test
+of the default suite that runs callgrind on a server."""
 
 from pathlib import Path
 
@@ -17,7 +17,7 @@ def test_gunicorn_counted_by_role(workdir: Path) -> None:
         counting_for("gunicorn"),
         load,
         workdir / "served",
-        Windows(20, 60, 10, min_seconds=SHORTEST_S),
+        Windows(20, 60, 10, min_seconds=SHORTEST_S, starts=2),
     )
     assert cost.processes == {"server": 1, "application": 1}
     worker = cost.instructions_per_request["application"]
@@ -36,6 +36,10 @@ def test_gunicorn_counted_by_role(workdir: Path) -> None:
     assert calls["sendto"] >= 1
     assert calls["close"] >= 1
     assert cost.total_syscalls("server") < 1
+    # Each start's figures kept; a call made once per request whatever the start not marked.
+    assert len(cost.syscalls_per_start) == 2
+    assert all(start["application"]["sendto"] >= 1 for start in cost.syscalls_per_start)
+    assert "sendto" not in cost.timing_calls["application"]
     assert cost.conditions is not None
     assert cost.conditions.windows_requests == [20, 60]
     assert cost.conditions.address_randomisation == "off (setarch -R)"
