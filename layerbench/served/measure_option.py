@@ -11,6 +11,7 @@ def add_measure_argument(parser: argparse.ArgumentParser) -> None:
         choices=MEASURES,
         help="then count what a request costs the server, served: instructions per request "
         "by process role (front, server, application) under callgrind, and system calls by "
-        "strace; cycles adds callgrind's cache simulation (estimated cycles). See "
+        "strace over three native starts, those that move with the start marked (timing); "
+        "cycles adds callgrind's cache simulation (estimated cycles). See "
         "docs/guides/cost.md",
     )
