@@ -36,11 +36,14 @@ def read_text(path: Path, what: str, limit: int = MAX_DOCUMENT_BYTES, *, missing
         raise ConfigError(missing or f"cannot read {what}: no such file") from None
     except OSError as error:
         raise ConfigError(f"cannot read {what}: {error.strerror}") from None
+    # Checked before the descriptor becomes a file object: fdopen refuses a directory with an
+    # IsADirectoryError of its own (and leaves the descriptor open).
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        os.close(descriptor)
+        raise ConfigError(f"cannot read {what}: it is not a regular file")
     with os.fdopen(descriptor, "rb") as file:
         try:
-            status = os.fstat(descriptor)
-            if not stat.S_ISREG(status.st_mode):
-                raise ConfigError(f"cannot read {what}: it is not a regular file")
             if status.st_size > limit:
                 raise ConfigError(f"{what} is larger than {limit // MIB} MiB")
             data = file.read(limit + 1)

@@ -143,6 +143,13 @@ def test_dev_zero_and_a_fifo_are_refused_without_reading(tmp_path: Path) -> None
         read_text(fifo, str(fifo))  # no writer: opened without blocking, then refused
 
 
+def test_a_directory_is_refused_and_its_descriptor_closed(tmp_path: Path) -> None:
+    before = len(os.listdir("/proc/self/fd"))
+    with pytest.raises(ConfigError, match=f"cannot read {tmp_path}: it is not a regular file"):
+        read_text(tmp_path, str(tmp_path))
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
 def test_a_file_over_the_limit_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "big.json"
     path.write_bytes(b" " * 2048 + b"{}")
