@@ -26,12 +26,13 @@ from layerbench.store.results_db import ResultsDatabase, StoredRun
 from layerbench.typed_documents import JsonObject
 
 EXIT_SLOWER = 1
+MATRIX = "matrix"
 EXIT_STATUSES = (
     "exit status: 0 when no rung is slower beyond --fail-if-slower PCT (always 0 without it); "
     f"{EXIT_SLOWER} when a rung is decidedly slower by more than PCT % (its interval, widened "
     "by the drift between the runs, below 1), or on an error (a "
-    "results database that cannot be read); 2 on a usage error (a run not stored, no rung "
-    "measured in both runs, PCT out of range)."
+    "results database that cannot be read); 2 on a usage error (a run not stored or compared "
+    "with itself, no rung measured in both runs, PCT out of range)."
 )
 
 
@@ -52,6 +53,8 @@ def cmd_compare(args: argparse.Namespace, database: ResultsDatabase) -> int:
     threshold = args.fail_if_slower
     if threshold is not None and not 0 <= threshold < 100:
         raise ConfigError(f"--fail-if-slower takes a percentage, 0 to 100, not {threshold:g}")
+    if args.run_a == args.run_b:
+        raise ConfigError(f"run {args.run_a} compared with itself: give two runs")
     a, b = database.run(args.run_a), database.run(args.run_b)
     warn(a.problems + b.problems)
     comparisons = compare_runs(database, a, b)
@@ -131,6 +134,13 @@ def _what_would_decide(a: StoredRun, b: StoredRun, comparisons: list[RungCompari
 
 
 def _interleaved(a: StoredRun, b: StoredRun, rungs: list[str]) -> str:
+    if MATRIX in (a.kind, b.kind):
+        # A matrix's rungs are its cells (``COLUMN c=N``), not rungs a ladder could be given.
+        return (
+            "the configurations that differ as columns of one layerbench matrix run (each "
+            "column a server:setting=value, --repeats 10), or layerbench smoke APP --against "
+            "REF when what differs is the code"
+        )
     if a.server != b.server or a.settings != b.settings:
         return (
             f"layerbench matrix --servers {a.server},{b.server} --rung {rungs[0]} "

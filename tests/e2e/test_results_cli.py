@@ -212,6 +212,48 @@ def test_two_runs_of_one_configuration_are_never_slower(
     )
 
 
+COLUMN = "mod_wsgi-daemon:processes=2"
+
+
+def matrix_v1(rates: list[float]) -> dict[str, Any]:
+    """A matrix of one column at c=10, one cell per rate (a trial each)."""
+    return {
+        "version": 1,
+        "options": {"concurrency": [10] * len(rates), "rung": "string"},
+        "columns": [{"label": COLUMN}],
+        "cells": [
+            {
+                "column": COLUMN,
+                "row": row,
+                "concurrency": 10,
+                "status": "ok",
+                "requests_per_s": rate,
+            }
+            for row, rate in enumerate(rates)
+        ],
+    }
+
+
+def test_two_matrices_are_told_to_be_measured_as_columns_not_ladder_rungs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    stored(matrix_v1([1000.0, 1010.0]))
+    stored(matrix_v1([990.0, 1005.0]))
+    code, compared, _ = results(capsys, "compare", "1", "2")
+    assert code == 0
+    advice = compared.splitlines()[-1]
+    assert "measure both side by side in one run" in advice
+    assert "columns of one layerbench matrix run" in advice
+    assert "--rungs" not in advice  # a cell (COLUMN c=N) is no ladder's rung
+
+
+def test_a_run_compared_with_itself_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    stored(ladder_v3({"string": [1000.0, 1010.0, 990.0]}))
+    code, out, error = results(capsys, "compare", "1", "1")
+    assert (code, out) == (2, "")
+    assert error == "layerbench: error: run 1 compared with itself: give two runs\n"
+
+
 def test_compare_names_different_conditions_and_fails_a_slowdown_on_request(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
