@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
+from layerbench.cost.instructions_baseline import KIND as INSTRUCTIONS_KIND
 from layerbench.errors import ConfigError
 from layerbench.lab.baseline_file import RateUrls, read_document, url_values_document
 from layerbench.smoke.smoke_conditions import SmokeConditions
@@ -62,6 +63,10 @@ class FirstSmokeBaselineFile:
 
 def read_baseline(path: Path) -> Baseline:
     document = read_document(path)
+    if isinstance(document, dict) and document.get("kind") == INSTRUCTIONS_KIND:
+        raise ConfigError(
+            f"{path} is a baseline of instructions: compare with it with --measure instructions"
+        )
     if not isinstance(document, dict) or document.get("version") not in READABLE_VERSIONS:
         raise ConfigError(
             f"{path} is not a layerbench smoke baseline (version {BASELINE_VERSION} or older)"

@@ -1,10 +1,13 @@
 """An option of ``smoke`` that the chosen measure would not use is refused in one line, exit 2,
 before anything is measured or written: never silently ignored, never a traceback."""
 
+import json
 from pathlib import Path
 
 import pytest
 
+from layerbench.cost.instructions_baseline import baseline_document
+from layerbench.smoke.smoke_cost import current_conditions
 from tests.cli_lines import said
 from tests.smoke_runs import shop, smoke_here
 
@@ -39,3 +42,16 @@ def test_an_option_the_measure_would_not_use_is_refused(
     assert refusal in done.stderr
     assert len(said(done.stderr).splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_baseline_of_instructions_is_not_one_of_req_s(tmp_path: Path) -> None:
+    path = tmp_path / "b.json"
+    path.write_text(
+        json.dumps(baseline_document("shop.wsgi:application", current_conditions(), {"/": [1.0]}))
+    )
+    done = smoke_here(*shop("--baseline", str(path)))
+    assert done.returncode == 2
+    assert said(done.stderr) == (
+        f"layerbench: error: {path} is a baseline of instructions: compare with it with "
+        "--measure instructions\n"
+    )
