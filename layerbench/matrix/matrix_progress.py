@@ -1,5 +1,5 @@
 """Live progress of a matrix run on stderr: a line per pass (with repeats) and per column,
-then one per trial of a cell."""
+then one per trial of a cell: its req/s, and from the second pass on the cell's median so far."""
 
 import textwrap
 from typing import TextIO
@@ -45,9 +45,16 @@ class MatrixProgress:
         if not self._cell_open:
             self.stream.write(f"  c={cell.concurrency:<6} ")
         self._cell_open = False
-        if cell.status is Status.OK and cell.load is not None:
-            errors = f", {counted(cell.load.errors, 'error')}" if cell.load.errors else ""
-            self._say(f"{cell.load.requests_per_s:,.0f} req/s{errors}")
+        if cell.status is Status.OK and cell.trials:
+            # This pass's trial, not the cell's median so far, which repeats a pass's figure.
+            load = cell.trials[-1].load
+            errors = f", {counted(load.errors, 'error')}" if load.errors else ""
+            median = (
+                f" (median of {len(cell.trials)}: {cell.requests_per_s:,.0f})"
+                if len(cell.trials) > 1 and cell.requests_per_s is not None
+                else ""
+            )
+            self._say(f"{load.requests_per_s:,.0f} req/s{errors}{median}")
         else:
             # Its first line: the whole message (a server's log, say) is in the notes under
             # the table, once.
