@@ -12,6 +12,7 @@ from layerbench.served.served_table import (
     format_served_table,
     served_document,
     served_from_document,
+    syscall_line,
 )
 from layerbench.served.served_windows import CountedSyscalls, Windows
 from layerbench.served.start_dependent_calls import over_starts, resolution
@@ -140,6 +141,13 @@ def test_the_table_marks_the_moving_calls_and_leaves_them_out_of_the_column() ->
     assert "accept4 2.5 to 3.0 (timing)" in row
     assert "futex 0.2 to 0.3 (timing)" in row
     assert "recvfrom 2.0, sendto 2.0" in row
+
+
+def test_a_marked_call_whose_starts_read_alike_shows_one_figure() -> None:
+    line = syscall_line(
+        {"futex": 3.0, "read": 1.0, "poll": 1.3}, {"futex": [3.0, 3.0], "poll": [1.2, 1.4]}
+    )
+    assert line == "futex 3.0 (timing), poll 1.2 to 1.4 (timing), read 1.0"
 
 
 def test_a_document_of_one_start_marks_futex_alone() -> None:
