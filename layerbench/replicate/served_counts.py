@@ -35,6 +35,7 @@ from pathlib import Path
 
 from layerbench.errors import LayerbenchError
 from layerbench.proc.threads_together import run_together
+from layerbench.replicate.patient_probes import patient_probes
 from layerbench.replicate.quiet_server import quiet_processes
 from layerbench.replicate.second_run import (
     SecondRun,
@@ -215,7 +216,7 @@ def _first_window(  # noqa: PLR0917 (the count's parts)
     directory.chmod(0o755)
     second_load = replace(load, concurrency=second_run or 1)
     second_calls: tuple[WindowTotal, int, int] | str | None = None
-    with deployment:
+    with patient_probes(deployment), deployment:
         processes = quiet_processes(deployment, counting)
         counter = SyscallCounter(processes.pids(), directory, "first")
         counter.start()
@@ -231,7 +232,7 @@ def _first_window(  # noqa: PLR0917 (the count's parts)
             except LayerbenchError as error:
                 second_calls = f"not counted: {error}"
     callgrind = directory / "callgrind"
-    with counted(deployment, callgrind, cache_sim=False), deployment:
+    with counted(deployment, callgrind, cache_sim=False), patient_probes(deployment), deployment:
         processes = quiet_processes(deployment, counting)
         vgdb = Vgdb(callgrind / VGDB_NAME)
         vgdb.tell(processes.pids(), "instrumentation on")

@@ -50,6 +50,9 @@ class ManagedServer(ProcessLifecycle):
     name: str
     ready_path = "/"
     probe_interval_s = PROBE_INTERVAL_S
+    # Seconds a readiness probe waits for its answer (longer where each probe left unanswered
+    # would start another process's import: layerbench/replicate/patient_probes.py).
+    probe_timeout_s = 1.0
 
     def __init__(
         self,
@@ -134,7 +137,7 @@ class ManagedServer(ProcessLifecycle):
         200 at ``ready_path``, and a 500 is a failure."""
         url = self.base_url + self.ready_path
         try:
-            response = http_get(url, timeout_s=1.0)
+            response = http_get(url, timeout_s=self.probe_timeout_s)
         except (OSError, http.client.HTTPException) as error:
             return f"{url}: {error or type(error).__name__}"
         if response.status == HTTPStatus.INTERNAL_SERVER_ERROR:
