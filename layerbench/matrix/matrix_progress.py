@@ -62,7 +62,10 @@ class MatrixProgress:
             self._say(f"{cell.status.value}: {first_line}")
 
     def served_starting(self, label: str) -> None:
-        self._say(f"{label}: served cost, natively (strace), then under callgrind")
+        self._say(
+            f"{label}: served cost, system calls on native starts (strace), then instructions "
+            "under callgrind"
+        )
 
     def _say_wrapped(self, text: str) -> None:
         """``text`` in lines of at most the terminal's 120 columns, the next ones indented."""
