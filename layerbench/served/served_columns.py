@@ -9,6 +9,7 @@ from pathlib import Path
 
 from layerbench.cost.ladder_cost import CostOptions, run_cost
 from layerbench.errors import LayerbenchError
+from layerbench.rungs.applications import find_application
 from layerbench.rungs.definitions import Rung, Stack
 from layerbench.served.served_cost import ServedCost, measure_served, rung_load
 from layerbench.served.served_counting import counting_for
@@ -68,13 +69,16 @@ def measure_targets(
 def in_process_anchors(targets: list[CountedTarget]) -> dict[str, float]:
     """Per target, its application's own instructions per request on its rung, counted
     in-process (one pass per application and rung); none where the server does not run the
-    application (the static file, mod_python's own handler)."""
+    application (the static file, mod_python's own handler) or its application is not called
+    in-process (Rails, a Rack application)."""
     counted: dict[tuple[str, str], float] = {}
     anchors = {}
     for target in targets:
         key = (target.app, target.rung.name)
         if target.rung.stack is not Stack.PYTHON or not _runs_application(target.adapter):
             continue  # the static file, mod_python's own handler: not the application
+        if find_application(target.app).interface != "wsgi":
+            continue  # layerbench cost calls only a WSGI application
         if key not in counted:
             options = CostOptions(app=target.app, rungs=(target.rung.name,), repeats=1)
             result = run_cost(options)
