@@ -27,6 +27,7 @@ from layerbench.matrix.matrix_options import (
 from layerbench.matrix.matrix_progress import MatrixProgress
 from layerbench.matrix.matrix_result import MatrixResult, matrix_memory_items
 from layerbench.matrix.matrix_run import run_matrix
+from layerbench.matrix.matrix_served_tables import matrix_served_tables
 from layerbench.matrix.matrix_table import format_matrix_table
 from layerbench.matrix.matrix_verdicts import column_verdict_lines
 from layerbench.matrix.seed_table import (
@@ -38,12 +39,10 @@ from layerbench.matrix.seed_table import (
 )
 from layerbench.render.worker_memory import format_memory_table
 from layerbench.replicate.count_claims import MAX_SERVED_COUNTS
-from layerbench.replicate.counted_table import format_first_requests, format_settled
 from layerbench.replicate.published import MATRIX
 from layerbench.replicate.published_option import add_published_argument, published_names
 from layerbench.rungs.applications import APPLICATIONS, BARE
 from layerbench.served.measure_option import add_measure_argument
-from layerbench.served.served_table import format_served_table, served_from_document
 from layerbench.served.served_windows import MAX_REQUESTS
 from layerbench.servers.adapters import ADAPTERS
 from layerbench.servers.server_settings import add_assignments
@@ -199,9 +198,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         result.until_decided.summary() if result.until_decided else "",
         format_memory_table(matrix_memory_items(result)),
         format_seed_table(result, published) if published is not None else "",
-        format_served_table(*served_from_document(result.served)) if result.served else "",
-        format_first_requests(result.served),
-        format_settled(result.served),
+        *matrix_served_tables(result),
     ]
     document = result.to_dict()
     with_hosts(results, document, tables, matrix_memory_items(result))
