@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
+from layerbench.served.served_table import counted_calls
 from layerbench.stats.claim_verdict import (
     SAME_WITHIN,
     ClaimOutcome,
@@ -118,7 +119,7 @@ def side_counts(served: Mapping[str, Any], label: str, which: str = SERVED) -> S
         good = [row for row in rows if "error" not in row]
         return SideCounts(
             tuple(float(row["instructions_per_request"]) for row in good),
-            tuple(sum(row["syscalls_per_request"].values()) for row in good),
+            tuple(counted_calls(row["syscalls_per_request"]) for row in good),
             tuple(str(row["error"]) for row in rows if "error" in row),
         )
     rows = served.get("counts", {}).get(label)
@@ -130,9 +131,15 @@ def side_counts(served: Mapping[str, Any], label: str, which: str = SERVED) -> S
     good = [row for row in rows if "error" not in row]
     return SideCounts(
         tuple(sum(row["instructions_per_request"].values()) for row in good),
-        tuple(
-            sum(sum(calls.values()) for calls in row["syscalls_per_request"].values())
-            for row in good
-        ),
+        tuple(_served_calls(row) for row in good),
         tuple(str(row["error"]) for row in rows if "error" in row),
     )
+
+
+def _served_calls(row: Mapping[str, Any]) -> float:
+    """A served cost's system calls per request, every role's added, as its table's column
+    counts them: futex and the calls that moved with the start left out
+    (:mod:`layerbench.served.start_dependent_calls`; a count that kept none, futex alone)."""
+    timing = row.get("timing_calls", {})
+    by_role = row["syscalls_per_request"]
+    return sum(counted_calls(calls, timing.get(role)) for role, calls in by_role.items())

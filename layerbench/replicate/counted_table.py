@@ -57,7 +57,8 @@ def counted_figure_table(figures: list[CountedFigure], colour: bool | None = Non
         )
     caption = (
         "served per request, each count on fresh starts of the server (instructions by "
-        "callgrind, every process; system calls by strace); a spread is the counts' range over "
+        "callgrind, every process; system calls by strace, futex and the calls that moved with the "
+        "start left out); a spread is the counts' range over "
         f"their median, at least {percent(MIN_SPREAD, sign=False)}"
     )
     return [caption, *format_table(rows, 2, colour=colour)]

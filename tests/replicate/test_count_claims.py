@@ -107,11 +107,23 @@ def test_a_columns_counts_are_read_from_the_served_document() -> None:
     assert side_counts(served, "b") is None
 
 
+def test_a_served_counts_system_calls_leave_out_those_that_depend_on_timing() -> None:
+    # As the served table's column: futex, and the calls that moved with the start.
+    row = cost(1000, 5)
+    row["syscalls_per_request"]["application"] |= {"futex": 24.0, "utimensat": 4.2}
+    row["syscalls_per_request"]["server"] = {"futex": 1.0, "read": 3.0}
+    counted = side_counts({"costs": {"a": row}}, "a")
+    assert counted is not None and counted.syscalls == (5 + 4.2 + 3,)  # futex alone left out
+    row["timing_calls"] = {"application": {"futex": [23.0, 25.0], "utimensat": [3.3, 4.5]}}
+    counted = side_counts({"costs": {"a": row}}, "a")
+    assert counted is not None and counted.syscalls == (5 + 3,)
+
+
 def test_the_first_requests_counts_are_read_apart_from_the_served_ones() -> None:
     count = {
         "requests": 500,
         "instructions_per_request": 9e6,
-        "syscalls_per_request": {"openat": 3.0, "read": 2.0},
+        "syscalls_per_request": {"openat": 3.0, "read": 2.0, "futex": 7.0},
         "processes": 2,
     }
     served = {"first_requests": {"requests": 500, "counts": {"a": [count, {"error": "why"}]}}}
