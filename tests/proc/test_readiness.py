@@ -17,6 +17,7 @@ from layerbench.proc.start_progress import (
     StartProgress,
     tree_cpu_s,
 )
+from tests.fake_clock import FakeClock
 
 
 def sleeper(tmp_path: Path) -> ManagedProcess:
@@ -52,19 +53,6 @@ def test_a_probe_that_finds_the_start_hopeless_ends_it(tmp_path: Path) -> None:
 
     with sleeper(tmp_path) as process, pytest.raises(ServerStartError, match="answers HTTP 500"):
         wait_until_ready(process, "sleep", hopeless, timeout_s=5, interval_s=0.01)
-
-
-class FakeClock:
-    """Time that passes only when the wait sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
 
 
 def progress_until(clock: FakeClock, until_s: float, every_s: float = 10.0) -> Callable[[], bool]:

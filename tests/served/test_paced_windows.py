@@ -6,24 +6,14 @@ from the pace of the requests timed one after the other."""
 import pytest
 
 from layerbench.served.paced_windows import PACE_REQUESTS, Pacer
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.now += seconds
+from tests.fake_clock import FakeClock
 
 
 class Load:
     """Serves each request in ``each_s`` of the clock, paced or not: a window is late when its
     requests take longer than its duration."""
 
-    def __init__(self, clock: Clock, each_s: float) -> None:
+    def __init__(self, clock: FakeClock, each_s: float) -> None:
         self.clock = clock
         self.each_s = each_s
         self.rates: list[float | None] = []
@@ -35,19 +25,19 @@ class Load:
 
 
 def test_the_duration_is_the_margin_times_the_long_windows_pace() -> None:
-    clock = Clock()
+    clock = FakeClock()
     load = Load(clock, each_s=0.01)
     pacer = Pacer.measured(
         load, 600, "pace", margin=1.5, least_s=4.0, clock=clock, sleep=clock.sleep
     )
     assert pacer.seconds == 1.5 * 600 * 0.01
     assert load.rates == [None]  # the pace: requests one after the other
-    slow = Pacer.measured(Load(Clock(), 0.001), 600, "pace", least_s=4.0)
+    slow = Pacer.measured(Load(FakeClock(), 0.001), 600, "pace", least_s=4.0)
     assert slow.seconds == 4.0  # at least least_s
 
 
 def test_a_window_served_in_time_lasts_the_duration() -> None:
-    clock = Clock()
+    clock = FakeClock()
     load = Load(clock, each_s=0.01)
     pacer = Pacer(9.0, clock=clock, sleep=clock.sleep)
     assert pacer.window(load, 200, "short") == 9.0
@@ -56,7 +46,7 @@ def test_a_window_served_in_time_lasts_the_duration() -> None:
 
 
 def test_a_late_window_lengthens_the_rest_of_its_round_and_the_next_rounds() -> None:
-    clock = Clock()
+    clock = FakeClock()
     load = Load(clock, each_s=0.02)  # 600 requests take 12 s
     pacer = Pacer(9.0, margin=1.5, clock=clock, sleep=clock.sleep)
     assert pacer.window(load, 600, "long") == 12.0
@@ -67,7 +57,7 @@ def test_a_late_window_lengthens_the_rest_of_its_round_and_the_next_rounds() -> 
 
 
 def test_the_pace_is_timed_over_its_requests() -> None:
-    clock = Clock()
+    clock = FakeClock()
     pacer = Pacer.measured(
         Load(clock, each_s=0.5), 6, "pace", margin=1.0, least_s=2.0, clock=clock, sleep=clock.sleep
     )
