@@ -7,7 +7,7 @@ import pytest
 
 from layerbench.errors import ConfigError
 from layerbench.rungs.definitions import LADDER
-from layerbench.served.served_cost import ServedConditions, ServedCost
+from layerbench.served.served_cost import ServedCost
 from layerbench.served.served_ladder import ladder_served
 from layerbench.served.served_table import (
     format_served_table,
@@ -15,6 +15,7 @@ from layerbench.served.served_table import (
     served_from_document,
     syscall_line,
 )
+from tests.served_conditions import served_conditions
 
 COST = ServedCost(
     instructions_per_request={"server": 86_373.0, "application": 338_907.0},
@@ -23,15 +24,7 @@ COST = ServedCost(
         "application": {"accept4": 1.0, "read": 4.65},
     },
     processes={"server": 4, "application": 2},
-    conditions=ServedConditions(
-        windows_requests=[100, 300],
-        warmup_requests=20,
-        concurrency=1,
-        hash_seed="0",
-        address_randomisation="off (setarch -R)",
-        valgrind="valgrind-3.19.0",
-        rounds=[2, 6],
-    ),
+    conditions=served_conditions(windows_requests=[100, 300]),
 )
 
 

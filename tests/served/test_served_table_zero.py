@@ -1,12 +1,13 @@
 """A role whose figure is within its uncertainty of zero, in the served table: shown as 0 with
 its uncertainty and what it did per second while idle, and left out of the total."""
 
-from layerbench.served.served_cost import ServedConditions, ServedCost
+from layerbench.served.served_cost import ServedCost
 from layerbench.served.served_table import (
     format_served_table,
     served_document,
     served_from_document,
 )
+from tests.served_conditions import served_conditions
 
 # gunicorn's arbiter and its two sync workers (string rung): the arbiter's -12 per request is
 # one timer fire more or less over 400 requests.
@@ -17,15 +18,7 @@ COST = ServedCost(
         "application": {"accept4": 1.0, "recvfrom": 1.0, "sendto": 1.0, "close": 1.0},
     },
     processes={"server": 1, "application": 2},
-    conditions=ServedConditions(
-        windows_requests=[200, 600],
-        warmup_requests=20,
-        concurrency=1,
-        hash_seed="0",
-        address_randomisation="off (setarch -R)",
-        valgrind="valgrind-3.19.0",
-        rounds=[2, 6],
-    ),
+    conditions=served_conditions(),
     instruction_uncertainty={"server": 130.0, "application": 1_900.0},
     syscall_uncertainty={"server": 0.05, "application": 0.01},
     idle_instructions_per_second={"server": 52_000.0, "application": 3_000.0},

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from layerbench.errors import ConfigError
-from layerbench.served.served_cost import ServedConditions, ServedCost
+from layerbench.served.served_cost import ServedCost
 from layerbench.served.served_table import (
     format_served_table,
     served_document,
@@ -16,6 +16,7 @@ from layerbench.served.served_table import (
 )
 from layerbench.served.served_windows import CountedSyscalls, Windows
 from layerbench.served.start_dependent_calls import over_starts, resolution
+from tests.served_conditions import served_conditions
 
 EXTRA = 400  # requests between the two window sizes
 WINDOW_S = 4.0
@@ -104,16 +105,7 @@ COST = ServedCost(
     instructions_per_request={"server": 0.0, "application": 454_000.0},
     syscalls_per_request={"server": {}, "application": {}},
     processes={"server": 1, "application": 2},
-    conditions=ServedConditions(
-        windows_requests=[200, 600],
-        warmup_requests=20,
-        concurrency=1,
-        hash_seed="0",
-        address_randomisation="off (setarch -R)",
-        valgrind="valgrind-3.19.0",
-        rounds=[2, 6],
-        syscall_starts=3,
-    ),
+    conditions=served_conditions(syscall_starts=3),
 )
 
 
