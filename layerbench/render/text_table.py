@@ -9,9 +9,13 @@ from dataclasses import dataclass
 
 from layerbench.render.colour import BOLD, colour_wanted, highlight, paint
 from layerbench.render.terminal_text import escaped
+from layerbench.render.wrapped_list import wrapped_list
 
 TERMINAL_WIDTH = 120
 GAP = "  "
+# A wrapped last column with less room than this beside its row goes under it, so indented.
+LEAST_ROOM = 30
+UNDER = "    "
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,7 @@ def format_table(
     left: Collection[int] = (),
     groups: Sequence[Group] = (),
     fit: tuple[Collection[int], int] | None = None,
+    wrap_last: bool = False,
     colour: bool | None = None,
     style: Callable[[str], str] = highlight,
 ) -> list[str]:
@@ -37,7 +42,9 @@ def format_table(
     those before it and those in ``left`` left-aligned. ``groups`` are header lines above
     their columns. ``fit`` = (columns, width): those columns are shortened (``…``), the widest
     first, until every line is at most ``width`` long (or they are down to their header's
-    width). ``colour``: None decides by the terminal (:func:`colour_wanted`);
+    width). ``wrap_last``: the last column (a note, a list) is wrapped into what the others
+    leave of TERMINAL_WIDTH, or under its row when less than LEAST_ROOM is left.
+    ``colour``: None decides by the terminal (:func:`colour_wanted`);
     ``style`` gives each data cell its colour. A cell's control characters are shown escaped
     (:func:`~layerbench.render.terminal_text.escaped`): a cell is what it says, never a
     colour, a bell or another row."""
@@ -47,6 +54,10 @@ def format_table(
         _widen(widths, group)
     if fit is not None:
         _shrink(widths, [len(cell) for cell in rows[0]], *fit)
+    wrapping: list[list[str]] = []
+    if wrap_last:
+        rows, wrapping = [row[:-1] for row in rows], [[row[-1]] for row in rows]
+        widths = widths[:-1]
     painted = colour_wanted() if colour is None else colour
     depth = max((len(group.lines) for group in groups), default=0)
     lines = [_group_line(groups, widths, k, painted) for k in range(depth)]
@@ -58,8 +69,23 @@ def format_table(
             pad = " " * (width - len(text))
             aligned_left = i < right_from or i in left
             cells.append(paint(text, code) + pad if aligned_left else pad + paint(text, code))
-        lines.append(GAP.join(cells).rstrip())
+        line = GAP.join(cells)
+        lines += _with_last(line, wrapping[r][0], widths) if wrapping else [line.rstrip()]
     return lines
+
+
+def _with_last(line: str, last: str, widths: list[int]) -> list[str]:
+    """``line`` and its wrapped last cell: beside it, continued under its own start, or, with
+    less than LEAST_ROOM beside it, under the row."""
+    if not last:
+        return [line.rstrip()]
+    start = sum(widths) + len(GAP) * len(widths)
+    room = TERMINAL_WIDTH - start
+    if room < LEAST_ROOM:
+        under = wrapped_list(last, TERMINAL_WIDTH - len(UNDER))
+        return [line.rstrip(), *(UNDER + each for each in under)]
+    first, *more = wrapped_list(last, room)
+    return [line + GAP + first, *(" " * start + each for each in more)]
 
 
 def wrapped(text: str, label: str, width: int = TERMINAL_WIDTH) -> list[str]:

@@ -2,11 +2,12 @@
 (:mod:`layerbench.replicate.count_claims`) beside req/s: per figure, its counts; per claim, both
 verdicts and which figure decided it."""
 
+import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from layerbench.render.text_table import format_table
+from layerbench.render.text_table import TERMINAL_WIDTH, format_table
 from layerbench.replicate.count_claims import (
     DWARF,
     MIN_SPREAD,
@@ -61,7 +62,7 @@ def counted_figure_table(figures: list[CountedFigure], colour: bool | None = Non
         "start left out); a spread is the counts' range over "
         f"their median, at least {percent(MIN_SPREAD, sign=False)}"
     )
-    return [caption, *format_table(rows, 2, colour=colour)]
+    return [*_wrapped(caption), *format_table(rows, 2, wrap_last=True, colour=colour)]
 
 
 def _short(error: str) -> str:
@@ -133,7 +134,7 @@ def format_first_requests(served: Mapping[str, Any]) -> str:
     requests = int(first["requests"])
     # Runs stored before the first requests had a concurrency of their own were counted at 1.
     first_concurrency = int(first.get("concurrency", 1))
-    rows = [["column", "count", "run", "instructions/req", "syscalls/req", "processes"]]
+    rows = [["column", "count", "run", "instructions/req", "syscalls/req", "processes", ""]]
     seconds = []
     for label, counts in first["counts"].items():
         for number, count in enumerate(counts, 1):
@@ -164,17 +165,23 @@ def format_first_requests(served: Mapping[str, Any]) -> str:
             f"(windows: {windows}; one further over held a child's start or import), every "
             "process counted: the quiet windows' mean"
         )
-    return "\n".join([caption, *format_table(rows, 2)])
+    return "\n".join([*_wrapped(caption), *format_table(rows, 2, wrap_last=True)])
+
+
+def _wrapped(caption: str) -> list[str]:
+    return textwrap.wrap(caption, TERMINAL_WIDTH, break_on_hyphens=False)
 
 
 def _first_row(count: Mapping[str, Any]) -> list[str]:
-    """A first (or second) run's cells: its instructions, system calls and processes."""
+    """A first (or second) run's cells: its instructions, system calls and processes; or, not
+    counted, why (in the last column, after them)."""
     if "error" in count:
-        return [_short(str(count["error"])), "", ""]
+        return ["", "", "", _short(str(count["error"]))]
     return [
         f"{count['instructions_per_request']:,.0f}",
         f"{sum(count['syscalls_per_request'].values()):.1f}",
         str(count["processes"]),
+        "",
     ]
 
 
@@ -189,8 +196,9 @@ def format_settled(served: Mapping[str, Any]) -> str:
     for label, counts in settled["counts"].items():
         for number, count in enumerate(counts, 1):
             name = label if number == 1 else ""
-            more = "" if "error" in count else f"{count['settle_requests']:,} requests"
-            rows.append([name, str(number), *_first_row(count), more])
+            cells = _first_row(count)
+            settling = f"{count['settle_requests']:,} requests" if "error" not in count else ""
+            rows.append([name, str(number), *cells[:3], settling or cells[3]])
     concurrency, requests = settled["concurrency"], settled["requests"]
     caption = (
         f"Served, settled, per request: on a fresh start, requests at c={concurrency} in "
@@ -201,4 +209,4 @@ def format_settled(served: Mapping[str, Any]) -> str:
         "(those started or ended meanwhile included): the quiet windows' mean; instructions by "
         "callgrind, system calls by strace -f -c"
     )
-    return "\n".join([caption, *format_table(rows, 2)])
+    return "\n".join([*_wrapped(caption), *format_table(rows, 2, wrap_last=True)])

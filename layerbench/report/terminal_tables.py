@@ -1,7 +1,7 @@
 """A run's tables as the terminal shows them when it ends: the ladder's (with what each
-application costs over bare, the memory per worker and the instructions per request) or the
-matrix's (with its memory per worker), under a header that says how it was measured; what
-``layerbench report RUN -o -`` reprints of a stored run."""
+application costs over bare, the memory per worker, the instructions per request and the served
+cost) or the matrix's (with its memory per worker and its served cost), under a header that
+says how it was measured; what ``layerbench report RUN -o -`` reprints of a stored run."""
 
 import textwrap
 
@@ -10,12 +10,15 @@ from layerbench.ladder.ladder_instructions import ladder_instructions_lines
 from layerbench.ladder.ladder_result import LadderResult, ladder_memory_items
 from layerbench.ladder.ladder_table import format_ladder_table
 from layerbench.matrix.matrix_result import MatrixResult, matrix_memory_items
+from layerbench.matrix.matrix_served_tables import matrix_served_tables
 from layerbench.matrix.matrix_table import format_matrix_table
 from layerbench.render.text_table import TERMINAL_WIDTH
 from layerbench.render.worker_memory import (
     format_memory_table,
 )
 from layerbench.report.run_facts import facts_sentence, load_facts
+from layerbench.served.served_ladder import services_note
+from layerbench.served.served_table import format_served_document
 
 
 def terminal_tables(
@@ -40,6 +43,7 @@ def run_tables(
         parts = [
             format_matrix_table(result, wide=wide, colour=colour),
             format_memory_table(matrix_memory_items(result), colour=colour),
+            *matrix_served_tables(result),
         ]
     else:
         parts = [
@@ -47,5 +51,7 @@ def run_tables(
             format_app_costs(result, colour=colour),
             format_memory_table(ladder_memory_items(result), colour=colour),
             "\n".join(ladder_instructions_lines(result)),
+            format_served_document(result.served),
+            services_note(result.served),
         ]
     return [part for part in parts if part]

@@ -4,9 +4,13 @@ instructions per request with their uncertainty and what the role did per second
 the application's in-process count beside it, the anchor. A role whose figure is within its
 uncertainty of zero is shown as 0 (:mod:`layerbench.served.time_driven`)."""
 
+import textwrap
 from collections.abc import Mapping
 
 from layerbench.documents import mapping, number
+from layerbench.render.terminal_text import escaped
+from layerbench.render.text_table import GAP, LEAST_ROOM, TERMINAL_WIDTH, UNDER
+from layerbench.render.wrapped_list import wrapped_list
 from layerbench.served.served_cost import ServedCost
 from layerbench.served.syscall_counts import TIMING_CALLS
 from layerbench.typed_documents import JsonObject
@@ -15,10 +19,15 @@ Costs = dict[str, ServedCost | str]
 # A call made fewer times than this per request is left out of the list (idle work's jitter).
 SHOWN_CALLS_AT_LEAST = 0.05
 TOTAL = "total"
+# A role's instructions that moved from window to window with something other than its requests.
+UNSTEADY = "unsteady"
 # TIMING_CALLS (futex) and the calls that moved with the start: listed, marked, and left out
 # of the syscalls/req column (:mod:`layerbench.served.start_dependent_calls`).
 # The calls per second while idle named beside a role's calls, most first.
 IDLE_CALLS_NAMED = 3
+# A column's rows are indented under its label; their last cell (the calls, a note) is wrapped
+# into what is left of the terminal's width, or, with less than LEAST_ROOM left, under its row.
+INDENT = "  "
 
 
 def syscall_line(
@@ -80,55 +89,53 @@ def format_served_table(
     costs: dict[str, ServedCost | str], anchors: dict[str, float] | None = None
 ) -> str:
     """``costs``: per column label, its served cost, or why it has none; ``anchors``: per
-    column, the application's own instructions per request counted in-process."""
+    column, the application's own instructions per request counted in-process. Each column's
+    label on a line of its own, its roles' rows under it; the calls wrapped to the terminal."""
     if not costs:
         return ""
     anchors = anchors or {}
     first = next((cost for cost in costs.values() if isinstance(cost, ServedCost)), None)
     cycles = first is not None and bool(first.cycles_per_request)
-    header = ["column", "role", "procs", "instructions/req", "±/req", "idle instr/s"]
+    header = ["role", "procs", "instructions/req", "±/req", "idle instr/s"]
     header += ["est. cycles/req"] if cycles else []
     header += ["syscalls/req", "system calls per request"]
-    rows: list[list[str]] = []
+    filler = [""] if cycles else []
+    blocks: list[tuple[str, list[list[str]]]] = []
     for label, cost in costs.items():
         if not isinstance(cost, ServedCost):
-            rows.append([label, "-", "", "", "", "", *([""] if cycles else []), "", cost])
+            blocks.append((label, [[cost]]))
             continue
-        for index, (role, instructions) in enumerate(cost.instructions_per_request.items()):
-            rows.append(_row(label if index == 0 else "", role, cost, instructions, cycles))
+        rows = [
+            _row(role, cost, instructions, cycles)
+            for role, instructions in cost.instructions_per_request.items()
+        ]
         rows.append(_total_row(cost, cycles, _against_first(cost, first, costs)))
         if cost.burst_windows:
             rows.append(_bursts_row(cost, cycles))
+        rows += [
+            [UNSTEADY, "", "", "", "", *filler, "", f"{role}: {why}; not in the total"]
+            for role, why in cost.unsteady_roles.items()
+        ]
         anchor = anchors.get(label)
         if anchor is not None:
-            filler = [""] if cycles else []
             rows.append(
-                [
-                    "",
-                    "in-process",
-                    "",
-                    f"{anchor:,.0f}",
-                    "",
-                    "",
-                    *filler,
-                    "",
-                    "its application alone",
-                ]
+                ["in-process", "", f"{anchor:,.0f}", "", "", *filler, "", "its application alone"]
             )
-    return _render(header, rows, _caption(first))
+        blocks.append((label, rows))
+    return _render(header, blocks, _caption(first))
 
 
 def _uncertainty(within: float | None) -> str:
     return f"±{within:,.0f}" if within is not None else ""
 
 
-def _row(label: str, role: str, cost: ServedCost, instructions: float, cycles: bool) -> list[str]:
+def _row(role: str, cost: ServedCost, instructions: float, cycles: bool) -> list[str]:
+    unsteady = role in cost.unsteady_roles
     row = [
-        label,
         role,
         str(cost.processes.get(role, "")),
-        f"{cost.shown_instructions(role):,.0f}",
-        _uncertainty(cost.instruction_uncertainty.get(role)),
+        UNSTEADY if unsteady else f"{cost.shown_instructions(role):,.0f}",
+        "" if unsteady else _uncertainty(cost.instruction_uncertainty.get(role)),
         _rate(cost.idle_instructions_per_second.get(role)),
     ]
     row += [f"{cost.cycles_per_request.get(role, 0):,.0f}"] if cycles else []
@@ -172,7 +179,6 @@ def _total_row(cost: ServedCost, cycles: bool, against: str) -> list[str]:
     within = [cost.instruction_uncertainty.get(role) for role in roles]
     rates = [cost.idle_instructions_per_second.get(role) for role in roles]
     row = [
-        "",
         TOTAL,
         str(sum(cost.processes.values())),
         f"{cost.total_instructions:,.0f}",
@@ -188,7 +194,6 @@ def _bursts_row(cost: ServedCost, cycles: bool) -> list[str]:
     """The bursts beside the steady total: per request of every window counted, not in it."""
     filler = [""] if cycles else []
     return [
-        "",
         "bursts",
         "",
         f"+{cost.total_bursts:,.0f}",
@@ -196,8 +201,7 @@ def _bursts_row(cost: ServedCost, cycles: bool) -> list[str]:
         "",
         *filler,
         "",
-        f"{cost.burst_windows} of {cost.windows_counted} windows held a burst; "
-        "averaged over their requests, not in the total",
+        f"{cost.burst_windows} of {cost.windows_counted} windows held a burst, not in the total",
     ]
 
 
@@ -226,7 +230,8 @@ def _caption(first: ServedCost | None) -> str:
     return (
         f"Served cost per request: windows of {short} and {long} requests at concurrency "
         f"{conditions.concurrency}, each as long, the difference of their quiet means (bursts "
-        f"apart, work per second while idle counted in a window with no request); a figure "
+        f"apart, averaged over every window's requests; work per second while idle counted in "
+        f"a window with no request); a figure "
         f"within its uncertainty (±) of zero shown as 0; instructions by callgrind "
         f"(every process and thread, ASLR off, PYTHONHASHSEED={conditions.hash_seed}), "
         f"system calls by strace -f -c, {_timing_caption(conditions.syscall_starts)}{cycles}"
@@ -242,21 +247,40 @@ def _timing_caption(starts: int) -> str:
     )
 
 
-def _render(header: list[str], rows: list[list[str]], caption: str) -> str:
-    width = len(header)
-    rows = [row + [""] * (width - len(row)) for row in rows]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(width - 1)]
-    numeric = {2, 3, 4, 5, 6} if width == 9 else {2, 3, 4, 5}
-    numeric |= {width - 2}
+def _render(header: list[str], blocks: list[tuple[str, list[list[str]]]], caption: str) -> str:
+    """The caption wrapped, then per column its label and its rows (or why it has none),
+    indented: every cell but the last padded to its column, figures right-aligned; the last
+    (the calls, a note) wrapped into what is left of the terminal's width, or under the row
+    when too little is left."""
+    rows = [row for _, block in blocks for row in block if len(row) > 1]
+    last = len(header) - 1
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(last)]
+    start = len(INDENT) + sum(widths) + len(GAP) * last
+    room = TERMINAL_WIDTH - start
+    under = room < LEAST_ROOM
 
-    def line(row: list[str]) -> str:
+    def lines(row: list[str]) -> list[str]:
+        if len(row) == 1:  # why a column has no figures
+            first, *more = wrapped_list(row[0], TERMINAL_WIDTH - len(UNDER))
+            return [INDENT + first, *(UNDER + each for each in more)]
         cells = [
-            row[i].rjust(widths[i]) if i in numeric else row[i].ljust(widths[i])
-            for i in range(width - 1)
+            row[i].ljust(widths[i]) if i == 0 else row[i].rjust(widths[i]) for i in range(last)
         ]
-        return ("  ".join(cells) + "  " + row[-1]).rstrip()
+        head = INDENT + GAP.join(cells)
+        if not row[last]:
+            return [head.rstrip()]
+        if under:
+            text = wrapped_list(row[last], TERMINAL_WIDTH - len(UNDER))
+            return [head.rstrip(), *(UNDER + each for each in text)]
+        first, *more = wrapped_list(row[last], room)
+        return [head + GAP + first, *(" " * start + each for each in more)]
 
-    return "\n".join([caption, line(header), *(line(row) for row in rows)])
+    out = textwrap.wrap(caption, TERMINAL_WIDTH, break_on_hyphens=False) + lines(header)
+    for label, block in blocks:
+        out.append(escaped(label))
+        for row in block:
+            out += lines(row)
+    return "\n".join(out)
 
 
 def served_from_document(document: Mapping[str, object]) -> tuple[Costs, dict[str, float]]:

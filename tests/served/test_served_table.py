@@ -16,6 +16,7 @@ from layerbench.served.served_table import (
     syscall_line,
 )
 from tests.served_conditions import served_conditions
+from tests.served_table_rows import caption, served_rows
 
 COST = ServedCost(
     instructions_per_request={"server": 86_373.0, "application": 338_907.0},
@@ -39,15 +40,14 @@ def test_the_table_read_back_from_its_document() -> None:
     read_costs, anchors = served_from_document(document)
     assert read_costs == costs
     table = format_served_table(read_costs, anchors)
-    lines = table.splitlines()
-    assert lines[0].startswith("Served cost per request: windows of 100 and 300 requests")
-    row = next(line for line in lines if line.startswith("mod_wsgi-daemon"))
-    assert row.split()[1:5] == ["server", "4", "86,373", "13.0"]
-    total = next(line for line in lines if line.split()[:1] == ["total"])
+    assert caption(table).startswith("Served cost per request: windows of 100 and 300 requests")
+    rows = served_rows(table)
+    assert rows["mod_wsgi-daemon"]["server"].split()[:4] == ["server", "4", "86,373", "13.0"]
     # futex, whose count depends on timing, is listed but not in the column.
-    assert total.split()[1:4] == ["6", "425,280", "18.6"]
-    assert "in-process" in table and "4,975" in table
-    assert next(line for line in lines if line.startswith("passenger")).endswith("not counted")
+    assert rows["mod_wsgi-daemon"]["total"].split()[1:4] == ["6", "425,280", "18.6"]
+    assert rows["mod_wsgi-daemon"]["in-process"].split()[1] == "4,975"
+    assert rows["passenger"] == {"-": "not counted"}
+    assert all(len(line) <= 120 for line in table.splitlines())
 
 
 def test_bursts_shown_beside_the_total_not_in_it() -> None:
@@ -59,14 +59,11 @@ def test_bursts_shown_beside_the_total_not_in_it() -> None:
     )
     read_costs, _ = served_from_document(served_document({"mod_wsgi-embedded": bursty}, {}))
     assert read_costs == {"mod_wsgi-embedded": bursty}
-    lines = format_served_table(read_costs).splitlines()
-    total = next(line for line in lines if line.split()[:1] == ["total"])
-    assert total.split()[2] == "425,280"
-    bursts = next(line for line in lines if line.split()[:1] == ["bursts"])
-    assert bursts.split()[1] == "+3,111"
-    assert "3 of 8 windows held a burst" in bursts
-    plain = format_served_table({"mod_wsgi-daemon": COST})
-    assert "bursts" not in plain.split("\n", 1)[1]
+    rows = served_rows(format_served_table(read_costs))["mod_wsgi-embedded"]
+    assert rows["total"].split()[2] == "425,280"
+    assert rows["bursts"].split()[1] == "+3,111"
+    assert "3 of 8 windows held a burst, not in the total" in rows["bursts"]
+    assert "bursts" not in served_rows(format_served_table({"mod_wsgi-daemon": COST}))
 
 
 def _refused(**changed: object) -> str:

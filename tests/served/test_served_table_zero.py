@@ -8,6 +8,7 @@ from layerbench.served.served_table import (
     served_from_document,
 )
 from tests.served_conditions import served_conditions
+from tests.served_table_rows import caption, served_rows
 
 # gunicorn's arbiter and its two sync workers (string rung): the arbiter's -12 per request is
 # one timer fire more or less over 400 requests.
@@ -33,15 +34,13 @@ def test_a_role_within_its_uncertainty_of_zero_is_shown_as_zero() -> None:
     assert COST.total_instructions == 480_574.0
     costs, anchors = served_from_document(served_document({"gunicorn": COST}, {}))
     assert costs == {"gunicorn": COST}
-    lines = format_served_table(costs, anchors).splitlines()
-    assert "within its uncertainty" in lines[0]
-    server = next(line for line in lines if line.startswith("gunicorn"))
-    assert server.split()[1:8] == ["server", "1", "0", "±130", "52,000", "0.0", "0"]
-    assert server.endswith("0 ± 0.05 per request; idle: newfstatat 2.0/s, select 1.0/s")
-    application = next(line for line in lines if line.split()[:1] == ["application"])
-    assert application.split()[1:6] == ["2", "480,574", "±1,900", "3,000", "4.0"]
-    total = next(line for line in lines if line.split()[:1] == ["total"])
-    assert total.split()[1:6] == ["3", "480,574", "±2,030", "55,000", "4.0"]
+    table = format_served_table(costs, anchors)
+    assert "within its uncertainty" in caption(table)
+    rows = served_rows(table)["gunicorn"]
+    assert rows["server"].split()[:7] == ["server", "1", "0", "±130", "52,000", "0.0", "0"]
+    assert rows["server"].endswith("0 ± 0.05 per request; idle: newfstatat 2.0/s, select 1.0/s")
+    assert rows["application"].split()[1:6] == ["2", "480,574", "±1,900", "3,000", "4.0"]
+    assert rows["total"].split()[1:6] == ["3", "480,574", "±2,030", "55,000", "4.0"]
 
 
 def test_a_document_without_uncertainties_shows_every_figure() -> None:

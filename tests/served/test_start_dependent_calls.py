@@ -17,6 +17,7 @@ from layerbench.served.served_table import (
 from layerbench.served.served_windows import CountedSyscalls, Windows
 from layerbench.served.start_dependent_calls import over_starts, resolution
 from tests.served_conditions import served_conditions
+from tests.served_table_rows import caption, served_rows
 
 EXTRA = 400  # requests between the two window sizes
 WINDOW_S = 4.0
@@ -124,9 +125,9 @@ def test_the_table_marks_the_moving_calls_and_leaves_them_out_of_the_column() ->
     cost = _counted(STARTS)
     read, _ = served_from_document(served_document({"gunicorn": cost}, {}))
     assert read == {"gunicorn": cost}
-    lines = format_served_table(read).splitlines()
-    assert "their mean over 3 native starts" in lines[0]
-    row = next(line for line in lines if line.split()[:1] == ["application"])
+    table = format_served_table(read)
+    assert "their mean over 3 native starts" in caption(table)
+    row = served_rows(table)["gunicorn"]["application"]
     # Only recvfrom and sendto, made whatever the start, are in the column.
     assert row.split()[1:4] == ["2", "454,000", "4.0"]
     assert "utimensat 4.5 to 5.0 (timing)" in row
@@ -154,8 +155,8 @@ def test_a_document_of_one_start_marks_futex_alone() -> None:
         del document["costs"]["gunicorn"][dropped]  # type: ignore[index, union-attr]
     del document["costs"]["gunicorn"]["conditions"]["syscall_starts"]  # type: ignore[index, call-overload]
     read, _ = served_from_document(document)
-    lines = format_served_table(read).splitlines()
-    assert "futex (timing) not in their column" in lines[0]
-    row = next(line for line in lines if line.split()[:1] == ["application"])
+    table = format_served_table(read)
+    assert "futex (timing) not in their column" in caption(table)
+    row = served_rows(table)["gunicorn"]["application"]
     assert row.split()[1:4] == ["2", "454,000", "7.8"]
     assert "utimensat 4.9, accept4 2.9, futex 0.3 (timing)" in row
