@@ -88,9 +88,15 @@ class ServedCost:
     syscalls_per_start: list[dict[str, dict[str, float]]] = field(default_factory=list)
     syscall_rounds_per_start: list[list[dict[str, dict[str, float]]]] = field(default_factory=list)
     timing_calls: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    # Per role whose instructions moved from window to window with something other than its
+    # requests, why: its figure is not usable, and not in the total
+    # (:func:`layerbench.served.steady_windows.unsteady_roles`).
+    unsteady_roles: dict[str, str] = field(default_factory=dict)
 
     def shown_instructions(self, role: str) -> float:
-        """Its instructions per request, 0 when within their uncertainty of zero."""
+        """Its instructions per request, 0 when within their uncertainty of zero or unsteady."""
+        if role in self.unsteady_roles:
+            return 0.0
         return shown(self.instructions_per_request[role], self.instruction_uncertainty.get(role))
 
     def within_uncertainty(self, role: str) -> bool:
@@ -100,8 +106,8 @@ class ServedCost:
 
     @property
     def total_instructions(self) -> float:
-        """The roles' instructions per request as shown (one within its uncertainty of zero
-        adds nothing)."""
+        """The roles' instructions per request as shown (one within its uncertainty of zero, or
+        unsteady, adds nothing)."""
         return sum(self.shown_instructions(role) for role in self.instructions_per_request)
 
     @property
@@ -263,6 +269,7 @@ def _served_cost(
             for start in syscalls.rounds_per_start
         ],
         timing_calls={role: syscalls.timing.get(role, {}) for role in roles},
+        unsteady_roles={role: why for role, why in steady.unsteady.items() if role in roles},
     )
 
 

@@ -6,15 +6,23 @@ a window holds such a burst or not depending on where it falls, which moves one 
 windows by the burst over the requests between them.
 
 Counted in rounds (a short window and a long one, in turn first, an uncounted spacer between
-rounds so that a periodic burst does not fall in the same window every round), a window whose
-instructions per request are more than BURST over the least of any window holds a burst; the
-others are quiet. The steady cost is the
-difference of the two sizes' quiet windows' means, once each size has two quiet windows; what
-the burst windows counted beyond their size's quiet mean is shown beside it per request,
-averaged over every request of every window counted. The quiet windows of a size may still
-differ by less than BURST: where a server's processes or threads take turns by timing (two
-gunicorn workers' windows of 200 requests differed by up to 0.8 %), and their mean is its
-cost.
+rounds so that a periodic burst does not fall in the same window every round), bursts are told
+apart role by role: a window holds a burst in a role when the role counted more than its least
+per request of any window, times the window's requests, by more than BURST of the least total
+per request (times the window's requests); the window is quiet in the other roles. Each role's
+steady cost is the difference of the two sizes' means over the windows quiet in that role, once
+each size has two in every role; what the other windows counted in the role beyond their size's
+quiet mean is shown beside it per request, averaged over every request of every window counted.
+The quiet windows of a size may still differ by less than BURST: where a server's processes or
+threads take turns by timing (two gunicorn workers' windows of 200 requests differed by up to
+0.8 %), and their mean is its cost.
+
+A role whose windows hold a burst more often than not, or that has fewer than two quiet windows
+of a size after the last round, is **unsteady**: its count moves with something other than its
+requests (Passenger's core collects its Ruby processes' metrics every 5 s, some ten million
+instructions under callgrind, more or less from one collection to the next), and a figure from
+the windows that happened to count least would not be its cost. It is shown as such, with the
+spread of its windows, and left out of the total.
 
 Every window lasts the same time (:mod:`layerbench.served.paced_windows`), and a window with no
 request, as long, gives what each role does per second while idle: windows are compared with
@@ -23,7 +31,7 @@ request), and the per-request figure has its uncertainty beside it
 (:mod:`layerbench.served.time_driven`)."""
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from layerbench.served.time_driven import rates, timed_per_request, uncertainty
 
@@ -62,8 +70,11 @@ class SteadyCost:
     # second while idle (none without an idle window).
     uncertainty: dict[str, float] | None = None
     idle_per_second: dict[str, float] | None = None
-    # Each size's quiet windows' mean duration, in seconds.
+    # Each size's windows' mean duration, in seconds.
     seconds: dict[int, float] | None = None
+    # Per role whose count moved from window to window with something other than its requests,
+    # why: its figure is not usable (:func:`unsteady_roles`).
+    unsteady: dict[str, str] = field(default_factory=dict)
 
 
 def least(windows: Sequence[CountedWindow], requests: int) -> CountedWindow:
@@ -75,32 +86,57 @@ def _instructions(window: CountedWindow) -> float:
     return window.instructions
 
 
-def quiet(
-    windows: Sequence[CountedWindow], requests: int, per_second: float = 0.0
-) -> list[CountedWindow]:
-    """The windows of ``requests`` requests without a burst: whose instructions per request,
-    what the processes do per second while idle (``per_second``) taken off, are within BURST
-    of the least of any window, of either size (what a window's opening and closing add is a
-    few requests' worth, far under BURST of 200). Compared across sizes, a burst that falls in
-    every window of one size (its period a multiple of a round's requests) is still one."""
+def _roles(windows: Sequence[CountedWindow]) -> list[str]:
+    return list(dict.fromkeys(role for each in windows for role in each.by_role))
 
-    def each_request(window: CountedWindow) -> float:
-        return (window.instructions - per_second * window.seconds) / window.requests
 
-    lowest = min(each_request(each) for each in windows)
-    return [
-        each
-        for each in windows
-        if each.requests == requests and each_request(each) <= lowest + abs(lowest) * BURST
-    ]
+def _role_rates(idle: CountedWindow | None, roles: Sequence[str]) -> dict[str, float]:
+    """Per role, its instructions per second counted in ``idle`` (none: 0)."""
+    if idle is None or idle.seconds <= 0:
+        return dict.fromkeys(roles, 0.0)
+    return {role: idle.role_instructions(role) / idle.seconds for role in roles}
+
+
+def quiet_by_role(
+    windows: Sequence[CountedWindow], requests: int, per_second: Mapping[str, float]
+) -> dict[str, list[CountedWindow]]:
+    """Per role, the windows of ``requests`` requests without a burst in that role: whose
+    instructions in the role, what it does per second while idle (``per_second``) taken off,
+    exceed the role's least per request of any window (of either size) times their requests by
+    no more than BURST of the least total per request times their requests. A role's burst
+    marks its own windows only: one noisy role leaves the others' windows quiet. Compared
+    across sizes, a burst that falls in every window of one size (its period a multiple of a
+    round's requests) is still one; a role that does no work per request (a timer's) differs
+    by no more than its timers' work, far under BURST of the total."""
+
+    def each_request(window: CountedWindow, role: str) -> float:
+        return _timeless(window, role, {INSTRUCTIONS: per_second.get(role, 0.0)}) / window.requests
+
+    def total(window: CountedWindow) -> float:
+        return sum(each_request(window, role) for role in window.by_role)
+
+    allowed = abs(min(total(each) for each in windows)) * BURST
+    quiet_windows: dict[str, list[CountedWindow]] = {}
+    for role in _roles(windows):
+        lowest = min(each_request(each, role) for each in windows)
+        quiet_windows[role] = [
+            each
+            for each in windows
+            if each.requests == requests and each_request(each, role) <= lowest + allowed
+        ]
+    return quiet_windows
 
 
 def confirmed(
     windows: Sequence[CountedWindow], sizes: Sequence[int], idle: CountedWindow | None = None
 ) -> bool:
-    """Whether each size has two quiet windows."""
-    per_second = _idle_rate(idle)
-    return all(len(quiet(windows, size, per_second)) >= 2 for size in sizes)
+    """Whether each size has two quiet windows in every role."""
+    per_second = _role_rates(idle, _roles(windows))
+    return all(
+        len(kept) >= 2
+        for size in sizes
+        for kept in quiet_by_role(windows, size, per_second).values()
+    )
 
 
 def _timeless(window: CountedWindow, role: str, per_second: Mapping[str, float]) -> float:
@@ -109,11 +145,6 @@ def _timeless(window: CountedWindow, role: str, per_second: Mapping[str, float])
     lengthen (a window whose requests came late)."""
     rate = per_second.get(INSTRUCTIONS, 0.0)
     return window.role_instructions(role) - rate * window.seconds
-
-
-def _idle_rate(idle: CountedWindow | None) -> float:
-    """The instructions per second of every role, counted in ``idle`` (none: 0)."""
-    return idle.instructions / idle.seconds if idle is not None and idle.seconds > 0 else 0.0
 
 
 def mean_by_role(windows: Sequence[CountedWindow]) -> dict[str, dict[str, float]]:
@@ -130,47 +161,74 @@ def mean_by_role(windows: Sequence[CountedWindow]) -> dict[str, dict[str, float]
     }
 
 
+def unsteady_roles(
+    windows: Sequence[CountedWindow],
+    quiet_windows: Mapping[int, Mapping[str, Sequence[CountedWindow]]],
+) -> dict[str, str]:
+    """Per role whose quiet windows are not its usual ones, why: a size with fewer than two
+    (after the last round), or more of its windows with a burst than without. Such a role's
+    count moves from window to window with something other than its requests (a timer of long
+    period whose work varies), and its figure would rest on the windows that happened to count
+    least."""
+    causes = {}
+    for role in _roles(windows):
+        kept = [each for size in quiet_windows for each in quiet_windows[size][role]]
+        spread = max(
+            _spread([each for each in windows if each.requests == size], role)
+            for size in quiet_windows
+        )
+        lacking = [size for size in quiet_windows if len(quiet_windows[size][role]) < 2]
+        if lacking or 2 * len(kept) < len(windows):
+            causes[role] = (
+                f"{len(windows) - len(kept)} of its {len(windows)} windows held a burst "
+                f"(its windows of one size differed by up to {spread:.1%})"
+            )
+    return causes
+
+
+def _spread(windows: Sequence[CountedWindow], role: str) -> float:
+    """How far apart ``role``'s counts in ``windows`` are, as a share of the least."""
+    counts = [each.role_instructions(role) for each in windows]
+    return (max(counts) - min(counts)) / min(counts) if counts and min(counts) > 0 else 0.0
+
+
 def steady_cost(
     windows: Sequence[CountedWindow], short: int, long: int, idle: CountedWindow | None = None
 ) -> SteadyCost:
-    """The steady cost per request (the difference of each size's quiet windows' means, what
-    each role does per second while idle, counted in ``idle``, times the difference of their
-    mean durations taken off), its uncertainty, and the bursts: what the other windows counted
-    beyond their size's quiet mean."""
-    # A size without a quiet window after the last round (a burst in each): its least.
-    total_rate = _idle_rate(idle)
+    """Per role, the steady cost per request (the difference of each size's quiet windows'
+    means in that role, what the role does per second while idle, counted in ``idle``, times
+    the difference of their mean durations taken off), its uncertainty, and the bursts: what
+    the other windows counted in the role beyond their size's quiet mean."""
+    roles = _roles(windows)
+    rates_by_role = _role_rates(idle, roles)
+    quiet_windows = {size: quiet_by_role(windows, size, rates_by_role) for size in (short, long)}
+    # A size without a quiet window in a role after the last round (a burst in each): its
+    # window that counted least in that role.
     calm = {
-        size: quiet(windows, size, total_rate) or [least(windows, size)] for size in (short, long)
+        role: {
+            size: list(quiet_windows[size][role]) or [_least_in(windows, size, role)]
+            for size in (short, long)
+        }
+        for role in roles
     }
-    means = {size: mean_by_role(calm[size]) for size in (short, long)}
-    seconds = {size: sum(w.seconds for w in calm[size]) / len(calm[size]) for size in calm}
-    roles = list(dict.fromkeys(role for each in windows for role in each.by_role))
     per_second = {
         role: rates(idle.by_role.get(role, {}), idle.seconds) if idle is not None else {}
         for role in roles
     }
     bursts = dict.fromkeys(roles, 0.0)
-    burst_windows = 0
-    for window in windows:
-        if any(window is each for each in calm[window.requests]):
-            continue
-        burst_windows += 1
-        base = means[window.requests]
-        for role in roles:
-            extra = window.by_role.get(role, {}).get(INSTRUCTIONS, 0.0)
-            bursts[role] += extra - base.get(role, {}).get(INSTRUCTIONS, 0.0)
+    with_burst: set[int] = set()
+    for role in roles:
+        base = {size: mean_by_role(calm[role][size]).get(role, {}) for size in (short, long)}
+        for index, window in enumerate(windows):
+            if any(window is each for each in calm[role][window.requests]):
+                continue
+            with_burst.add(index)
+            bursts[role] += window.role_instructions(role) - base[window.requests].get(
+                INSTRUCTIONS, 0.0
+            )
     requests = sum(window.requests for window in windows)
     steady = {
-        role: timed_per_request(
-            means[short].get(role, {}),
-            seconds[short],
-            short,
-            means[long].get(role, {}),
-            seconds[long],
-            long,
-            per_second[role],
-        )
-        for role in roles
+        role: _role_per_request(calm[role], role, short, long, per_second[role]) for role in roles
     }
     within = (
         None
@@ -179,24 +237,56 @@ def steady_cost(
             role: uncertainty(
                 per_second[role].get(INSTRUCTIONS, 0.0),
                 idle.seconds,
-                [_timeless(each, role, per_second[role]) for each in calm[short]],
-                [_timeless(each, role, per_second[role]) for each in calm[long]],
-                seconds[long] - seconds[short],
+                [_timeless(each, role, per_second[role]) for each in calm[role][short]],
+                [_timeless(each, role, per_second[role]) for each in calm[role][long]],
+                _mean_seconds(calm[role][long]) - _mean_seconds(calm[role][short]),
                 long - short,
             )
             for role in roles
         }
     )
+    every = {size: [each for each in windows if each.requests == size] for size in (short, long)}
     return SteadyCost(
         per_request=steady,
         bursts_per_request={role: value / requests for role, value in bursts.items()},
         windows=len(windows),
-        burst_windows=burst_windows,
+        burst_windows=len(with_burst),
         uncertainty=within,
         idle_per_second=(
             {role: per_second[role].get(INSTRUCTIONS, 0.0) for role in roles}
             if idle is not None
             else None
         ),
-        seconds=seconds,
+        seconds={size: _mean_seconds(every[size]) for size in every},
+        unsteady=unsteady_roles(windows, quiet_windows),
+    )
+
+
+def _least_in(windows: Sequence[CountedWindow], requests: int, role: str) -> CountedWindow:
+    """The window of ``requests`` requests that counted the fewest instructions in ``role``."""
+    sized = [each for each in windows if each.requests == requests]
+    return min(sized, key=lambda each: each.role_instructions(role))
+
+
+def _mean_seconds(windows: Sequence[CountedWindow]) -> float:
+    return sum(each.seconds for each in windows) / len(windows)
+
+
+def _role_per_request(
+    calm: Mapping[int, Sequence[CountedWindow]],
+    role: str,
+    short: int,
+    long: int,
+    per_second: Mapping[str, float],
+) -> dict[str, float]:
+    """The role's events per request from its quiet windows of each size."""
+    means = {size: mean_by_role(calm[size]).get(role, {}) for size in (short, long)}
+    return timed_per_request(
+        means[short],
+        _mean_seconds(calm[short]),
+        short,
+        means[long],
+        _mean_seconds(calm[long]),
+        long,
+        per_second,
     )

@@ -71,3 +71,70 @@ def test_a_burst_in_every_short_window_is_still_one() -> None:
     cost = steady_cost(done, SHORT, LONG)
     assert cost.burst_windows == 2
     assert 274_000 < cost.per_request["application"]["Ir"] < 276_000
+
+
+# Passenger under callgrind (string rung): the Ruby process's count is steady, the core's
+# moves by a quarter from window to window with its metrics collection every 5 s.
+RUBY_PER_REQUEST = 2_046_558
+CORE = (409_000_000, 532_000_000, 455_000_000, 498_000_000, 421_000_000, 517_000_000)
+
+
+def passenger_window(requests: int, core: float, ruby_noise: float = 0.0) -> CountedWindow:
+    """A window of 205 s: the core's count ``core``, the Ruby process's its requests'."""
+    return CountedWindow(
+        requests,
+        {
+            "server": {"Ir": core},
+            "application": {"Ir": RUBY_PER_REQUEST * requests + ruby_noise},
+        },
+        205.0,
+    )
+
+
+def test_a_role_that_moves_in_every_window_leaves_the_others_quiet() -> None:
+    sizes = [SHORT, LONG, LONG, SHORT, SHORT, LONG]
+    noise = [0.0, 1_900.0, -700.0, 1_200.0, -300.0, 400.0]
+    windows = [
+        passenger_window(size, core, each)
+        for size, core, each in zip(sizes, CORE, noise, strict=True)
+    ]
+    cost = steady_cost(windows, SHORT, LONG, passenger_window(0, 460_000_000))
+    # Every window is quiet in the application: its figure is their means' difference.
+    shorts = [w.role_instructions("application") for w in windows if w.requests == SHORT]
+    longs = [w.role_instructions("application") for w in windows if w.requests == LONG]
+    expected = (sum(longs) / 3 - sum(shorts) / 3) / (LONG - SHORT)
+    assert cost.per_request["application"]["Ir"] == pytest.approx(expected)
+    assert cost.bursts_per_request["application"] == 0
+    # The core is unsteady, saying how far its windows were apart; the application is not.
+    assert set(cost.unsteady) == {"server"}
+    assert "differed by up to 21.8%" in cost.unsteady["server"]
+    # Its windows are not confirmed: the rounds go on (up to the last).
+    assert not confirmed(windows, (SHORT, LONG), passenger_window(0, 460_000_000))
+
+
+def test_a_rare_burst_in_one_role_marks_that_role_only() -> None:
+    # The server steady but for one window (a log rotation, say), the application steady.
+    windows = [passenger_window(size, 9_000_000.0) for size in [SHORT, LONG] * 3]
+    windows[3] = passenger_window(LONG, 9_000_000.0 + 40_000_000)
+    idle = passenger_window(0, 9_000_000.0)
+    cost = steady_cost(windows, SHORT, LONG, idle)
+    assert confirmed(windows, (SHORT, LONG), idle)
+    assert cost.unsteady == {}
+    assert cost.burst_windows == 1
+    assert cost.per_request["server"]["Ir"] == pytest.approx(0.0)
+    assert cost.bursts_per_request["server"] == pytest.approx(40_000_000 / (3 * (SHORT + LONG)))
+    assert cost.bursts_per_request["application"] == 0
+    assert cost.per_request["application"]["Ir"] == pytest.approx(RUBY_PER_REQUEST)
+
+
+def test_a_role_without_two_quiet_windows_of_a_size_is_unsteady() -> None:
+    # Two rounds only: the server's one quiet short window is not a figure.
+    windows = [
+        passenger_window(SHORT, 9_000_000.0),
+        passenger_window(LONG, 9_000_000.0),
+        passenger_window(LONG, 9_000_000.0),
+        passenger_window(SHORT, 9_000_000.0 + 40_000_000),
+    ]
+    cost = steady_cost(windows, SHORT, LONG, passenger_window(0, 9_000_000.0))
+    assert set(cost.unsteady) == {"server"}
+    assert "1 of its 4 windows held a burst" in cost.unsteady["server"]
