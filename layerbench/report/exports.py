@@ -22,6 +22,8 @@ from layerbench.render.worker_memory import (
     memory_rows,
 )
 from layerbench.report.run_facts import condition_facts, facts_sentence, load_facts
+from layerbench.report.served_rows import TITLE as SERVED_TITLE
+from layerbench.report.served_rows import served_rows
 from layerbench.results.paired_verdict import FLAT_FIELDS, flat_columns
 from layerbench.results.trials import Repeated
 
@@ -181,8 +183,8 @@ def to_csv(result: LadderResult | MatrixResult) -> str:
 
 def to_markdown(result: LadderResult | MatrixResult) -> str:
     """The run's table (a row per rung or cell), the mix's lines, what each application costs
-    over bare (``--apps``), the memory per worker; then what it was measured under: its label
-    and load, the machine, versions and date it recorded."""
+    over bare (``--apps``), the memory per worker, the served cost (``--measure``); then what
+    it was measured under: its label and load, the machine, versions and date it recorded."""
     columns, items = _columns(result)
     header = [human for _, human, _ in columns]
     rows = [[write(item.get(name)) for name, _, write in columns] for item in items]
@@ -203,6 +205,10 @@ def to_markdown(result: LadderResult | MatrixResult) -> str:
     if memory_rows_:
         lines += ["", _text(" ".join(MEMORY_TITLE.split())), ""]
         lines += _markdown_table(["", *memory_header[1:]], memory_rows_)
+    served = served_rows(result.served)
+    if served is not None:
+        lines += ["", f"{SERVED_TITLE}: {_text(served.caption)}", ""]
+        lines += _markdown_table(served.header, served.rows)
     lines += ["", markdown_caption(result)]
     return "\n".join(lines) + "\n"
 

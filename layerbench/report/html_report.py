@@ -29,6 +29,8 @@ from layerbench.render.worker_memory import (
 )
 from layerbench.report.profile_sections import matrix_profile_sections, profile_sections
 from layerbench.report.run_facts import load_facts
+from layerbench.report.served_rows import TITLE as SERVED_TITLE
+from layerbench.report.served_rows import served_rows
 from layerbench.results.measured_under import MeasuredUnder
 from layerbench.results.status import Status
 from layerbench.results.trials import Repeated
@@ -98,6 +100,7 @@ def _ladder_sections(result: LadderResult) -> list[str]:
     sections.append(_figure(_cpu_chart([(name(rung), rung) for rung in rungs])))
     sections.append(_figure(_memory_chart(rungs)))
     sections.append(_memory_table(ladder_memory_items(result)))
+    sections.append(_served_table(result))
     sections.extend(profile_sections(result))
     return sections
 
@@ -125,6 +128,17 @@ def _memory_table(items: list[tuple[str, Repeated]]) -> str:
         return ""
     return f"<h2>Memory per worker</h2><p>{escape(TITLE)}</p>" + _table(
         header, rows, numeric=range(1, len(header))
+    )
+
+
+def _served_table(result: LadderResult | MatrixResult) -> str:
+    """The served cost per column and role (``--measure``), nothing without."""
+    served = served_rows(result.served)
+    if served is None:
+        return ""
+    caption = served.caption[:1].upper() + served.caption[1:]
+    return f"<h2>{escape(SERVED_TITLE)}</h2><p>{escape(caption)}</p>" + _table(
+        served.header, served.rows, numeric=served.numeric
     )
 
 
@@ -282,6 +296,7 @@ def _matrix_sections(result: MatrixResult) -> list[str]:
         *charts,
         _figure(_cpu_chart([(f"{c.column} c={c.concurrency}", c) for c in cells])),
         _memory_table(matrix_memory_items(result)),
+        _served_table(result),
         *matrix_profile_sections(result),
     ]
 

@@ -85,6 +85,9 @@ def timing_calls(cost: ServedCost, role: str) -> Mapping[str, list[float]]:
     return _timing_or_default(calls, None)
 
 
+Block = tuple[str, list[list[str]]]
+
+
 def format_served_table(
     costs: dict[str, ServedCost | str], anchors: dict[str, float] | None = None
 ) -> str:
@@ -93,14 +96,20 @@ def format_served_table(
     label on a line of its own, its roles' rows under it; the calls wrapped to the terminal."""
     if not costs:
         return ""
-    anchors = anchors or {}
-    first = next((cost for cost in costs.values() if isinstance(cost, ServedCost)), None)
+    header, blocks = served_blocks(costs, anchors or {})
+    return _render(header, blocks, served_caption(costs))
+
+
+def served_blocks(costs: Costs, anchors: Mapping[str, float]) -> tuple[list[str], list[Block]]:
+    """The table's header (from ``role``) and, per column, its label and its rows: per role,
+    the total, the bursts and the anchor; a column with no figures has one cell, why."""
+    first = _first_counted(costs)
     cycles = first is not None and bool(first.cycles_per_request)
     header = ["role", "procs", "instructions/req", "±/req", "idle instr/s"]
     header += ["est. cycles/req"] if cycles else []
     header += ["syscalls/req", "system calls per request"]
     filler = [""] if cycles else []
-    blocks: list[tuple[str, list[list[str]]]] = []
+    blocks: list[Block] = []
     for label, cost in costs.items():
         if not isinstance(cost, ServedCost):
             blocks.append((label, [[cost]]))
@@ -112,17 +121,22 @@ def format_served_table(
         rows.append(_total_row(cost, cycles, _against_first(cost, first, costs)))
         if cost.burst_windows:
             rows.append(_bursts_row(cost, cycles))
-        rows += [
-            [UNSTEADY, "", "", "", "", *filler, "", f"{role}: {why}; not in the total"]
-            for role, why in cost.unsteady_roles.items()
-        ]
         anchor = anchors.get(label)
         if anchor is not None:
             rows.append(
                 ["in-process", "", f"{anchor:,.0f}", "", "", *filler, "", "its application alone"]
             )
         blocks.append((label, rows))
-    return _render(header, blocks, _caption(first))
+    return header, blocks
+
+
+def served_caption(costs: Costs) -> str:
+    """How the first counted column was counted, one sentence."""
+    return _caption(_first_counted(costs))
+
+
+def _first_counted(costs: Costs) -> ServedCost | None:
+    return next((cost for cost in costs.values() if isinstance(cost, ServedCost)), None)
 
 
 def _uncertainty(within: float | None) -> str:
