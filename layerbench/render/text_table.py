@@ -42,8 +42,9 @@ def format_table(
     those before it and those in ``left`` left-aligned. ``groups`` are header lines above
     their columns. ``fit`` = (columns, width): those columns are shortened (``…``), the widest
     first, until every line is at most ``width`` long (or they are down to their header's
-    width). ``wrap_last``: the last column (a note, a list) is wrapped into what the others
-    leave of TERMINAL_WIDTH, or under its row when less than LEAST_ROOM is left.
+    width). ``wrap_last``: in a table wider than TERMINAL_WIDTH, the last column (a note, a
+    list) is wrapped into what the others leave, or under its row when less than LEAST_ROOM is
+    left.
     ``colour``: None decides by the terminal (:func:`colour_wanted`);
     ``style`` gives each data cell its colour. A cell's control characters are shown escaped
     (:func:`~layerbench.render.terminal_text.escaped`): a cell is what it says, never a
@@ -55,7 +56,7 @@ def format_table(
     if fit is not None:
         _shrink(widths, [len(cell) for cell in rows[0]], *fit)
     wrapping: list[list[str]] = []
-    if wrap_last:
+    if wrap_last and sum(widths) + len(GAP) * (len(widths) - 1) > TERMINAL_WIDTH:
         rows, wrapping = [row[:-1] for row in rows], [[row[-1]] for row in rows]
         widths = widths[:-1]
     painted = colour_wanted() if colour is None else colour
