@@ -184,8 +184,8 @@ COUNTED: dict[str, Counting] = {
     "paste": Counting("one process, its thread pool running the application", the_one_process),
     "daphne": Counting("one process, Twisted's loop running the application", the_one_process),
     "passenger": Counting(
-        "Apache's parent and children, Passenger's watchdog and core (server), the Ruby "
-        "processes running Rails (application)",
+        "Apache's parent and children (front), Passenger's watchdog and core (server), the "
+        "Ruby processes running Rails (application)",
         passenger_ruby,
     ),
     "puma": Counting(

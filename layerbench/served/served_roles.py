@@ -1,7 +1,8 @@
 """Which role each process of a deployment plays while it is counted: ``front`` (nginx in front
 of the server), ``server`` (the process that started the server, and those that hand requests on:
 uWSGI's HTTP router, Apache's children before a mod_wsgi daemon) or ``application`` (a worker that
-runs the application). The deployment says which server is in front; the adapter's declaration
+runs the application). The deployment says which server is in front, or the server itself, of
+its own processes (Apache before Passenger's core); the adapter's declaration
 (:mod:`layerbench.served.served_counting`) which of the server's processes run the
 application."""
 
@@ -37,9 +38,11 @@ def process_roles(deployment: Deployment, runs_application: WorkerTest) -> Count
     roles: dict[int, str] = {}
     for role, server in servers_of(deployment):
         leader = server.session
+        # A server in front of its own core declares it (Apache before Passenger's core).
+        in_front = set(members(server.roles().get(FRONT_ROLE, set())))
         # Its session, and those its processes started (Passenger's watchdog starts one).
         for pid in members({leader, *sessions_below(leader)}):
-            if role == FRONT_ROLE:
+            if role == FRONT_ROLE or pid in in_front:
                 roles[pid] = FRONT_ROLE
             elif runs_application(server, pid):
                 roles[pid] = APPLICATION_ROLE

@@ -121,6 +121,10 @@ def served_blocks(costs: Costs, anchors: Mapping[str, float]) -> tuple[list[str]
         rows.append(_total_row(cost, cycles, _against_first(cost, first, costs)))
         if cost.burst_windows:
             rows.append(_bursts_row(cost, cycles))
+        rows += [
+            [UNSTEADY, "", "", "", "", *filler, "", f"{role}: {why}; not in the total"]
+            for role, why in cost.unsteady_roles.items()
+        ]
         anchor = anchors.get(label)
         if anchor is not None:
             rows.append(
