@@ -39,6 +39,7 @@ from layerbench.servers.deployment import Deployment
 from layerbench.servers.server_settings import check_sections
 from layerbench.site_contract import ServiceUrls
 from layerbench.sites import prepare_app_data
+from layerbench.typed_documents import JsonObject
 from layerbench.words import counted
 
 
@@ -145,6 +146,7 @@ class Matrix:
                 counts=self.options.served_counts,
                 client_cpus=self.layout.client_cpus,
                 told=told,
+                kept=self._served_so_far,
             )
             self.checkpoint()
             return
@@ -158,6 +160,7 @@ class Matrix:
                 counts=self.options.served_counts,
                 client_cpus=self.layout.client_cpus,
                 told=told,
+                kept=self._served_so_far,
             )
             self.checkpoint()
             return
@@ -183,8 +186,13 @@ class Matrix:
                 measure=measure,
                 client_cpus=self.layout.client_cpus,
                 told=told,
+                kept=self._served_so_far,
             )
             self.checkpoint()
+
+    def _served_so_far(self, counted: JsonObject) -> None:
+        """What the counts finished hold, kept in the result however the counting ends."""
+        self.result.served |= counted
 
     def _another_pass(self, made: int) -> bool:
         """Whether to make a pass after ``made``: up to ``repeats``; then, with ``enough``,

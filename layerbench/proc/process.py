@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from layerbench.proc import watchdog
+from layerbench.proc import thread_processes, watchdog
 from layerbench.proc.interruptions_deferred import interruptions_deferred
 from layerbench.proc.run_as import RunAs
 from layerbench.proc.start_stop import StartStop
@@ -73,8 +73,11 @@ class ManagedProcess(StartStop):
         self._popen: subprocess.Popen[bytes] | None = None
         self._watchdog: subprocess.Popen[bytes] | None = None
         self._watchdog_pipe: int | None = None
+        # Where its group is noted while it runs (started in threads that may be told to stop).
+        self._noted: thread_processes.ThreadProcesses | None = None
 
     def start(self) -> "ManagedProcess":
+        thread_processes.refuse_if_stopped()
         with open(self.log_path, "ab") as log:
             self._start_watchdog(log)
             watchdog_pipe, parent = self._watchdog_pipe, os.getpid()
@@ -97,6 +100,7 @@ class ManagedProcess(StartStop):
                         # layerbench starts children from its main thread only.
                         preexec_fn=lambda: _child_setup(self._cpus, watchdog_pipe, parent),  # noqa: PLW1509
                     )
+                    self._noted = thread_processes.note(self._popen, self._stop_signal)
             except BaseException:
                 # A child may have been forked (Ctrl-C during the start): the watchdog ends it.
                 self._release_watchdog(ended=False)
@@ -191,6 +195,7 @@ class ManagedProcess(StartStop):
         its own end."""
         with interruptions_deferred():
             if self._popen is not None:
+                thread_processes.forget(self._noted, self._popen.pid)
                 watchdog.end_group(self._popen.pid, self._stop_signal, grace_s)
                 self._popen.wait()
             self._release_watchdog(ended=self._popen is not None)

@@ -7,6 +7,12 @@ are ready — and works until done or until ``stop`` is set. The first error of 
 in the caller, after every thread has ended. An interruption of the caller sets ``stop`` and
 breaks the barrier, and the threads are waited for before it goes on.
 
+A thread is not left to finish what it is waiting for: a stop (the caller interrupted, or a
+thread failed) also ends at once every process the threads started and have not stopped
+(:mod:`~layerbench.proc.thread_processes`), so their waits return, and a start after it raises
+ThreadStopped in the thread, which then unwinds as the main thread does on Ctrl-C (its ``with``
+blocks stop its servers and remove their directories). A thread ended that way is no error.
+
 Why not ``Thread.join`` alone: in CPython 3.11 (Debian 12's) a KeyboardInterrupt raised inside
 ``join`` while the thread still runs releases the thread's state lock and marks it stopped
 (``_wait_for_tstate_lock``'s ``except`` path), so a second ``join`` returns at once with the
@@ -23,6 +29,11 @@ from collections.abc import Callable
 from contextlib import suppress
 
 from layerbench.proc.interruptions_deferred import interruptions_deferred
+from layerbench.proc.process import STOP_GRACE_S
+from layerbench.proc.thread_processes import ThreadProcesses, ThreadStopped
+
+# How often the caller, waiting for the threads, wakes to handle a signal another thread took.
+WAKE_S = 0.1
 
 Work = Callable[[int, Callable[[], object], threading.Event], None]
 
@@ -36,6 +47,7 @@ def run_together(count: int, work: Work, *, start_limit_s: float = 60.0) -> floa
     ended = [threading.Event() for _ in range(count)]
     errors: list[BaseException] = []
     passed = threading.Event()  # every thread and the caller were at the start
+    started = ThreadProcesses()
 
     def start_together() -> None:
         start.wait()
@@ -51,13 +63,14 @@ def run_together(count: int, work: Work, *, start_limit_s: float = 60.0) -> floa
 
     def run(number: int) -> None:
         try:
-            work(number, start_together, stop)
-        except threading.BrokenBarrierError:
+            with started.entered():
+                work(number, start_together, stop)
+        except (threading.BrokenBarrierError, ThreadStopped):
             pass  # another thread failed first, or the caller was interrupted: raised there
         except BaseException as error:  # raised in the caller below
             errors.append(error)
-            stop.set()
             free_the_start()
+            _stop(stop, started)
         finally:
             ended[number].set()
 
@@ -72,8 +85,8 @@ def run_together(count: int, work: Work, *, start_limit_s: float = 60.0) -> floa
         began = time.monotonic()
         _wait(ended)
     except BaseException:
-        stop.set()
         free_the_start()
+        _stop(stop, started)
         _wait([ended[n] for n, thread in enumerate(threads) if thread.ident is not None])
         raise
     finally:
@@ -86,6 +99,17 @@ def run_together(count: int, work: Work, *, start_limit_s: float = 60.0) -> floa
     return elapsed_s
 
 
+def _stop(stop: threading.Event, started: ThreadProcesses) -> None:
+    """``stop`` set and the processes the threads ``started`` ended (a bounded wait: their
+    grace, then SIGKILL); Ctrl-C meanwhile raised once it is done."""
+    stop.set()
+    with interruptions_deferred():
+        started.end(STOP_GRACE_S)
+
+
 def _wait(ended: list[threading.Event]) -> None:
+    """Until every event is set, waking every WAKE_S: a signal the kernel gave one of the
+    threads is handled only by the main thread, once it runs (not while it is blocked)."""
     for event in ended:
-        event.wait()
+        while not event.wait(WAKE_S):
+            pass

@@ -25,10 +25,14 @@ Their system calls are counted the same way, on a native start, by strace attach
 (and those they fork) from before the first request to after the last. Idle work over the window (a
 timer's tick) is counted too; against an import it is small. The columns are counted at once, each
 in a thread on its own server (a count of instructions does not change with what runs beside it),
-each column's counts one after another."""
+each column's counts one after another.
+
+Interrupted (Ctrl-C, SIGTERM), the counts in progress end at once, their servers and load
+generators stopped (:mod:`layerbench.proc.threads_together`), and the counts already finished are
+kept: handed to ``kept`` before the interruption goes on."""
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -87,6 +91,10 @@ class FirstRequests:
         return document
 
 
+# Per target, each count of its first requests, or why it has none.
+FirstCounts = dict[str, list[FirstRequests | str]]
+
+
 @dataclass(frozen=True)
 class _Window:
     """One fresh start's count over its first requests: totals, not per request."""
@@ -105,10 +113,10 @@ def count_repeatedly(
     measure: str,
     client_cpus: frozenset[int] | None,
     told: Callable[[str], None],
-) -> list[dict[str, ServedCost | str]]:
-    """Each target's served cost, ``counts`` times over (all targets once, then again), after a
-    first count made elsewhere (the directories and what ``told`` hears number from 2)."""
-    rounds = []
+) -> Iterator[dict[str, ServedCost | str]]:
+    """Each target's served cost, ``counts`` times over (all targets once, then again), each
+    round as it is done, after a first count made elsewhere (the directories and what ``told``
+    hears number from 2)."""
 
     def told_count(number: int) -> Callable[[str], None]:
         return lambda label: told(f"{label} (count {number + 2})")
@@ -116,17 +124,14 @@ def count_repeatedly(
     for number in range(counts):
         directory = workdir / f"count-{number + 2}"
         directory.mkdir(parents=True, exist_ok=True)
-        rounds.append(
-            measure_targets(
-                targets,
-                directory,
-                Windows(),
-                measure=measure,
-                client_cpus=client_cpus,
-                told=told_count(number),
-            )
+        yield measure_targets(
+            targets,
+            directory,
+            Windows(),
+            measure=measure,
+            client_cpus=client_cpus,
+            told=told_count(number),
         )
-    return rounds
 
 
 def count_first_requests_repeatedly(
@@ -139,12 +144,13 @@ def count_first_requests_repeatedly(
     told: Callable[[str], None],
     second_run: int | None = None,
     concurrency: int = 1,
-) -> dict[str, list[FirstRequests | str]]:
+    kept: Callable[[FirstCounts], None] = lambda found: None,
+) -> FirstCounts:
     """Per target, ``counts`` counts of its first ``requests`` requests at ``concurrency`` (or
-    why it has none):
-    the targets at once, each in a thread of its own on its own server, its counts one after
-    the other."""
-    found: dict[str, list[FirstRequests | str]] = {target.label: [] for target in targets}
+    why it has none): the targets at once, each in a thread of its own on its own server, its
+    counts one after the other. ``kept`` is handed those finished however the counting ends
+    (interrupted: the counts in progress ended at once, and left out)."""
+    found: FirstCounts = {target.label: [] for target in targets}
 
     def work(index: int, start: Callable[[], object], stop: threading.Event) -> None:
         target = targets[index]
@@ -173,9 +179,14 @@ def count_first_requests_repeatedly(
                     )
                 )
             except LayerbenchError as error:
+                if stop.is_set():
+                    return  # its processes ended by the stop: a count interrupted, not failed
                 found[target.label].append(f"not counted: {error}")
 
-    run_together(len(targets), work)
+    try:
+        run_together(len(targets), work)
+    finally:
+        kept(found)
     return found
 
 
@@ -271,19 +282,30 @@ def further_counts(
     measure: str,
     client_cpus: frozenset[int] | None,
     told: Callable[[str], None],
+    kept: Callable[[JsonObject], None] = lambda counted: None,
 ) -> JsonObject:
     """After a run's first count of its targets' served cost (``first_count``), the others up to
     ``counts``: what a matrix's ``served`` document keeps of them, ``counts``, per column every
-    count (``{"error": why}`` for one that failed)."""
+    count (``{"error": why}`` for one that failed). ``kept`` is handed the rounds finished
+    however the counting ends (interrupted: those before the one in progress)."""
     rounds = [first_count]
-    rounds += count_repeatedly(
-        targets,
-        workdir / "recounts",
-        counts=counts - 1,
-        measure=measure,
-        client_cpus=client_cpus,
-        told=told,
-    )
+    try:
+        rounds.extend(
+            count_repeatedly(
+                targets,
+                workdir / "recounts",
+                counts=counts - 1,
+                measure=measure,
+                client_cpus=client_cpus,
+                told=told,
+            )
+        )
+    finally:
+        kept(_counts_document(rounds))
+    return _counts_document(rounds)
+
+
+def _counts_document(rounds: list[dict[str, ServedCost | str]]) -> JsonObject:
     labels = list(dict.fromkeys(label for each in rounds for label in each))
     return {
         "counts": {label: [_cost_document(each.get(label)) for each in rounds] for label in labels}
@@ -300,11 +322,28 @@ def first_requests_counts(
     told: Callable[[str], None],
     second_run: int | None = None,
     concurrency: int = 1,
+    kept: Callable[[JsonObject], None] = lambda counted: None,
 ) -> JsonObject:
     """``counts`` counts of each target's first ``requests`` requests at ``concurrency`` (and
     its second run after them): what a matrix's ``served`` document keeps of them,
     ``first_requests``, their number, concurrency and per column each count (``{"error":
-    why}`` for one that failed)."""
+    why}`` for one that failed). ``kept`` is handed the counts finished however the counting
+    ends (interrupted: the counts in progress left out)."""
+
+    def document(found: FirstCounts) -> JsonObject:
+        return {
+            "first_requests": {
+                "requests": requests,
+                "concurrency": concurrency,
+                "counts": {
+                    label: [
+                        c.to_dict() if isinstance(c, FirstRequests) else {"error": c} for c in row
+                    ]
+                    for label, row in found.items()
+                },
+            }
+        }
+
     found = count_first_requests_repeatedly(
         targets,
         workdir / "first-requests",
@@ -314,17 +353,9 @@ def first_requests_counts(
         told=told,
         second_run=second_run,
         concurrency=concurrency,
+        kept=lambda found: kept(document(found)),
     )
-    return {
-        "first_requests": {
-            "requests": requests,
-            "concurrency": concurrency,
-            "counts": {
-                label: [c.to_dict() if isinstance(c, FirstRequests) else {"error": c} for c in row]
-                for label, row in found.items()
-            },
-        }
-    }
+    return document(found)
 
 
 def _cost_document(cost: ServedCost | str | None) -> JsonObject:

@@ -5,7 +5,9 @@ start, left quiet, requests at ``concurrency`` until the server starts no more p
 windows of SETTLED_REQUESTS requests at that concurrency until two agree, every process counted
 (those started or ended meanwhile included), as a second run after a first is
 (:mod:`layerbench.replicate.second_run`). System calls on a native start, instructions on one
-under callgrind; each column's counts one after another, the columns in turn."""
+under callgrind; each column's counts one after another, the columns in turn. Interrupted
+(Ctrl-C, SIGTERM), the count in progress ends at once (its server stopped as the interruption
+unwinds) and the counts finished are kept."""
 
 from collections.abc import Callable
 from dataclasses import asdict, replace
@@ -61,18 +63,26 @@ def settled_counts(
     counts: int,
     client_cpus: frozenset[int] | None,
     told: Callable[[str], None],
+    kept: Callable[[JsonObject], None] = lambda counted: None,
 ) -> JsonObject:
     """``counts`` settled counts of each target: what a matrix's ``served`` document keeps of
     them, ``settled``, their requests and concurrency and per column each count (``{"error":
-    why}`` for one that failed)."""
+    why}`` for one that failed). ``kept`` is handed the counts finished however the counting
+    ends (interrupted: those before the one in progress)."""
     found: dict[str, list[JsonObject]] = {target.label: [] for target in targets}
-    for number in range(1, counts + 1):
-        for index, target in enumerate(targets):
-            told(f"{target.label}: settled at c={concurrency} (count {number})")
-            directory = workdir / "settled" / f"count-{number}" / f"served-{index}"
-            try:
-                count = count_settled(target, directory, concurrency, client_cpus)
-                found[target.label].append(encode(asdict(count)))
-            except LayerbenchError as error:
-                found[target.label].append({"error": f"not counted: {error}"})
-    return {"settled": {"requests": SETTLED_REQUESTS, "concurrency": concurrency, "counts": found}}
+    document: JsonObject = {
+        "settled": {"requests": SETTLED_REQUESTS, "concurrency": concurrency, "counts": found}
+    }
+    try:
+        for number in range(1, counts + 1):
+            for index, target in enumerate(targets):
+                told(f"{target.label}: settled at c={concurrency} (count {number})")
+                directory = workdir / "settled" / f"count-{number}" / f"served-{index}"
+                try:
+                    count = count_settled(target, directory, concurrency, client_cpus)
+                    found[target.label].append(encode(asdict(count)))
+                except LayerbenchError as error:
+                    found[target.label].append({"error": f"not counted: {error}"})
+    finally:
+        kept(document)
+    return document
