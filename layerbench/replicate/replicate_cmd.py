@@ -56,14 +56,26 @@ def add_parser(commands: Any, build_parser: Callable[[], argparse.ArgumentParser
     add_measure_argument(parser)
     parser.add_argument(
         "--counts",
-        type=whole(2, MAX_SERVED_COUNTS),
+        type=served_counts,
         default=COUNTS,
         metavar="N",
         help="with --measure, served counts of each configuration a claim about what a request "
-        f"costs is judged on ({COUNTS})",
+        f"costs is judged on, 2 to {MAX_SERVED_COUNTS}: the claim is judged on their spread "
+        f"({COUNTS})",
     )
     add_until_decided_arguments(parser, "each of the post's conclusions")
     parser.set_defaults(handler=cmd_replicate, build_parser=build_parser)
+
+
+def served_counts(text: str) -> int:
+    """--counts: 2 or more, since one count has no spread to judge a claim on (a verdict on it
+    would always be inconclusive)."""
+    if text.strip() == "1":
+        raise argparse.ArgumentTypeError(
+            "1 count has no spread to judge a claim on (its verdict would be inconclusive): "
+            f"2 to {MAX_SERVED_COUNTS}"
+        )
+    return whole(2, MAX_SERVED_COUNTS)(text)
 
 
 def cmd_replicate(args: argparse.Namespace) -> int:
