@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from layerbench.errors import ConfigError
 from layerbench.ladder.ladder_result import LadderResult, RungResult
-from layerbench.render.text_table import format_table, setup_lines
+from layerbench.render.text_table import format_table, labelled, setup_lines
 from layerbench.replicate.published import LADDER, named_of_kind
 from layerbench.replicate.seed_compare import (
     Book,
@@ -248,7 +248,8 @@ def _experiment_table(
     ]
     lines += conclusion_lines(claims, lambda name: experiment.figure(name).requests_per_s)
     for unshown in experiment.unshown:
-        lines += [f"  {unshown.words}", f"    here: not shown ({unshown.why})"]
+        lines += labelled("  ", unshown.words, "    ")
+        lines += labelled("    here: ", f"not shown ({unshown.why})")
     return "\n".join(lines)
 
 

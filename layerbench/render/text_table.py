@@ -96,6 +96,24 @@ def wrapped(text: str, label: str, width: int = TERMINAL_WIDTH) -> list[str]:
     )
 
 
+# A figure and its unit (``-2.5 %``) are kept on one line: textwrap breaks at ASCII spaces only.
+_KEPT_SPACE = "\u00a0"
+
+
+def labelled(label: str, text: str, indent: str | None = None) -> list[str]:
+    """``LABEL TEXT`` wrapped to TERMINAL_WIDTH, its following lines under the text's start (or
+    ``indent``), a percentage never parted from its figure."""
+    under = " " * len(label) if indent is None else indent
+    lines = textwrap.wrap(
+        text.replace(" %", _KEPT_SPACE + "%"),
+        TERMINAL_WIDTH,
+        initial_indent=label,
+        subsequent_indent=under,
+        break_on_hyphens=False,
+    )
+    return [line.replace(_KEPT_SPACE, " ") for line in lines] or [label.rstrip()]
+
+
 def fitted_lines(lines: list[str], width: int = TERMINAL_WIDTH) -> list[str]:
     """Lines longer than ``width`` wrapped, each under its own indentation and two more."""
     out = []

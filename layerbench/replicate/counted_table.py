@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from layerbench.render.text_table import TERMINAL_WIDTH, format_table
+from layerbench.render.text_table import TERMINAL_WIDTH, format_table, labelled
 from layerbench.replicate.count_claims import (
     DWARF,
     MIN_SPREAD,
@@ -102,25 +102,26 @@ def counted_claim_lines(
 ) -> list[str]:
     """Per claim, its words; its verdict in req/s (``rates``: the line, the verdict) and in
     instructions; which of them decided it."""
-    lines = [
+    lines = _wrapped(
         "the post's conclusions, in req/s and in served instructions per request (a request "
         "that costs fewer is the faster: the reference's instructions over the figure's; "
         f"decided when the difference stands out of {DWARF:g} times the two spreads added):"
-    ]
+    )
     for claim, (rate_line, rate_verdict), count in zip(claims, rates, counted, strict=True):
-        lines.append(f"  {claim.words}")
-        lines.append(f"    req/s:        {rate_line}")
+        lines += labelled("  ", claim.words, "    ")
+        lines += labelled("    req/s:        ", rate_line)
         if count is None:
-            lines.append("    instructions: not counted in this run (the counts above)")
+            lines += labelled("    instructions: ", "not counted in this run (the counts above)")
         else:
             figure = ", ".join(f"{n:,.0f}" for n in count.figure_counts)
             reference = ", ".join(f"{n:,.0f}" for n in count.reference_counts)
-            lines.append(
-                f"    instructions: {claim.reference} / {claim.figure} = "
-                f"{count.verdict.ratio:.2f} ({reference} against {figure}), {count.text()}"
+            lines += labelled(
+                "    instructions: ",
+                f"{claim.reference} / {claim.figure} = {count.verdict.ratio:.2f} "
+                f"({reference} against {figure}), {count.text()}",
             )
         decided = deciding_figure(count.verdict if count else None, rate_verdict)
-        lines.append(f"    decided by:   {decided}")
+        lines += labelled("    decided by:   ", decided)
     return lines
 
 

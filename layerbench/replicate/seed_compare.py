@@ -7,6 +7,7 @@ conclusions holds here, judged on its direction and its size."""
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from layerbench.render.text_table import labelled
 from layerbench.replicate.seed_figures import SAME_TOLERANCE, Claim, Direction
 from layerbench.results.trials import Repeated
 from layerbench.stats.claim_verdict import ClaimOutcome, ClaimVerdict, judge_claim
@@ -97,8 +98,8 @@ def conclusion_lines(
         claimed = None
         if published_rate is not None:
             claimed = claimed_ratio(published_rate(claim.figure), published_rate(claim.reference))
-        lines.append(f"  {claim.words}")
-        lines.append(f"    here: {verdict(claim, compared, claimed)}")
+        lines += labelled("  ", claim.words, "    ")
+        lines += labelled("    here: ", verdict(claim, compared, claimed))
     return lines
 
 

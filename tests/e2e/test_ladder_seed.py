@@ -26,6 +26,7 @@ from layerbench.stats.comparison import compare_paired
 from tests.cli_lines import said
 from tests.conftest import missing
 from tests.report_documents import CONDITIONS, load, usage
+from tests.verdict_lines import unwrapped
 
 COMMAND = (sys.executable, "-m", "layerbench.cli")
 MOD_WSGI = "mod_wsgi-embedded"
@@ -81,7 +82,7 @@ def row_of(text: str, name: str) -> str:
 
 
 def verdict_after(text: str, words: str) -> str:
-    lines = text.splitlines()
+    lines = unwrapped(text)
     return next(lines[i + 1] for i, line in enumerate(lines) if words in line)
 
 
@@ -111,7 +112,7 @@ def test_each_figure_is_against_the_seeds_reference_with_our_interval() -> None:
 
 def test_each_conclusion_holds_or_not_with_the_ratio_and_its_interval() -> None:
     text = format_ladder_seed_table(ladder(RATES), WSGI_MYSQL)
-    verdicts = [line for line in text.splitlines() if line.startswith("    here:")]
+    verdicts = [line for line in unwrapped(text) if line.startswith("    here:")]
     assert [v.rsplit(": ", 1)[-1] for v in verdicts] == [
         "the direction holds, the size differs",  # the string against _mysql: +50 %, not +436 %
         "the direction holds, the size differs",  # the string against memcached

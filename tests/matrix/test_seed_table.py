@@ -17,6 +17,7 @@ from layerbench.results.trials import Trial
 from layerbench.stats.comparison import compare_paired
 from tests.cli_lines import said
 from tests.report_documents import CONDITIONS, load, usage
+from tests.verdict_lines import unwrapped
 
 PASTE = "paste:app=zope"
 DAEMON = "mod_wsgi-daemon:processes=4:threads=1:app=zope"
@@ -70,7 +71,7 @@ def test_seed_003_holds_with_the_ratio_and_its_interval() -> None:
     text = format_seed_table(seed_003(daemon), "zope-paste")
     expected = compare_paired("c8", [280.0, 275.0, 290.0], daemon)
     assert expected is not None and expected.ci_low is not None and expected.ci_high is not None
-    lines = text.splitlines()
+    lines = unwrapped(text)
     row = next(line for line in lines if line.startswith("mod_wsgi 4 x 1 c=8"))
     # The seed's 1476 and its ratio to paste's 276; ours, its interval, our ratio and its own.
     assert row.split()[-9:] == [
@@ -93,7 +94,7 @@ def test_seed_003_holds_with_the_ratio_and_its_interval() -> None:
 
 def test_a_conclusion_the_run_contradicts_does_not_hold() -> None:
     text = format_seed_table(seed_003([200.0, 210.0, 190.0]), "zope-paste")
-    verdict = next(line for line in text.splitlines() if "c=8 / paste (threads) c=8" in line)
+    verdict = next(line for line in unwrapped(text) if "c=8 / paste (threads) c=8" in line)
     assert verdict.endswith("does not hold (slower here)"), verdict
 
 
@@ -123,7 +124,7 @@ def test_preload_places_the_first_and_the_second_measurement() -> None:
         },
     )
     text = format_seed_table(result, "django-pylons,django-preload")
-    lines = text.splitlines()
+    lines = unwrapped(text)
     second = next(line for line in lines if line.startswith("preloaded, second run"))
     assert f"{PRELOADED} c=100 (second)" in second and " 879 " in second, second
     first = next(line for line in lines if line.startswith("preloaded, first run"))
@@ -215,7 +216,7 @@ def seed_000(c500_embedded: list[float]) -> MatrixResult:
 
 def test_seed_000_in_process_against_daemon_mode_at_each_level() -> None:
     text = format_seed_table(seed_000([2000.0, 2100.0, 1900.0]), "mod_wsgi-daemon-modes")
-    lines = text.splitlines()
+    lines = unwrapped(text)
     # Each daemon configuration in its own column, against in-process at the same level.
     row = next(line for line in lines if line.startswith("p=2,t=100 c=200"))
     assert "mod_wsgi-daemon:processes=2:threads=100 c=200" in row, row

@@ -26,6 +26,7 @@ from layerbench.results.status import Status
 from layerbench.results.trials import Trial
 from layerbench.stats.claim_verdict import ClaimOutcome
 from tests.report_documents import CONDITIONS, load, usage
+from tests.verdict_lines import unwrapped
 
 # Instructions per request, two counts each on fresh starts, as served (every process of the
 # deployment): ``replicate mod_python-lineup --measure instructions``, each count a single
@@ -165,7 +166,7 @@ def lineup_result() -> MatrixResult:
 def test_the_seed_table_gives_both_verdicts_and_which_decided() -> None:
     text = format_seed_table(lineup_result(), "mod_python-lineup", colour=False)
     assert "54,146, 54,582" in text  # the mod_python handler's counts
-    lines = text.splitlines()
+    lines = unwrapped(text)
     decided = [line.split(":", 1)[1].strip() for line in lines if "decided by:" in line]
     # The rates are the same for every column here: "mod_wsgi faster" does not hold in req/s,
     # while a burst's spread leaves it undecided in instructions.
