@@ -8,9 +8,10 @@ noted in their :class:`ThreadProcesses`, from its start to its stop. :meth:`Thre
 ends every group noted as a process's own stop does (:func:`~layerbench.proc.watchdog.end_group`:
 its stop signal, SIGKILL after the grace), without reaping it, so that every wait on them returns
 at once; from then on a start in those threads raises :class:`ThreadStopped` (one forked
-meanwhile is ended by the thread that started it, at once). Each thread then unwinds as the main
-thread does on Ctrl-C: its ``with`` blocks stop what it started, the processes reaped and their
-watchdogs let go, its servers' directories and what they kept outside them released.
+meanwhile is ended by the thread that started it, at once), and so does a :func:`pause` (a sleep
+between two looks at a server). Each thread then unwinds as the main thread does on Ctrl-C: its
+``with`` blocks stop what it started, the processes reaped and their watchdogs let go, its
+servers' directories and what they kept outside them released.
 
 A group is ended only while its leader has not been reaped: until then no other process can take
 its number.
@@ -19,6 +20,7 @@ its number.
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -42,7 +44,7 @@ class ThreadProcesses:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._groups: dict[int, _Group] = {}
-        self._ended = False
+        self._ended = threading.Event()
         self._grace_s = 0.0
 
     @contextmanager
@@ -57,19 +59,24 @@ class ThreadProcesses:
     def end(self, grace_s: float) -> None:
         """End every group noted, all at once, each given ``grace_s``; refuse any start after."""
         with self._lock:
-            self._ended, self._grace_s = True, grace_s
+            self._grace_s = grace_s
+            self._ended.set()
             groups = list(self._groups.values())
         if groups:
             with ThreadPoolExecutor(len(groups)) as ending:
                 list(ending.map(lambda group: _end(group, grace_s), groups))
 
     def _refuse_if_ended(self) -> None:
-        if self._ended:
+        if self._ended.is_set():
+            raise ThreadStopped
+
+    def _pause(self, seconds: float) -> None:
+        if self._ended.wait(seconds):
             raise ThreadStopped
 
     def _note(self, leader: subprocess.Popen[bytes], stop_signal: signal.Signals) -> None:
         with self._lock:
-            ended = self._ended
+            ended = self._ended.is_set()
             if not ended:
                 self._groups[leader.pid] = _Group(leader, stop_signal)
         if ended:  # told to stop as it was forked
@@ -91,6 +98,15 @@ def refuse_if_stopped() -> None:
     """Raise ThreadStopped in a thread whose processes were ended (before a start)."""
     if _current.noted is not None:
         _current.noted._refuse_if_ended()
+
+
+def pause(seconds: float) -> None:
+    """``time.sleep``, cut short in a thread whose processes are ended: ThreadStopped at once
+    (there is nothing left to wait for)."""
+    if _current.noted is None:
+        time.sleep(seconds)
+    else:
+        _current.noted._pause(seconds)
 
 
 def note(leader: subprocess.Popen[bytes], stop_signal: signal.Signals) -> ThreadProcesses | None:

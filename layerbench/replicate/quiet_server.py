@@ -10,6 +10,7 @@ import os
 import time
 
 from layerbench.errors import LayerbenchError
+from layerbench.proc.thread_processes import pause
 from layerbench.served.served_counting import Counting
 from layerbench.served.served_roles import CountedProcesses, process_roles
 from layerbench.servers.deployment import Deployment
@@ -41,7 +42,7 @@ def quiet_processes(deployment: Deployment, counting: Counting) -> CountedProces
     while True:
         before = process_roles(deployment, counting.runs_application)
         used, since = cpu_s(before.pids()), time.monotonic()
-        time.sleep(QUIET_S)
+        pause(QUIET_S)  # cut short when the count is stopped
         after = process_roles(deployment, counting.runs_application)
         used = cpu_s(after.pids()) - used
         if after.roles == before.roles and used <= IDLE_SHARE * (time.monotonic() - since):

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from layerbench.proc.process import ManagedProcess
+from layerbench.proc.thread_processes import pause
 from layerbench.proc.threads_together import run_together
 
 # What each thread waits for: far longer than any test here may take.
@@ -137,3 +138,29 @@ def test_a_process_started_outside_the_threads_is_left_alone(workdir: Path) -> N
             interrupter.join()
         assert own.returncode() is None and _alive(own.pid)
     assert os.path.exists(workdir / "own.log")
+
+
+def test_a_pause_in_a_thread_told_to_stop_is_cut_short() -> None:
+    """What a count does between two looks at its server (quiet_server.py) ends with it."""
+    pausing = threading.Event()
+    cut: list[str] = []
+
+    def work(number: int, start: Callable[[], object], stop: threading.Event) -> None:
+        start()
+        pausing.set()
+        try:
+            pause(SLEEP_S)
+        except BaseException as error:
+            cut.append(type(error).__name__)
+            raise
+
+    interrupter = _interrupt_once(pausing)
+    began = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_together(1, work)
+    finally:
+        pausing.set()
+        interrupter.join()
+    assert time.monotonic() - began < SLEEP_S
+    assert cut == ["ThreadStopped"]
