@@ -7,7 +7,8 @@ delaying server, and the count sends COUNT_REQUESTS of them one at a time, so it
 alone takes COUNT_S. The run is interrupted once that window's load generator runs; it must exit
 as an interrupted run does (130, one line, no traceback) long before the window could have ended,
 with no process it started still alive, no work directory left, and the run's document marked
-interrupted, holding the cell it measured and no count for the one cut short."""
+interrupted, holding the cell it measured and no count for the one cut short. The usual served
+count (no --first-requests), made on the main thread, is held to the same (wide)."""
 
 import json
 import os
@@ -16,16 +17,21 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from layerbench.served.served_windows import Windows
 from tests.conftest import missing
 
 LAYERBENCH = [sys.executable, "-m", "layerbench.cli"]
 UPSTREAM_MS = 1000
 COUNT_REQUESTS = 600
 COUNT_S = COUNT_REQUESTS * UPSTREAM_MS / 1000
+WINDOWS = Windows()
+SINGLE_COUNT_S = (WINDOWS.warmup + WINDOWS.short + WINDOWS.long) * UPSTREAM_MS / 1000
 # How long the run may take to get to the count (a gunicorn column's cell, then its start).
 REACH_COUNT_S = 240
 
@@ -56,10 +62,21 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_count_interrupted_ends_at_once_and_leaves_nothing(
-    workdir: Path, signum: signal.Signals
-) -> None:
+@dataclass(frozen=True)
+class Interrupted:
+    returncode: int
+    stderr: str
+    ended_s: float  # from the signal to the exit
+    started: set[int]  # the run's processes when it was signalled
+    left: list[Path]  # its TMPDIR's layerbench-* entries after it
+    document: dict[str, Any]
+
+
+def interrupted_run(
+    workdir: Path, signum: signal.Signals, counted: list[str], window: str, count_s: float
+) -> Interrupted:
+    """A gunicorn column's matrix with ``--measure instructions`` and ``counted``, sent
+    ``signum`` once the file ``window`` (in its work directory) says a counted window runs."""
     if shutil.which("strace") is None:
         missing("strace is not installed")
     temporary = workdir / "tmp"  # the run's TMPDIR: whatever it leaves is seen here
@@ -70,8 +87,7 @@ def test_a_count_interrupted_ends_at_once_and_leaves_nothing(
     argv = [
         *LAYERBENCH, "matrix", "--servers", "gunicorn", "--rung", "upstream",
         "--set", f"upstream.ms={UPSTREAM_MS}", "-c", "1", "-d", "2", "--warmup", "0",
-        "--repeats", "1", "--measure", "instructions",
-        "--first-requests", str(COUNT_REQUESTS), "--json", str(results),
+        "--repeats", "1", "--measure", "instructions", *counted, "--json", str(results),
     ]  # fmt: skip
     with stderr_path.open("w") as stderr:
         run = subprocess.Popen(
@@ -81,7 +97,6 @@ def test_a_count_interrupted_ends_at_once_and_leaves_nothing(
             env={**os.environ, "TMPDIR": str(temporary)},
         )
     try:
-        window = f"first-requests/count-1/served-0/load-first-syscalls-{COUNT_REQUESTS}.log"
         deadline = time.monotonic() + REACH_COUNT_S
         while not list(temporary.glob(f"layerbench-matrix-*/{window}")):
             assert run.poll() is None, stderr_path.read_text()[-2000:]
@@ -91,21 +106,51 @@ def test_a_count_interrupted_ends_at_once_and_leaves_nothing(
         started = descendants(run.pid)
         signalled = time.monotonic()
         run.send_signal(signum)
-        run.wait(timeout=COUNT_S / 2)
+        run.wait(timeout=count_s / 2)
         ended_s = time.monotonic() - signalled
     finally:
         if run.poll() is None:
             run.kill()
             run.wait()
-    err = stderr_path.read_text()
-    assert run.returncode == 130, err[-2000:]
-    assert err.endswith("layerbench: interrupted\n") and "Traceback" not in err, err[-2000:]
-    assert ended_s < COUNT_S  # the count was not waited for
-    assert len(started) >= 5, started  # the services', the server's, strace's, the load's
-    assert [pid for pid in started if alive(pid)] == []
-    assert list(temporary.glob("layerbench-*")) == []
-    document = json.loads(results.read_text())
-    assert document["interrupted"] is True
-    assert [cell["status"] for cell in document["cells"]] == ["ok"]  # measured: kept
-    first = document["served"]["first_requests"]
+    return Interrupted(
+        run.returncode,
+        stderr_path.read_text(),
+        ended_s,
+        started,
+        list(temporary.glob("layerbench-*")),
+        json.loads(results.read_text()),
+    )
+
+
+def assert_ended_cleanly(run: Interrupted, count_s: float) -> None:
+    assert run.returncode == 130, run.stderr[-2000:]
+    assert run.stderr.endswith("layerbench: interrupted\n"), run.stderr[-2000:]
+    assert "Traceback" not in run.stderr, run.stderr[-2000:]
+    assert run.ended_s < count_s  # the count was not waited for
+    assert len(run.started) >= 5, run.started  # the services', the server's, strace's, the load's
+    assert [pid for pid in run.started if alive(pid)] == []
+    assert run.left == []
+    assert run.document["interrupted"] is True
+    assert [cell["status"] for cell in run.document["cells"]] == ["ok"]  # measured: kept
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_count_interrupted_ends_at_once_and_leaves_nothing(
+    workdir: Path, signum: signal.Signals
+) -> None:
+    """The first requests' count, in a thread of its own."""
+    window = f"first-requests/count-1/served-0/load-first-syscalls-{COUNT_REQUESTS}.log"
+    counted = ["--first-requests", str(COUNT_REQUESTS)]
+    run = interrupted_run(workdir, signum, counted, window, COUNT_S)
+    assert_ended_cleanly(run, COUNT_S)
+    first = run.document["served"]["first_requests"]
     assert (first["requests"], first["counts"]) == (COUNT_REQUESTS, {"gunicorn": []}), first
+
+
+@pytest.mark.wide
+def test_a_single_count_interrupted_ends_at_once_and_leaves_nothing(workdir: Path) -> None:
+    """The usual served count, on the main thread: its warm-up and one round of its windows
+    alone take SINGLE_COUNT_S."""
+    run = interrupted_run(workdir, signal.SIGINT, [], "served-0/load-*.log", SINGLE_COUNT_S)
+    assert_ended_cleanly(run, SINGLE_COUNT_S)
+    assert "served" not in run.document  # nothing counted: nothing to show
