@@ -17,8 +17,9 @@ The quiet windows of a size may still differ by less than BURST: where a server'
 threads take turns by timing (two gunicorn workers' windows of 200 requests differed by up to
 0.8 %), and their mean is its cost.
 
-A role whose windows hold a burst more often than not, or that has fewer than two quiet windows
-of a size after the last round, is **unsteady**: its count moves with something other than its
+A role whose windows hold a burst more often than not, that has fewer than two quiet windows of
+a size after the last round, or whose uncertainty is more than BURST of the total per request,
+is **unsteady**: its count moves with something other than its
 requests (Passenger's core collects its Ruby processes' metrics every 5 s, some ten million
 instructions under callgrind, more or less from one collection to the next), and a figure from
 the windows that happened to count least would not be its cost. It is shown as such, with the
@@ -164,6 +165,7 @@ def mean_by_role(windows: Sequence[CountedWindow]) -> dict[str, dict[str, float]
 def unsteady_roles(
     windows: Sequence[CountedWindow],
     quiet_windows: Mapping[int, Mapping[str, Sequence[CountedWindow]]],
+    per_second: Mapping[str, float],
 ) -> dict[str, str]:
     """Per role whose quiet windows are not its usual ones, why: a size with fewer than two
     (after the last round), or more of its windows with a burst than without. Such a role's
@@ -173,23 +175,34 @@ def unsteady_roles(
     causes = {}
     for role in _roles(windows):
         kept = [each for size in quiet_windows for each in quiet_windows[size][role]]
-        spread = max(
-            _spread([each for each in windows if each.requests == size], role)
-            for size in quiet_windows
-        )
         lacking = [size for size in quiet_windows if len(quiet_windows[size][role]) < 2]
         if lacking or 2 * len(kept) < len(windows):
             causes[role] = (
                 f"{len(windows) - len(kept)} of its {len(windows)} windows held a burst "
-                f"(its windows of one size differed by up to {spread:.1%})"
+                f"({_spread_words(windows, role, per_second)})"
             )
     return causes
 
 
-def _spread(windows: Sequence[CountedWindow], role: str) -> float:
-    """How far apart ``role``'s counts in ``windows`` are, as a share of the least."""
-    counts = [each.role_instructions(role) for each in windows]
-    return (max(counts) - min(counts)) / min(counts) if counts and min(counts) > 0 else 0.0
+def imprecise_roles(
+    steady: Mapping[str, Mapping[str, float]], within: Mapping[str, float]
+) -> dict[str, float]:
+    """Per role whose uncertainty is more than BURST of the total per request, its uncertainty:
+    a figure that loose cannot tell two servers apart at the precision the windows are for."""
+    total = sum(abs(events.get(INSTRUCTIONS, 0.0)) for events in steady.values())
+    return {role: each for role, each in within.items() if each > BURST * total}
+
+
+def _spread_words(
+    windows: Sequence[CountedWindow], role: str, per_second: Mapping[str, float]
+) -> str:
+    """How far apart ``role``'s windows of one size were, per request, its idle work taken off."""
+    rate = {INSTRUCTIONS: per_second.get(role, 0.0)}
+    spread = 0.0
+    for size in dict.fromkeys(each.requests for each in windows):
+        counts = [_timeless(each, role, rate) for each in windows if each.requests == size]
+        spread = max(spread, (max(counts) - min(counts)) / size)
+    return f"its windows of one size differed by up to {spread:,.0f} per request"
 
 
 def steady_cost(
@@ -223,8 +236,11 @@ def steady_cost(
             if any(window is each for each in calm[role][window.requests]):
                 continue
             with_burst.add(index)
-            bursts[role] += window.role_instructions(role) - base[window.requests].get(
-                INSTRUCTIONS, 0.0
+            # Both less what the role does per second while idle over their durations.
+            quiet_seconds = _mean_seconds(calm[role][window.requests])
+            rate = rates_by_role[role]
+            bursts[role] += (window.role_instructions(role) - rate * window.seconds) - (
+                base[window.requests].get(INSTRUCTIONS, 0.0) - rate * quiet_seconds
             )
     requests = sum(window.requests for window in windows)
     steady = {
@@ -245,6 +261,13 @@ def steady_cost(
             for role in roles
         }
     )
+    unsteady = unsteady_roles(windows, quiet_windows, rates_by_role)
+    for role, loose in imprecise_roles(steady, within or {}).items():
+        unsteady.setdefault(
+            role,
+            f"its uncertainty, ±{loose:,.0f} per request, is over {BURST:.0%} of the total "
+            f"({_spread_words(windows, role, rates_by_role)})",
+        )
     every = {size: [each for each in windows if each.requests == size] for size in (short, long)}
     return SteadyCost(
         per_request=steady,
@@ -258,7 +281,7 @@ def steady_cost(
             else None
         ),
         seconds={size: _mean_seconds(every[size]) for size in every},
-        unsteady=unsteady_roles(windows, quiet_windows),
+        unsteady=unsteady,
     )
 
 

@@ -107,7 +107,7 @@ def test_a_role_that_moves_in_every_window_leaves_the_others_quiet() -> None:
     assert cost.bursts_per_request["application"] == 0
     # The core is unsteady, saying how far its windows were apart; the application is not.
     assert set(cost.unsteady) == {"server"}
-    assert "differed by up to 21.8%" in cost.unsteady["server"]
+    assert "differed by up to 445,000 per request" in cost.unsteady["server"]
     # Its windows are not confirmed: the rounds go on (up to the last).
     assert not confirmed(windows, (SHORT, LONG), passenger_window(0, 460_000_000))
 
@@ -138,3 +138,35 @@ def test_a_role_without_two_quiet_windows_of_a_size_is_unsteady() -> None:
     cost = steady_cost(windows, SHORT, LONG, passenger_window(0, 9_000_000.0))
     assert set(cost.unsteady) == {"server"}
     assert "1 of its 4 windows held a burst" in cost.unsteady["server"]
+
+
+def test_a_role_whose_uncertainty_is_over_burst_of_the_total_is_unsteady() -> None:
+    # A counted run of Passenger (string rung, four rounds): the core had two quiet windows of
+    # each size, but its windows of 192 s moved by up to 36,000 per request with its 5 s metrics
+    # collection; Apache in front and the Ruby process steady.
+    def counted(
+        requests: int, seconds: float, front: float, core: float, ruby: float
+    ) -> CountedWindow:
+        roles = {"front": {"Ir": front}, "server": {"Ir": core}, "application": {"Ir": ruby}}
+        return CountedWindow(requests, roles, seconds)
+
+    idle = counted(0, 127.9, 235_068, 286_993_107, 391_575)
+    windows = [
+        counted(SHORT, 127.9, 17_708_042, 309_882_337, 425_886_235),
+        counted(LONG, 128.0, 52_469_743, 343_658_280, 1_229_990_564),
+        counted(LONG, 192.0, 52_635_950, 499_194_698, 1_231_976_640),
+        counted(SHORT, 192.0, 17_787_599, 453_601_792, 409_259_537),
+        counted(SHORT, 192.0, 17_989_584, 446_450_453, 412_786_111),
+        counted(LONG, 192.0, 52_618_968, 487_618_557, 1_228_028_217),
+        counted(LONG, 192.0, 52_793_231, 487_981_483, 1_231_378_846),
+        counted(SHORT, 192.0, 17_893_637, 450_559_054, 409_127_211),
+    ]
+    cost = steady_cost(windows, SHORT, LONG, idle)
+    assert cost.uncertainty is not None
+    total = sum(events["Ir"] for events in cost.per_request.values())
+    assert cost.uncertainty["server"] > 0.01 * total
+    assert set(cost.unsteady) == {"server"}
+    assert cost.unsteady["server"].startswith("its uncertainty, ±")
+    # The front's and the application's figures stand, within 1 % of the total.
+    assert cost.uncertainty["front"] < 0.01 * total
+    assert cost.uncertainty["application"] < 0.01 * total
