@@ -1,7 +1,7 @@
 """A deployment's servers started under callgrind, or natively with what counting needs fixed:
 each server's own command (:meth:`ManagedServer.command`) run by valgrind's callgrind, every
-process it forks followed (``--trace-children=yes``), every thread of a process counted together
-(``--separate-threads=no``), nothing counted until a window's start switches it on
+process it forks followed (``--trace-children=yes``, but ``ps``), every thread of a process
+counted together (``--separate-threads=no``), nothing counted until a window's start switches it on
 (``--instr-atstart=no``: the start runs uninstrumented, faster); address-space randomisation off
 (``setarch -R``) and Python's hash seed fixed, which a count depends on.
 
@@ -31,6 +31,7 @@ from layerbench.servers.nginx import NginxServer
 HASH_SEED = "0"
 DUMP_PREFIX = "callgrind.out"
 VGDB_NAME = "vgdb"
+UNFOLLOWED = "*/ps"
 # callgrind's cache simulation with fixed sizes (size,associativity,line size): the figures of a
 # run do not depend on the machine's own caches. Recorded in the conditions.
 CACHE_SIZES = {"I1": "32768,8,64", "D1": "32768,8,64", "LL": "8388608,16,64"}
@@ -65,6 +66,10 @@ def callgrind_argv(directory: Path, *, cache_sim: bool = False) -> list[str]:
         "--tool=callgrind",
         "--instr-atstart=no",
         "--trace-children=yes",
+        # But not ps, which Passenger's core runs every 5 s to collect its Ruby processes'
+        # metrics: under valgrind it lived a second or two in the core's session, where a count
+        # found it and was made again for processes that changed. Never counted either way.
+        f"--trace-children-skip={UNFOLLOWED}",
         "--separate-threads=no",
         "--vgdb=yes",
         f"--vgdb-prefix={directory / VGDB_NAME}",
