@@ -194,7 +194,10 @@ def _rate(per_second: float | None) -> str:
 
 def _total_row(cost: ServedCost, cycles: bool, against: str) -> list[str]:
     roles = list(cost.instructions_per_request)
-    within = [cost.instruction_uncertainty.get(role) for role in roles]
+    # An unsteady role is not in the total, nor its uncertainty.
+    within = [
+        cost.instruction_uncertainty.get(role) for role in roles if role not in cost.unsteady_roles
+    ]
     rates = [cost.idle_instructions_per_second.get(role) for role in roles]
     row = [
         TOTAL,
