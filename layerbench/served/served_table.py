@@ -217,7 +217,7 @@ def _bursts_row(cost: ServedCost, cycles: bool) -> list[str]:
     return [
         "bursts",
         "",
-        f"+{cost.total_bursts:,.0f}",
+        f"{cost.total_bursts:+,.0f}",
         "",
         "",
         *filler,
