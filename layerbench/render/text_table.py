@@ -89,13 +89,6 @@ def _with_last(line: str, last: str, widths: list[int]) -> list[str]:
     return [line + GAP + first, *(" " * start + each for each in more)]
 
 
-def wrapped(text: str, label: str, width: int = TERMINAL_WIDTH) -> list[str]:
-    """``  LABEL: TEXT`` wrapped to ``width``, its following lines indented under it."""
-    return textwrap.wrap(
-        text, width, initial_indent=f"  {label}: ", subsequent_indent="    ", break_on_hyphens=False
-    )
-
-
 # A figure and its unit (``-2.5 %``) are kept on one line: textwrap breaks at ASCII spaces only.
 _KEPT_SPACE = "\u00a0"
 
@@ -128,7 +121,7 @@ def fitted_lines(lines: list[str], width: int = TERMINAL_WIDTH) -> list[str]:
 
 def setup_lines(setup: str) -> list[str]:
     """A published experiment's setup, ``  post: …``, within the terminal's width."""
-    return wrapped(setup, "post")
+    return labelled("  post: ", setup, "    ")
 
 
 def _shrink(widths: list[int], least: list[int], columns: Collection[int], limit: int) -> None:

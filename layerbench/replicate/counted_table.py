@@ -2,12 +2,11 @@
 (:mod:`layerbench.replicate.count_claims`) beside req/s: per figure, its counts; per claim, both
 verdicts and which figure decided it."""
 
-import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from layerbench.render.text_table import TERMINAL_WIDTH, format_table, labelled
+from layerbench.render.text_table import format_table, labelled
 from layerbench.replicate.count_claims import (
     DWARF,
     MIN_SPREAD,
@@ -62,7 +61,7 @@ def counted_figure_table(figures: list[CountedFigure], colour: bool | None = Non
         "start left out); a spread is the counts' range over "
         f"their median, at least {percent(MIN_SPREAD, sign=False)}"
     )
-    return [*_wrapped(caption), *format_table(rows, 2, wrap_last=True, colour=colour)]
+    return [*labelled("", caption), *format_table(rows, 2, wrap_last=True, colour=colour)]
 
 
 def _short(error: str) -> str:
@@ -102,10 +101,11 @@ def counted_claim_lines(
 ) -> list[str]:
     """Per claim, its words; its verdict in req/s (``rates``: the line, the verdict) and in
     instructions; which of them decided it."""
-    lines = _wrapped(
+    lines = labelled(
+        "",
         "the post's conclusions, in req/s and in served instructions per request (a request "
         "that costs fewer is the faster: the reference's instructions over the figure's; "
-        f"decided when the difference stands out of {DWARF:g} times the two spreads added):"
+        f"decided when the difference stands out of {DWARF:g} times the two spreads added):",
     )
     for claim, (rate_line, rate_verdict), count in zip(claims, rates, counted, strict=True):
         lines += labelled("  ", claim.words, "    ")
@@ -166,11 +166,7 @@ def format_first_requests(served: Mapping[str, Any]) -> str:
             f"(windows: {windows}; one further over held a child's start or import), every "
             "process counted: the quiet windows' mean"
         )
-    return "\n".join([*_wrapped(caption), *format_table(rows, 2, wrap_last=True)])
-
-
-def _wrapped(caption: str) -> list[str]:
-    return textwrap.wrap(caption, TERMINAL_WIDTH, break_on_hyphens=False)
+    return "\n".join([*labelled("", caption), *format_table(rows, 2, wrap_last=True)])
 
 
 def _first_row(count: Mapping[str, Any]) -> list[str]:
@@ -210,4 +206,4 @@ def format_settled(served: Mapping[str, Any]) -> str:
         "(those started or ended meanwhile included): the quiet windows' mean; instructions by "
         "callgrind, system calls by strace -f -c"
     )
-    return "\n".join([*_wrapped(caption), *format_table(rows, 2, wrap_last=True)])
+    return "\n".join([*labelled("", caption), *format_table(rows, 2, wrap_last=True)])

@@ -4,12 +4,11 @@ instructions per request with their uncertainty and what the role did per second
 the application's in-process count beside it, the anchor. A role whose figure is within its
 uncertainty of zero is shown as 0 (:mod:`layerbench.served.time_driven`)."""
 
-import textwrap
 from collections.abc import Mapping
 
 from layerbench.documents import mapping, number
 from layerbench.render.terminal_text import escaped
-from layerbench.render.text_table import GAP, LEAST_ROOM, TERMINAL_WIDTH, UNDER
+from layerbench.render.text_table import GAP, LEAST_ROOM, TERMINAL_WIDTH, UNDER, labelled
 from layerbench.render.wrapped_list import wrapped_list
 from layerbench.served.served_cost import ServedCost
 from layerbench.served.syscall_counts import TIMING_CALLS
@@ -296,7 +295,7 @@ def _render(header: list[str], blocks: list[tuple[str, list[list[str]]]], captio
         first, *more = wrapped_list(row[last], room)
         return [head + GAP + first, *(" " * start + each for each in more)]
 
-    out = textwrap.wrap(caption, TERMINAL_WIDTH, break_on_hyphens=False) + lines(header)
+    out = labelled("", caption) + lines(header)
     for label, block in blocks:
         out.append(escaped(label))
         for row in block:
